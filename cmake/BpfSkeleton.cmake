@@ -1,0 +1,77 @@
+# Compiles BPF programs with clang, links them into one object with
+# `bpftool gen object` and turns that into a skeleton header, so the object
+# is embedded in the library that includes the header.
+
+find_program(KESTREL_BPF_CLANG NAMES clang-19 clang-16 clang-14 clang REQUIRED)
+find_program(KESTREL_BPFTOOL NAMES bpftool PATHS /usr/sbin /sbin REQUIRED)
+
+set(KESTREL_VMLINUX_H "" CACHE FILEPATH
+    "A prepared vmlinux.h; empty = generate it from /sys/kernel/btf/vmlinux")
+set(KESTREL_KERNEL_BTF "/sys/kernel/btf/vmlinux" CACHE FILEPATH
+    "Kernel BTF to generate vmlinux.h from")
+
+# Provides ${dir}/vmlinux.h and sets KESTREL_VMLINUX_DIR in the caller's scope.
+function(kestrel_vmlinux_header out_target)
+  set(dir "${CMAKE_BINARY_DIR}/vmlinux")
+  file(MAKE_DIRECTORY "${dir}")
+  if(KESTREL_VMLINUX_H)
+    if(NOT EXISTS "${KESTREL_VMLINUX_H}")
+      message(FATAL_ERROR "KESTREL_VMLINUX_H=${KESTREL_VMLINUX_H} does not exist")
+    endif()
+    add_custom_command(OUTPUT "${dir}/vmlinux.h"
+      COMMAND ${CMAKE_COMMAND} -E copy "${KESTREL_VMLINUX_H}" "${dir}/vmlinux.h"
+      DEPENDS "${KESTREL_VMLINUX_H}"
+      COMMENT "Using prepared vmlinux.h")
+  else()
+    if(NOT EXISTS "${KESTREL_KERNEL_BTF}")
+      message(FATAL_ERROR
+        "Kernel BTF not found at ${KESTREL_KERNEL_BTF}: this kernel was built without "
+        "CONFIG_DEBUG_INFO_BTF. Point -DKESTREL_VMLINUX_H=<file> at a vmlinux.h "
+        "generated on a kernel with BTF.")
+    endif()
+    add_custom_command(OUTPUT "${dir}/vmlinux.h"
+      COMMAND ${KESTREL_BPFTOOL} btf dump file "${KESTREL_KERNEL_BTF}" format c
+              > "${dir}/vmlinux.h.tmp"
+      COMMAND ${CMAKE_COMMAND} -E rename "${dir}/vmlinux.h.tmp" "${dir}/vmlinux.h"
+      COMMENT "Generating vmlinux.h from ${KESTREL_KERNEL_BTF}")
+  endif()
+  add_custom_target(${out_target} DEPENDS "${dir}/vmlinux.h")
+  set(KESTREL_VMLINUX_DIR "${dir}" PARENT_SCOPE)
+endfunction()
+
+# kestrel_bpf_skeleton(NAME <skel> SOURCES <.bpf.c...> DEPENDS <headers...>)
+# Produces ${CMAKE_CURRENT_BINARY_DIR}/<skel>.skel.h and an INTERFACE target
+# <skel>_skeleton whose include path reaches it.
+function(kestrel_bpf_skeleton)
+  cmake_parse_arguments(ARG "" "NAME" "SOURCES;DEPENDS;DEFINES" ${ARGN})
+  kestrel_vmlinux_header(${ARG_NAME}_vmlinux)
+  set(objects "")
+  foreach(src ${ARG_SOURCES})
+    get_filename_component(stem "${src}" NAME_WE)
+    set(obj "${CMAKE_CURRENT_BINARY_DIR}/${ARG_NAME}/${stem}.bpf.o")
+    set(defines "")
+    foreach(d ${ARG_DEFINES})
+      list(APPEND defines "-D${d}")
+    endforeach()
+    add_custom_command(OUTPUT "${obj}"
+      COMMAND ${CMAKE_COMMAND} -E make_directory "${CMAKE_CURRENT_BINARY_DIR}/${ARG_NAME}"
+      COMMAND ${KESTREL_BPF_CLANG} -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86
+              ${defines} -Wall -Wextra -Werror -Wno-unused-parameter
+              -I "${KESTREL_VMLINUX_DIR}" -c "${CMAKE_CURRENT_SOURCE_DIR}/${src}" -o "${obj}"
+      DEPENDS "${src}" ${ARG_DEPENDS} "${KESTREL_VMLINUX_DIR}/vmlinux.h"
+      COMMENT "BPF ${src}")
+    list(APPEND objects "${obj}")
+  endforeach()
+  set(linked "${CMAKE_CURRENT_BINARY_DIR}/${ARG_NAME}.bpf.o")
+  set(skel "${CMAKE_CURRENT_BINARY_DIR}/${ARG_NAME}.skel.h")
+  add_custom_command(OUTPUT "${linked}" "${skel}"
+    COMMAND ${KESTREL_BPFTOOL} gen object "${linked}" ${objects}
+    COMMAND ${KESTREL_BPFTOOL} gen skeleton "${linked}" name ${ARG_NAME} > "${skel}.tmp"
+    COMMAND ${CMAKE_COMMAND} -E rename "${skel}.tmp" "${skel}"
+    DEPENDS ${objects}
+    COMMENT "BPF skeleton ${ARG_NAME}")
+  add_custom_target(${ARG_NAME}_gen DEPENDS "${skel}")
+  add_library(${ARG_NAME}_skeleton INTERFACE)
+  add_dependencies(${ARG_NAME}_skeleton ${ARG_NAME}_gen)
+  target_include_directories(${ARG_NAME}_skeleton INTERFACE "${CMAKE_CURRENT_BINARY_DIR}")
+endfunction()

@@ -1,0 +1,7 @@
+# System packages Kestrel builds against (Debian 12: see scripts/install-deps.sh).
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(LIBBPF REQUIRED IMPORTED_TARGET libbpf>=1.0)
+pkg_check_modules(LIBELF REQUIRED IMPORTED_TARGET libelf)
+pkg_check_modules(ZLIB REQUIRED IMPORTED_TARGET zlib)
+find_package(absl REQUIRED)
+find_package(Threads REQUIRED)

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Reads one consistent copy of the capture settings (see
+ * shared/capture_settings.h for the protocol).
+ */
+#ifndef KESTREL_BPF_SETTINGS_READER_H
+#define KESTREL_BPF_SETTINGS_READER_H
+
+#include "maps.h"
+
+/* Writers flip slots far less often than a copy takes, so one retry almost
+ * never happens and four are plenty; past that the caller drops the record
+ * rather than act on a torn struct. */
+#define KESTREL_SETTINGS_READ_TRIES 4
+
+#define kestrel_compiler_barrier() asm volatile("" ::: "memory")
+
+/* x86_64 keeps loads in program order, so a compiler barrier is enough to
+ * order the sequence reads around the copy. */
+static __always_inline bool read_capture_settings(struct kestrel_capture_settings *out)
+{
+	for (int i = 0; i < KESTREL_SETTINGS_READ_TRIES; i++) {
+		__u32 idx = *(volatile __u32 *)&settings_store.active & 1;
+		struct kestrel_settings_slot *slot = &settings_store.slots[idx];
+		__u32 seq = *(volatile __u32 *)&slot->seq;
+
+		kestrel_compiler_barrier();
+		if (seq & 1)
+			continue;
+		__builtin_memcpy(out, &slot->settings, sizeof(*out));
+		kestrel_compiler_barrier();
+		if (*(volatile __u32 *)&slot->seq == seq)
+			return true;
+	}
+	return false;
+}
+
+#endif /* KESTREL_BPF_SETTINGS_READER_H */

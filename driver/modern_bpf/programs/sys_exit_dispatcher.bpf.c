@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The one hook every syscall of the machine pays for. It leaves after a
+ * single byte load unless the syscall is interesting, and then emits one
+ * record per syscall with everything read at exit, so no sys_enter hook is
+ * needed for the generic record.
+ */
+#include "vmlinux.h"
+
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "../helpers/counters.h"
+#include "../helpers/maps.h"
+#include "../helpers/ring_writer.h"
+#include "../helpers/settings_reader.h"
+#include "../shared/event_types.h"
+
+static __always_inline bool wanted(const struct kestrel_capture_settings *s, __u32 tgid, long ret)
+{
+	if (tgid == s->own_tgid)
+		return false;
+	if (s->target_tgid && tgid != s->target_tgid)
+		return false;
+	if (s->drop_failed && ret < 0)
+		return false;
+	return true;
+}
+
+static __always_inline void emit_generic(struct pt_regs *regs, long ret, __u64 id, __u64 pid_tgid,
+					 struct kestrel_cpu_counters *counters)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct kestrel_generic_record *r;
+	void *ring;
+
+	ring = ring_for_this_cpu(cpu);
+	if (!ring) {
+		counter_inc(counters->drops_no_ring);
+		return;
+	}
+	r = bpf_ringbuf_reserve(ring, sizeof(*r), 0);
+	if (!r) {
+		counter_inc(counters->drops_ring_full);
+		return;
+	}
+	r->hdr.ts_ns = bpf_ktime_get_boot_ns();
+	r->hdr.tid = (__u32)pid_tgid;
+	r->hdr.tgid = pid_tgid >> 32;
+	r->hdr.len = sizeof(*r);
+	r->hdr.type = KESTREL_EVT_GENERIC_SYSCALL;
+	r->hdr.version = KESTREL_SCHEMA_VERSION;
+	r->hdr.nparams = KESTREL_GENERIC_NPARAMS;
+	r->hdr.flags = 0;
+	r->hdr.cpu = cpu;
+	r->hdr.reserved = 0;
+	for (int i = 0; i < KESTREL_GENERIC_NPARAMS; i++)
+		r->param_len[i] = sizeof(__u64);
+	r->syscall_id = id;
+	/* The x86_64 syscall ABI: the user registers saved at entry are still
+	 * intact at exit; only ax now holds the return value. */
+	r->args[0] = regs->di;
+	r->args[1] = regs->si;
+	r->args[2] = regs->dx;
+	r->args[3] = regs->r10;
+	r->args[4] = regs->r8;
+	r->args[5] = regs->r9;
+	r->ret = ret;
+	bpf_ringbuf_submit(r, submit_flags(ring, sizeof(*r)));
+	counter_inc(counters->records_written);
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(kestrel_sys_exit, struct pt_regs *regs, long ret)
+{
+	struct kestrel_capture_settings settings;
+	struct kestrel_cpu_counters *counters;
+	__u64 id = regs->orig_ax;
+	__u64 pid_tgid;
+
+	if (id >= KESTREL_SYSCALL_TABLE_SIZE || !interesting_syscalls[id])
+		return 0;
+
+	counters = this_cpu_counters();
+	if (!counters)
+		return 0;
+	if (!read_capture_settings(&settings)) {
+		counter_inc(counters->drops_settings_busy);
+		return 0;
+	}
+	pid_tgid = bpf_get_current_pid_tgid();
+	if (!wanted(&settings, pid_tgid >> 32, ret))
+		return 0;
+	emit_generic(regs, ret, id, pid_tgid, counters);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Per-CPU accounting kept by the probe. Every record the probe decides to
+ * emit ends in exactly one of these counters, so
+ *   records_written + drops_* == records attempted
+ * holds at all times and nothing is lost silently.
+ */
+#ifndef KESTREL_SHARED_COUNTERS_H
+#define KESTREL_SHARED_COUNTERS_H
+
+#include "kernel_types.h"
+
+struct kestrel_cpu_counters {
+	__u64 records_written;	   /* committed into a ring */
+	__u64 drops_ring_full;	   /* ring had no room */
+	__u64 drops_too_large;	   /* record above KESTREL_MAX_RECORD_BYTES */
+	__u64 drops_no_ring;	   /* no ring mapped for this CPU */
+	__u64 drops_settings_busy; /* settings could not be read untorn */
+};
+
+#endif /* KESTREL_SHARED_COUNTERS_H */

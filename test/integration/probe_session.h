@@ -1,0 +1,65 @@
+// A loaded and attached probe for one test, with helpers to read back what
+// the test's own thread did.
+#ifndef KESTREL_TEST_INTEGRATION_PROBE_SESSION_H_
+#define KESTREL_TEST_INTEGRATION_PROBE_SESSION_H_
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "engine/generic_syscall.h"
+#include "libpman.h"
+
+namespace kestrel::testing {
+
+// Skips the test when the process cannot load BPF programs. Root always can,
+// so under the README's test command (root) this never skips: a load
+// failure there is a test failure.
+#define KESTREL_REQUIRE_BPF_PRIVILEGES()                                     \
+  do {                                                                       \
+    if (!::kestrel::testing::HasBpfPrivileges())                             \
+      GTEST_SKIP() << "needs root or CAP_BPF+CAP_PERFMON to load the probe"; \
+  } while (0)
+
+bool HasBpfPrivileges();
+
+struct Captured {
+  kestrel_record_header header;
+  engine::GenericSyscall call;
+};
+
+struct SessionOptions {
+  uint64_t buffer_bytes = 1 << 20;
+  uint32_t cpus_per_buffer = 0;
+  std::vector<uint32_t> syscalls;
+  bool trace_only_this_process = true;
+};
+
+class ProbeSession {
+ public:
+  // Loads and attaches; fails the test (returns nullptr) on any error.
+  static std::unique_ptr<ProbeSession> Start(const SessionOptions& options);
+  ~ProbeSession();
+
+  pman_handle* handle() const { return handle_; }
+
+  // Reads every record now in the rings and keeps those of thread `tid`.
+  std::vector<Captured> DrainThread(uint32_t tid);
+
+  // Reads every record now in the rings; returns how many there were.
+  uint64_t DrainAll();
+
+  pman_stats Stats();
+
+ private:
+  explicit ProbeSession(pman_handle* h) : handle_(h) {}
+  pman_handle* handle_;
+};
+
+uint32_t CurrentTid();
+
+}  // namespace kestrel::testing
+
+#endif  // KESTREL_TEST_INTEGRATION_PROBE_SESSION_H_

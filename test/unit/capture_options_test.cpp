@@ -1,0 +1,58 @@
+#include "capture_options.h"
+
+#include <gtest/gtest.h>
+#include <sys/syscall.h>
+
+namespace kestrel::cli {
+namespace {
+
+absl::StatusOr<CaptureOptions> Parse(std::vector<std::string> args) {
+  return ParseCaptureOptions(args);
+}
+
+std::string ErrorOf(std::vector<std::string> args) {
+  absl::StatusOr<CaptureOptions> o = ParseCaptureOptions(args);
+  return o.ok() ? "" : std::string(o.status().message());
+}
+
+TEST(CaptureOptionsTest, DefaultsCaptureEverythingForever) {
+  absl::StatusOr<CaptureOptions> o = Parse({});
+  ASSERT_TRUE(o.ok());
+  EXPECT_TRUE(o->all_syscalls);
+  EXPECT_EQ(o->pid, 0u);
+  EXPECT_FALSE(o->count.has_value());
+  EXPECT_FALSE(o->duration_s.has_value());
+  EXPECT_FALSE(o->json);
+}
+
+TEST(CaptureOptionsTest, ParsesEveryFlag) {
+  absl::StatusOr<CaptureOptions> o =
+      Parse({"--syscalls", "openat,execve", "--pid", "1234", "--count", "10", "--duration", "2.5",
+             "--json", "--buffer-bytes", "65536", "--cpus-per-buffer", "1"});
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_FALSE(o->all_syscalls);
+  EXPECT_EQ(o->syscalls, (std::vector<uint32_t>{SYS_openat, SYS_execve}));
+  EXPECT_EQ(o->pid, 1234u);
+  EXPECT_EQ(o->count, 10u);
+  EXPECT_DOUBLE_EQ(*o->duration_s, 2.5);
+  EXPECT_TRUE(o->json);
+  EXPECT_EQ(o->buffer_bytes, 65536u);
+  EXPECT_EQ(o->cpus_per_buffer, 1u);
+}
+
+TEST(CaptureOptionsTest, ErrorsNameTheFlag) {
+  EXPECT_EQ(ErrorOf({"--pid", "abc"}), "--pid: \"abc\" is not a whole number");
+  EXPECT_EQ(ErrorOf({"--pid", "0"}), "--pid: must be a process id above 0");
+  EXPECT_EQ(ErrorOf({"--count"}), "--count: needs a value");
+  EXPECT_EQ(ErrorOf({"--count", "0"}), "--count: must be at least 1");
+  EXPECT_EQ(ErrorOf({"--duration", "-1"}),
+            "--duration: \"-1\" is not a positive number of seconds");
+  EXPECT_EQ(ErrorOf({"--bogus"}), "unknown option \"--bogus\"");
+  EXPECT_EQ(ErrorOf({"--all", "--syscalls", "openat"}),
+            "--all and --syscalls cannot be used together");
+  EXPECT_NE(ErrorOf({"--syscalls", "openat,nosuch"}).find("unknown syscall \"nosuch\""),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace kestrel::cli

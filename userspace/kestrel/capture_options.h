@@ -1,0 +1,32 @@
+// Command-line options of `kestrel capture`.
+#ifndef KESTREL_CLI_CAPTURE_OPTIONS_H_
+#define KESTREL_CLI_CAPTURE_OPTIONS_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace kestrel::cli {
+
+struct CaptureOptions {
+  bool all_syscalls = true;
+  std::vector<uint32_t> syscalls;  // when !all_syscalls
+  uint32_t pid = 0;                // 0 = every process
+  std::optional<uint64_t> count;
+  std::optional<double> duration_s;
+  bool json = false;
+  uint64_t buffer_bytes = 8ULL << 20;
+  uint32_t cpus_per_buffer = 0;
+};
+
+// Parses the arguments that follow `kestrel capture`. Errors name the flag.
+absl::StatusOr<CaptureOptions> ParseCaptureOptions(const std::vector<std::string>& args);
+
+extern const char kCaptureUsage[];
+
+}  // namespace kestrel::cli
+
+#endif  // KESTREL_CLI_CAPTURE_OPTIONS_H_

@@ -1,0 +1,16 @@
+// Checks made before touching the kernel, so a missing prerequisite gets a
+// sentence naming it instead of a bare errno from deep inside libbpf.
+#ifndef KESTREL_CLI_PREFLIGHT_H_
+#define KESTREL_CLI_PREFLIGHT_H_
+
+#include "absl/status/status.h"
+
+namespace kestrel::cli {
+
+// Fails when the kernel exposes no BTF or the process lacks CAP_BPF /
+// CAP_PERFMON (CAP_SYS_ADMIN also grants both).
+absl::Status CheckCanLoadProbe();
+
+}  // namespace kestrel::cli
+
+#endif  // KESTREL_CLI_PREFLIGHT_H_

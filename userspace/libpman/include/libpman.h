@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * libpman: the Kestrel probe manager.
+ *
+ * A stable C ABI over the modern BPF probe: it loads and attaches the probe,
+ * owns its rings, reads events out of them without copying, and edits the
+ * capture settings and the interesting-syscall table through memory the
+ * probe shares with user space.
+ *
+ * All state lives in a `struct pman_handle`; a process may hold several, and
+ * handles are independent. A handle is not thread-safe: use it from one
+ * thread at a time.
+ *
+ * Errors: every int-returning call returns 0 (or a count) on success and a
+ * negative errno on failure, after describing the failure through the log
+ * callback given in `struct pman_options`.
+ *
+ * Life cycle:
+ *   pman_init -> pman_open -> pman_load -> pman_attach
+ *             -> (consume, tune, read stats) ->
+ *   pman_detach -> pman_close
+ * pman_close at any point releases everything the handle created.
+ */
+#ifndef KESTREL_LIBPMAN_H
+#define KESTREL_LIBPMAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "shared/capture_settings.h"
+#include "shared/counters.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The ABI this header describes; pman_abi_version() returns the library's. */
+#define PMAN_ABI_VERSION 1
+
+/* Default size of each ring, in bytes. */
+#define PMAN_DEFAULT_BUFFER_BYTES (8U * 1024 * 1024)
+
+enum pman_log_level {
+  PMAN_LOG_DEBUG = 0,
+  PMAN_LOG_INFO = 1,
+  PMAN_LOG_WARNING = 2,
+  PMAN_LOG_ERROR = 3,
+};
+
+/* Receives every message of a handle; `message` is valid during the call. */
+typedef void (*pman_log_fn)(void* ctx, enum pman_log_level level, const char* message);
+
+struct pman_options {
+  /* sizeof(struct pman_options) as the caller compiled it, so later
+   * versions can add fields. Set by pman_default_options(). */
+  uint32_t struct_size;
+  /* Rings: 0 = one ring shared by all CPUs, N = one ring per N CPUs. */
+  uint32_t cpus_per_buffer;
+  /* Bytes per ring: a power of two, at least one page. */
+  uint64_t buffer_bytes;
+  /* Where messages go; NULL drops them. */
+  pman_log_fn log_fn;
+  void* log_ctx;
+};
+
+struct pman_handle;
+
+/* Totals across CPUs plus the ring layout. */
+struct pman_stats {
+  struct kestrel_cpu_counters total;
+  uint32_t n_cpus; /* possible CPUs: entries of the per-CPU array */
+  uint32_t n_rings;
+  uint64_t ring_bytes; /* bytes of each ring */
+};
+
+int pman_abi_version(void);
+
+/* Fills `opts` with the defaults: one shared ring of
+ * PMAN_DEFAULT_BUFFER_BYTES, no log callback. */
+void pman_default_options(struct pman_options* opts);
+
+/* Creates a handle. Nothing touches the kernel yet. */
+int pman_init(const struct pman_options* opts, struct pman_handle** out);
+
+/* Opens the embedded BPF object. */
+int pman_open(struct pman_handle* h);
+
+/* Creates the rings, loads the probe into the kernel and maps its shared
+ * memory. On failure nothing the call created is left behind. The probe
+ * starts with every syscall uninteresting and own_tgid set to the caller. */
+int pman_load(struct pman_handle* h);
+
+/* Attaches the probe: events flow from here on. */
+int pman_attach(struct pman_handle* h);
+
+/* Detaches the probe; it stays loaded and can be attached again. */
+int pman_detach(struct pman_handle* h);
+
+/* Detaches, unloads and frees everything; `h` may be NULL. */
+void pman_close(struct pman_handle* h);
+
+/* Makes exactly the syscalls with `interesting[id] != 0` interesting, for
+ * ids below `n`; all ids at or above `n` become uninteresting. Rejects `n`
+ * larger than the table. */
+int pman_enforce_sc_set(struct pman_handle* h, const uint8_t* interesting, size_t n);
+
+/* Turns one 64-bit syscall id on or off: a single store the probe sees on
+ * its next syscall. */
+int pman_mark_single_64bit_syscall(struct pman_handle* h, uint32_t syscall_id, bool interesting);
+
+/* Size of the interesting-syscall table: valid ids are below it. */
+uint32_t pman_syscall_table_size(void);
+
+/* Copies out the settings the probe is using. */
+int pman_get_capture_settings(struct pman_handle* h, struct kestrel_capture_settings* out);
+
+/* Publishes a whole new settings struct. The probe sees either the old or
+ * the new struct on each syscall, never a mix. No syscall is made. */
+int pman_update_capture_settings(struct pman_handle* h,
+                                 const struct kestrel_capture_settings* settings);
+
+/* Reads the counters. `per_cpu` may be NULL; otherwise it receives up to
+ * `per_cpu_len` entries, one per possible CPU (stats->n_cpus of them). */
+int pman_get_stats(struct pman_handle* h, struct pman_stats* stats,
+                   struct kestrel_cpu_counters* per_cpu, size_t per_cpu_len);
+
+/* Returns the oldest record available across all rings, by timestamp.
+ *
+ * On success returns 0 and sets `*record` to a pointer into the ring (a
+ * struct kestrel_record_header followed by its parameters) and `*buffer_id`
+ * to the ring it came from; `*record` is NULL when no record is ready. The
+ * record stays valid until the next call on this handle, which releases it.
+ */
+int pman_consume_first_event(struct pman_handle* h, void** record, int16_t* buffer_id);
+
+/* Sleeps until a ring has enough data to be worth draining or `timeout_ms`
+ * passes (-1 = no timeout). Returns 1 when data is ready, 0 on timeout,
+ * -EINTR when interrupted by a signal. Never spins. */
+int pman_wait_for_events(struct pman_handle* h, int timeout_ms);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KESTREL_LIBPMAN_H */

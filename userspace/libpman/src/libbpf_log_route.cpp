@@ -1,0 +1,41 @@
+#include "libbpf_log_route.h"
+
+#include <bpf/libbpf.h>
+
+#include <cstdarg>
+#include <cstdio>
+#include <mutex>
+#include <string>
+
+#include "absl/strings/ascii.h"
+
+namespace kestrel::pman {
+namespace {
+
+thread_local const Logger* current_logger = nullptr;
+
+int RouteLibbpfMessage(libbpf_print_level level, const char* format, va_list args) {
+  if (current_logger == nullptr) return 0;
+  char buffer[4096];
+  const int n = std::vsnprintf(buffer, sizeof(buffer), format, args);
+  if (n <= 0) return n;
+  std::string message(buffer);
+  absl::StripTrailingAsciiWhitespace(&message);
+  pman_log_level ours = PMAN_LOG_DEBUG;
+  if (level == LIBBPF_WARN) ours = PMAN_LOG_WARNING;
+  if (level == LIBBPF_INFO) ours = PMAN_LOG_INFO;
+  current_logger->Log(ours, "libbpf: " + message);
+  return n;
+}
+
+}  // namespace
+
+ScopedLibbpfLogRoute::ScopedLibbpfLogRoute(const Logger& logger) : previous_(current_logger) {
+  static std::once_flag installed;
+  std::call_once(installed, [] { libbpf_set_print(RouteLibbpfMessage); });
+  current_logger = &logger;
+}
+
+ScopedLibbpfLogRoute::~ScopedLibbpfLogRoute() { current_logger = previous_; }
+
+}  // namespace kestrel::pman

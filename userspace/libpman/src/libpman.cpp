@@ -1,0 +1,145 @@
+// The C ABI: argument checks, then a call into Probe, with every failure
+// turned into a negative errno and a message on the handle's log callback.
+// No exception crosses this boundary.
+#include "libpman.h"
+
+#include <cerrno>
+#include <exception>
+#include <memory>
+
+#include "absl/status/status.h"
+#include "errno_status.h"
+#include "probe.h"
+#include "shared/syscall_table_x86_64.h"
+
+struct pman_handle {
+  std::unique_ptr<kestrel::pman::Probe> probe;
+};
+
+namespace {
+
+using kestrel::pman::Logger;
+using kestrel::pman::Probe;
+
+int Report(const Logger& logger, const absl::Status& status) {
+  if (status.ok()) return 0;
+  logger.Log(PMAN_LOG_ERROR, std::string(status.message()));
+  return -kestrel::pman::StatusToErrno(status);
+}
+
+// Runs `fn(probe)` for a valid handle, mapping its status and any escaping
+// exception (std::bad_alloc, in practice) to a negative errno.
+template <typename Fn>
+int Call(pman_handle* h, Fn&& fn) {
+  if (h == nullptr || !h->probe) return -EINVAL;
+  try {
+    return Report(h->probe->logger(), fn(*h->probe));
+  } catch (const std::bad_alloc&) {
+    h->probe->logger().Log(PMAN_LOG_ERROR, "out of memory");
+    return -ENOMEM;
+  } catch (const std::exception& e) {
+    h->probe->logger().Log(PMAN_LOG_ERROR, e.what());
+    return -EIO;
+  }
+}
+
+}  // namespace
+
+extern "C" {
+
+int pman_abi_version(void) { return PMAN_ABI_VERSION; }
+
+void pman_default_options(struct pman_options* opts) {
+  if (opts == nullptr) return;
+  *opts = pman_options{};
+  opts->struct_size = sizeof(*opts);
+  opts->cpus_per_buffer = 0;
+  opts->buffer_bytes = PMAN_DEFAULT_BUFFER_BYTES;
+}
+
+int pman_init(const struct pman_options* opts, struct pman_handle** out) {
+  if (opts == nullptr || out == nullptr) return -EINVAL;
+  *out = nullptr;
+  try {
+    absl::StatusOr<std::unique_ptr<Probe>> probe = Probe::Create(*opts);
+    if (!probe.ok()) return Report(Logger(opts->log_fn, opts->log_ctx), probe.status());
+    *out = new pman_handle{*std::move(probe)};
+    return 0;
+  } catch (const std::bad_alloc&) {
+    return -ENOMEM;
+  }
+}
+
+int pman_open(struct pman_handle* h) {
+  return Call(h, [](Probe& p) { return p.Open(); });
+}
+
+int pman_load(struct pman_handle* h) {
+  return Call(h, [](Probe& p) { return p.Load(); });
+}
+
+int pman_attach(struct pman_handle* h) {
+  return Call(h, [](Probe& p) { return p.Attach(); });
+}
+
+int pman_detach(struct pman_handle* h) {
+  return Call(h, [](Probe& p) { return p.Detach(); });
+}
+
+void pman_close(struct pman_handle* h) { delete h; }
+
+int pman_enforce_sc_set(struct pman_handle* h, const uint8_t* interesting, size_t n) {
+  return Call(h, [&](Probe& p) { return p.EnforceSyscallSet(interesting, n); });
+}
+
+int pman_mark_single_64bit_syscall(struct pman_handle* h, uint32_t syscall_id, bool interesting) {
+  return Call(h, [&](Probe& p) { return p.MarkSyscall(syscall_id, interesting); });
+}
+
+uint32_t pman_syscall_table_size(void) { return KESTREL_SYSCALL_TABLE_SIZE; }
+
+int pman_get_capture_settings(struct pman_handle* h, struct kestrel_capture_settings* out) {
+  if (out == nullptr) return -EINVAL;
+  return Call(h, [&](Probe& p) -> absl::Status {
+    absl::StatusOr<kestrel_capture_settings> settings = p.GetSettings();
+    if (!settings.ok()) return settings.status();
+    *out = *settings;
+    return absl::OkStatus();
+  });
+}
+
+int pman_update_capture_settings(struct pman_handle* h,
+                                 const struct kestrel_capture_settings* settings) {
+  if (settings == nullptr) return -EINVAL;
+  return Call(h, [&](Probe& p) { return p.UpdateSettings(*settings); });
+}
+
+int pman_get_stats(struct pman_handle* h, struct pman_stats* stats,
+                   struct kestrel_cpu_counters* per_cpu, size_t per_cpu_len) {
+  if (stats == nullptr) return -EINVAL;
+  return Call(h, [&](Probe& p) { return p.GetStats(stats, per_cpu, per_cpu_len); });
+}
+
+int pman_consume_first_event(struct pman_handle* h, void** record, int16_t* buffer_id) {
+  if (record == nullptr || buffer_id == nullptr) return -EINVAL;
+  *record = nullptr;
+  return Call(h, [&](Probe& p) -> absl::Status {
+    absl::StatusOr<const kestrel_record_header*> next = p.ConsumeFirst(buffer_id);
+    if (!next.ok()) return next.status();
+    *record = const_cast<kestrel_record_header*>(*next);
+    return absl::OkStatus();
+  });
+}
+
+int pman_wait_for_events(struct pman_handle* h, int timeout_ms) {
+  bool ready = false;
+  const int rc = Call(h, [&](Probe& p) -> absl::Status {
+    absl::StatusOr<bool> r = p.Wait(timeout_ms);
+    if (!r.ok()) return r.status();
+    ready = *r;
+    return absl::OkStatus();
+  });
+  return rc < 0 ? rc : static_cast<int>(ready);
+}
+
+}  // extern "C"

@@ -1,0 +1,254 @@
+#include "probe.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <sys/epoll.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_format.h"
+#include "errno_status.h"
+#include "kestrel_probe.skel.h"
+#include "libbpf_log_route.h"
+#include "settings_store.h"
+#include "shared/syscall_table_x86_64.h"
+
+namespace kestrel::pman {
+namespace {
+
+// Bytes of a per-parameter string or buffer kept when nobody asks for more;
+// the same default Falco users know.
+constexpr uint32_t kDefaultSnaplen = 80;
+
+uint64_t ClockNs(clockid_t clock) {
+  timespec ts{};
+  clock_gettime(clock, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000ULL + ts.tv_nsec;
+}
+
+// Loading needs CAP_BPF and CAP_PERFMON; say so rather than just "EPERM".
+absl::Status LoadError(int error) {
+  if (error == EPERM || error == EACCES) {
+    return ErrnoStatus(error,
+                       "loading the probe was refused: it needs CAP_BPF and CAP_PERFMON "
+                       "(or root)");
+  }
+  return ErrnoStatus(error, "loading the probe (see the libbpf log above)");
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Probe>> Probe::Create(const pman_options& options) {
+  if (options.struct_size < sizeof(pman_options)) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "pman_options.struct_size is %u, expected at least %u: call pman_default_options()",
+        options.struct_size, sizeof(pman_options)));
+  }
+  if (absl::StatusOr<RingLayout> check = PlanRingLayout(1, 0, options.buffer_bytes); !check.ok()) {
+    return check.status();
+  }
+  return std::unique_ptr<Probe>(new Probe(options));
+}
+
+Probe::Probe(const pman_options& options)
+    : options_(options), logger_(options.log_fn, options.log_ctx) {}
+
+Probe::~Probe() { Unload(); }
+
+absl::Status Probe::Open() {
+  if (skel_ != nullptr) return absl::FailedPreconditionError("the probe is already open");
+  ScopedLibbpfLogRoute route(logger_);
+  skel_ = kestrel_probe__open();
+  if (skel_ == nullptr) return ErrnoStatus(errno, "opening the embedded BPF object");
+  return absl::OkStatus();
+}
+
+absl::Status Probe::CreateRings() {
+  for (uint32_t i = 0; i < layout_.n_rings; ++i) {
+    const int fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "kestrel_ring", 0, 0,
+                                  static_cast<uint32_t>(layout_.ring_bytes), nullptr);
+    if (fd < 0) {
+      return ErrnoStatus(errno,
+                         absl::StrFormat("creating ring %u of %u bytes", i, layout_.ring_bytes));
+    }
+    ring_fds_.push_back(fd);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Probe::ConnectRings() {
+  const int outer = bpf_map__fd(skel_->maps.ringbuf_maps);
+  for (uint32_t cpu = 0; cpu < layout_.n_cpus; ++cpu) {
+    const int ring_fd = ring_fds_[layout_.RingOfCpu(cpu)];
+    if (bpf_map_update_elem(outer, &cpu, &ring_fd, BPF_ANY) != 0) {
+      return ErrnoStatus(errno, absl::StrFormat("mapping CPU %u to its ring", cpu));
+    }
+  }
+  std::vector<RingReader> readers;
+  epoll_fd_ = epoll_create1(EPOLL_CLOEXEC);
+  if (epoll_fd_ < 0) return ErrnoStatus(errno, "creating the epoll set for the rings");
+  for (size_t i = 0; i < ring_fds_.size(); ++i) {
+    absl::StatusOr<RingReader> reader = RingReader::Map(ring_fds_[i], layout_.ring_bytes);
+    if (!reader.ok()) return reader.status();
+    readers.push_back(*std::move(reader));
+    epoll_event ev{};
+    ev.events = EPOLLIN;
+    ev.data.u32 = static_cast<uint32_t>(i);
+    if (epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, ring_fds_[i], &ev) != 0) {
+      return ErrnoStatus(errno, "adding a ring to the epoll set");
+    }
+  }
+  merger_.emplace(std::move(readers));
+  return absl::OkStatus();
+}
+
+absl::Status Probe::Load() {
+  if (skel_ == nullptr) return absl::FailedPreconditionError("pman_load before pman_open");
+  if (loaded_) return absl::FailedPreconditionError("the probe is already loaded");
+  ScopedLibbpfLogRoute route(logger_);
+
+  const int n_cpus = libbpf_num_possible_cpus();
+  if (n_cpus <= 0) return ErrnoStatus(-n_cpus, "counting the possible CPUs");
+  absl::StatusOr<RingLayout> layout =
+      PlanRingLayout(n_cpus, options_.cpus_per_buffer, options_.buffer_bytes);
+  if (!layout.ok()) return layout.status();
+  layout_ = *layout;
+
+  absl::Status status = CreateRings();
+  if (status.ok()) {
+    bpf_map__set_max_entries(skel_->maps.ringbuf_maps, layout_.n_cpus);
+    bpf_map__set_inner_map_fd(skel_->maps.ringbuf_maps, ring_fds_[0]);
+    // A quarter of a ring is enough backlog to be worth a wakeup and leaves
+    // the consumer three quarters of the ring to catch up in.
+    skel_->rodata->ring_wakeup_threshold_bytes = layout_.ring_bytes / 4;
+    if (const int err = kestrel_probe__load(skel_); err != 0) status = LoadError(-err);
+  }
+  if (status.ok()) status = ConnectRings();
+  if (!status.ok()) {
+    Unload();
+    return status;
+  }
+  loaded_ = true;
+
+  kestrel_capture_settings settings{};
+  settings.boot_time_ns = ClockNs(CLOCK_REALTIME) - ClockNs(CLOCK_BOOTTIME);
+  settings.snaplen = kDefaultSnaplen;
+  settings.own_tgid = static_cast<uint32_t>(getpid());
+  PublishSettings(&skel_->bss->settings_store, settings);
+  logger_.Logf(PMAN_LOG_INFO, "probe loaded: %u ring(s) of %u bytes for %u CPUs", layout_.n_rings,
+               layout_.ring_bytes, layout_.n_cpus);
+  return absl::OkStatus();
+}
+
+absl::Status Probe::Attach() {
+  if (absl::Status s = RequireLoaded("pman_attach"); !s.ok()) return s;
+  ScopedLibbpfLogRoute route(logger_);
+  if (const int err = kestrel_probe__attach(skel_); err != 0) {
+    kestrel_probe__detach(skel_);
+    return ErrnoStatus(-err, "attaching the probe to tp_btf/sys_exit");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Probe::Detach() {
+  if (absl::Status s = RequireLoaded("pman_detach"); !s.ok()) return s;
+  kestrel_probe__detach(skel_);
+  return absl::OkStatus();
+}
+
+void Probe::Unload() {
+  merger_.reset();
+  if (epoll_fd_ >= 0) close(epoll_fd_);
+  epoll_fd_ = -1;
+  if (skel_ != nullptr) kestrel_probe__destroy(skel_);
+  skel_ = nullptr;
+  for (int fd : ring_fds_) close(fd);
+  ring_fds_.clear();
+  loaded_ = false;
+}
+
+absl::Status Probe::RequireLoaded(const char* what) const {
+  if (!loaded_) return absl::FailedPreconditionError(absl::StrFormat("%s before pman_load", what));
+  return absl::OkStatus();
+}
+
+absl::Status Probe::EnforceSyscallSet(const uint8_t* interesting, size_t n) {
+  if (absl::Status s = RequireLoaded("pman_enforce_sc_set"); !s.ok()) return s;
+  if (n > KESTREL_SYSCALL_TABLE_SIZE || (n > 0 && interesting == nullptr)) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "syscall set of %u entries: the table holds %u", n, KESTREL_SYSCALL_TABLE_SIZE));
+  }
+  uint8_t* table = skel_->bss->interesting_syscalls;
+  for (size_t id = 0; id < KESTREL_SYSCALL_TABLE_SIZE; ++id) {
+    __atomic_store_n(&table[id], static_cast<uint8_t>(id < n && interesting[id] != 0),
+                     __ATOMIC_RELAXED);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Probe::MarkSyscall(uint32_t id, bool interesting) {
+  if (absl::Status s = RequireLoaded("pman_mark_single_64bit_syscall"); !s.ok()) return s;
+  if (id >= KESTREL_SYSCALL_TABLE_SIZE) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "syscall id %u is out of range: ids go up to %u", id, KESTREL_SYSCALL_TABLE_SIZE - 1));
+  }
+  __atomic_store_n(&skel_->bss->interesting_syscalls[id], static_cast<uint8_t>(interesting),
+                   __ATOMIC_RELEASE);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<kestrel_capture_settings> Probe::GetSettings() const {
+  if (absl::Status s = RequireLoaded("pman_get_capture_settings"); !s.ok()) return s;
+  return ReadSettings(&skel_->bss->settings_store);
+}
+
+absl::Status Probe::UpdateSettings(const kestrel_capture_settings& settings) {
+  if (absl::Status s = RequireLoaded("pman_update_capture_settings"); !s.ok()) return s;
+  PublishSettings(&skel_->bss->settings_store, settings);
+  return absl::OkStatus();
+}
+
+absl::Status Probe::GetStats(pman_stats* stats, kestrel_cpu_counters* per_cpu, size_t per_cpu_len) {
+  if (absl::Status s = RequireLoaded("pman_get_stats"); !s.ok()) return s;
+  // The kernel pads each CPU's value to 8 bytes; our struct already is.
+  static_assert(sizeof(kestrel_cpu_counters) % 8 == 0);
+  std::vector<kestrel_cpu_counters> values(layout_.n_cpus);
+  const uint32_t zero = 0;
+  if (bpf_map_lookup_elem(bpf_map__fd(skel_->maps.cpu_counters), &zero, values.data()) != 0) {
+    return ErrnoStatus(errno, "reading the per-CPU counters");
+  }
+  *stats = pman_stats{};
+  stats->n_cpus = layout_.n_cpus;
+  stats->n_rings = layout_.n_rings;
+  stats->ring_bytes = layout_.ring_bytes;
+  for (uint32_t cpu = 0; cpu < layout_.n_cpus; ++cpu) {
+    const kestrel_cpu_counters& c = values[cpu];
+    stats->total.records_written += c.records_written;
+    stats->total.drops_ring_full += c.drops_ring_full;
+    stats->total.drops_too_large += c.drops_too_large;
+    stats->total.drops_no_ring += c.drops_no_ring;
+    stats->total.drops_settings_busy += c.drops_settings_busy;
+    if (per_cpu != nullptr && cpu < per_cpu_len) per_cpu[cpu] = c;
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<const kestrel_record_header*> Probe::ConsumeFirst(int16_t* ring_index) {
+  if (absl::Status s = RequireLoaded("pman_consume_first_event"); !s.ok()) return s;
+  return merger_->Next(ring_index);
+}
+
+absl::StatusOr<bool> Probe::Wait(int timeout_ms) {
+  if (absl::Status s = RequireLoaded("pman_wait_for_events"); !s.ok()) return s;
+  merger_->PublishAll();
+  epoll_event events[8];
+  const int n = epoll_wait(epoll_fd_, events, 8, timeout_ms);
+  if (n < 0) return ErrnoStatus(errno, "waiting for ring data");
+  return n > 0;
+}
+
+}  // namespace kestrel::pman

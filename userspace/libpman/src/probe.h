@@ -1,0 +1,68 @@
+// One loaded instance of the Kestrel probe and everything it owns: the BPF
+// skeleton, its rings and their readers. The C ABI in libpman.cpp is a thin
+// shell over this class.
+#ifndef KESTREL_LIBPMAN_PROBE_H_
+#define KESTREL_LIBPMAN_PROBE_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "libpman.h"
+#include "logger.h"
+#include "ring_layout.h"
+#include "ring_merger.h"
+
+struct kestrel_probe;
+
+namespace kestrel::pman {
+
+class Probe {
+ public:
+  static absl::StatusOr<std::unique_ptr<Probe>> Create(const pman_options& options);
+  ~Probe();
+
+  Probe(const Probe&) = delete;
+  Probe& operator=(const Probe&) = delete;
+
+  absl::Status Open();
+  absl::Status Load();
+  absl::Status Attach();
+  absl::Status Detach();
+
+  absl::Status EnforceSyscallSet(const uint8_t* interesting, size_t n);
+  absl::Status MarkSyscall(uint32_t id, bool interesting);
+
+  absl::StatusOr<kestrel_capture_settings> GetSettings() const;
+  absl::Status UpdateSettings(const kestrel_capture_settings& settings);
+
+  absl::Status GetStats(pman_stats* stats, kestrel_cpu_counters* per_cpu, size_t per_cpu_len);
+
+  absl::StatusOr<const kestrel_record_header*> ConsumeFirst(int16_t* ring_index);
+  absl::StatusOr<bool> Wait(int timeout_ms);
+
+  const Logger& logger() const { return logger_; }
+
+ private:
+  explicit Probe(const pman_options& options);
+  absl::Status RequireLoaded(const char* what) const;
+  absl::Status CreateRings();
+  absl::Status ConnectRings();
+  void Unload();
+
+  pman_options options_;
+  Logger logger_;
+  kestrel_probe* skel_ = nullptr;
+  bool loaded_ = false;
+  RingLayout layout_;
+  std::vector<int> ring_fds_;
+  std::optional<RingMerger> merger_;
+  int epoll_fd_ = -1;
+};
+
+}  // namespace kestrel::pman
+
+#endif  // KESTREL_LIBPMAN_PROBE_H_

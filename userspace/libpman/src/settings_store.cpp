@@ -1,0 +1,35 @@
+#include "settings_store.h"
+
+#include <cstdint>
+#include <cstring>
+
+namespace kestrel::pman {
+
+void PublishSettings(kestrel_settings_store* store, const kestrel_capture_settings& settings) {
+  const uint32_t active = __atomic_load_n(&store->active, __ATOMIC_ACQUIRE) & 1;
+  kestrel_settings_slot* slot = &store->slots[active ^ 1];
+  const uint32_t seq = __atomic_load_n(&slot->seq, __ATOMIC_RELAXED);
+
+  // A probe still reading this slot from before the last flip sees the odd
+  // sequence, or a changed one after the copy, and retries.
+  __atomic_store_n(&slot->seq, seq + 1, __ATOMIC_RELAXED);
+  __atomic_thread_fence(__ATOMIC_RELEASE);
+  std::memcpy(&slot->settings, &settings, sizeof(settings));
+  __atomic_store_n(&slot->seq, seq + 2, __ATOMIC_RELEASE);
+  __atomic_store_n(&store->active, active ^ 1, __ATOMIC_RELEASE);
+}
+
+kestrel_capture_settings ReadSettings(const kestrel_settings_store* store) {
+  kestrel_capture_settings out;
+  for (;;) {
+    const uint32_t active = __atomic_load_n(&store->active, __ATOMIC_ACQUIRE) & 1;
+    const kestrel_settings_slot* slot = &store->slots[active];
+    const uint32_t seq = __atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE);
+    if (seq & 1) continue;
+    std::memcpy(&out, &slot->settings, sizeof(out));
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    if (__atomic_load_n(&slot->seq, __ATOMIC_RELAXED) == seq) return out;
+  }
+}
+
+}  // namespace kestrel::pman
