@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 
 #include "engine/record_view.h"
 
@@ -70,6 +71,28 @@ std::vector<Captured> ProbeSession::DrainThread(uint32_t tid) {
     absl::StatusOr<engine::GenericSyscall> call = engine::DecodeGenericSyscall(*view);
     EXPECT_TRUE(call.ok()) << call.status();
     if (call.ok()) out.push_back({view->header(), *call});
+  }
+  return out;
+}
+
+engine::DecodedEvent OwnedRecord::Event() const {
+  absl::StatusOr<engine::RecordView> view = engine::RecordView::Parse(bytes_.data(), bytes_.size());
+  EXPECT_TRUE(view.ok()) << view.status();
+  absl::StatusOr<engine::DecodedEvent> event = engine::DecodedEvent::Decode(*view);
+  EXPECT_TRUE(event.ok()) << event.status();
+  if (!event.ok()) std::abort();  // a test cannot go on with an undecodable record
+  return *std::move(event);
+}
+
+std::vector<OwnedRecord> ProbeSession::DrainRecords(uint32_t tid) {
+  std::vector<OwnedRecord> out;
+  for (;;) {
+    void* record = nullptr;
+    int16_t ring = -1;
+    EXPECT_EQ(pman_consume_first_event(handle_, &record, &ring), 0);
+    if (record == nullptr) break;
+    const auto* h = static_cast<const kestrel_record_header*>(record);
+    if (h->tid == tid) out.emplace_back(h);
   }
   return out;
 }

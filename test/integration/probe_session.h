@@ -9,6 +9,7 @@
 #include <memory>
 #include <vector>
 
+#include "engine/event_decoder.h"
 #include "engine/generic_syscall.h"
 #include "libpman.h"
 
@@ -30,6 +31,22 @@ struct Captured {
   engine::GenericSyscall call;
 };
 
+// A record copied out of the ring, so it outlives the next consume call.
+class OwnedRecord {
+ public:
+  explicit OwnedRecord(const kestrel_record_header* h)
+      : bytes_(reinterpret_cast<const uint8_t*>(h), reinterpret_cast<const uint8_t*>(h) + h->len) {}
+
+  const kestrel_record_header& header() const {
+    return *reinterpret_cast<const kestrel_record_header*>(bytes_.data());
+  }
+  // Decodes against the schema; fails the test when it does not decode.
+  engine::DecodedEvent Event() const;
+
+ private:
+  std::vector<uint8_t> bytes_;
+};
+
 struct SessionOptions {
   uint64_t buffer_bytes = 1 << 20;
   uint32_t cpus_per_buffer = 0;
@@ -47,6 +64,9 @@ class ProbeSession {
 
   // Reads every record now in the rings and keeps those of thread `tid`.
   std::vector<Captured> DrainThread(uint32_t tid);
+
+  // Copies out every record now in the rings that thread `tid` wrote.
+  std::vector<OwnedRecord> DrainRecords(uint32_t tid);
 
   // Reads every record now in the rings; returns how many there were.
   uint64_t DrainAll();

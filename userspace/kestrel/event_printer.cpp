@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "engine/event_decoder.h"
 #include "engine/generic_syscall.h"
 #include "engine/record_view.h"
 #include "engine/syscall_names.h"
@@ -55,28 +56,32 @@ std::string_view NameOf(uint32_t id) {
 
 }  // namespace
 
-absl::Status EventPrinter::Format(const kestrel_record_header* record, std::string& line) {
-  absl::StatusOr<engine::RecordView> view =
-      engine::RecordView::Parse(record, KESTREL_MAX_RECORD_BYTES);
-  if (!view.ok()) return view.status();
-  absl::StatusOr<engine::GenericSyscall> sc = engine::DecodeGenericSyscall(*view);
-  if (!sc.ok()) return sc.status();
-  const kestrel_record_header& h = view->header();
-  // A successful exec changes the comm we cached for this thread.
-  static const uint32_t kExecve = engine::SyscallId("execve").value_or(UINT32_MAX);
-  static const uint32_t kExecveat = engine::SyscallId("execveat").value_or(UINT32_MAX);
-  if ((sc->id == kExecve || sc->id == kExecveat) && sc->ret == 0) {
-    names_.Forget(h.tid);
-  }
+void EventPrinter::AppendPrefix(const kestrel_record_header& h, std::string& line) {
   const std::string_view comm = names_.Comm(h.tgid, h.tid);
   const uint64_t wall_ns = boot_time_ns_ + h.ts_ns;
-
-  line.clear();
   if (json_) {
     absl::StrAppend(&line, "{\"ts\":", wall_ns, ",\"comm\":");
     AppendJsonString(line, comm);
-    absl::StrAppend(&line, ",\"tid\":", h.tid, ",\"pid\":", h.tgid, ",\"cpu\":", h.cpu,
-                    ",\"syscall\":");
+    absl::StrAppend(&line, ",\"tid\":", h.tid, ",\"pid\":", h.tgid, ",\"cpu\":", h.cpu);
+    if (h.flags & KESTREL_RECORD_TRUNCATED) line.append(",\"truncated\":true");
+    return;
+  }
+  AppendWallTime(line, wall_ns);
+  line.append(" ").append(comm);
+  absl::StrAppend(&line, " ", h.tid, " ");
+}
+
+absl::Status EventPrinter::FormatGeneric(const engine::RecordView& view, std::string& line) {
+  absl::StatusOr<engine::GenericSyscall> sc = engine::DecodeGenericSyscall(view);
+  if (!sc.ok()) return sc.status();
+  const kestrel_record_header& h = view.header();
+  // A successful exec changes the comm we cached for this thread.
+  static const uint32_t kExecve = engine::SyscallId("execve").value_or(UINT32_MAX);
+  static const uint32_t kExecveat = engine::SyscallId("execveat").value_or(UINT32_MAX);
+  if ((sc->id == kExecve || sc->id == kExecveat) && sc->ret == 0) names_.Forget(h.tid);
+  AppendPrefix(h, line);
+  if (json_) {
+    line.append(",\"syscall\":");
     AppendJsonString(line, NameOf(sc->id));
     absl::StrAppend(&line, ",\"id\":", sc->id, ",\"args\":[");
     for (size_t i = 0; i < sc->args.size(); ++i) {
@@ -85,9 +90,6 @@ absl::Status EventPrinter::Format(const kestrel_record_header* record, std::stri
     absl::StrAppend(&line, "],\"ret\":", sc->ret, "}");
     return absl::OkStatus();
   }
-  AppendWallTime(line, wall_ns);
-  line.append(" ").append(comm);
-  absl::StrAppend(&line, " ", h.tid, " ");
   line.append(NameOf(sc->id)).append("(");
   for (size_t i = 0; i < sc->args.size(); ++i) {
     if (i) line.append(", ");
@@ -100,6 +102,38 @@ absl::Status EventPrinter::Format(const kestrel_record_header* record, std::stri
     }
   }
   return absl::OkStatus();
+}
+
+absl::Status EventPrinter::FormatSpecific(const engine::RecordView& view, std::string& line) {
+  absl::StatusOr<engine::DecodedEvent> event = engine::DecodedEvent::Decode(view);
+  if (!event.ok()) return event.status();
+  const kestrel_record_header& h = view.header();
+  if ((event->info().syscall == "execve" || event->info().syscall == "execveat") &&
+      event->Int("res") == 0) {
+    names_.Forget(h.tid);
+  }
+  AppendPrefix(h, line);
+  if (json_) {
+    line.append(",\"event\":");
+    AppendJsonString(line, event->info().syscall);
+    line.append(",\"params\":{");
+    event->AppendParams(line, /*json=*/true);
+    line.append("}}");
+    return absl::OkStatus();
+  }
+  line.append(event->info().syscall).append(" ");
+  event->AppendParams(line, /*json=*/false);
+  if (h.flags & KESTREL_RECORD_TRUNCATED) line.append(" (truncated)");
+  return absl::OkStatus();
+}
+
+absl::Status EventPrinter::Format(const kestrel_record_header* record, std::string& line) {
+  absl::StatusOr<engine::RecordView> view =
+      engine::RecordView::Parse(record, KESTREL_MAX_RECORD_BYTES);
+  if (!view.ok()) return view.status();
+  line.clear();
+  if (view->header().type == KESTREL_EVT_GENERIC_SYSCALL) return FormatGeneric(*view, line);
+  return FormatSpecific(*view, line);
 }
 
 absl::Status EventPrinter::Print(const kestrel_record_header* record) {

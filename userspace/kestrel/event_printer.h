@@ -8,6 +8,7 @@
 
 #include "absl/status/status.h"
 #include "engine/process_names.h"
+#include "engine/record_view.h"
 #include "shared/record_format.h"
 
 namespace kestrel::cli {
@@ -24,6 +25,10 @@ class EventPrinter {
   absl::Status Format(const kestrel_record_header* record, std::string& line);
 
  private:
+  void AppendPrefix(const kestrel_record_header& h, std::string& line);
+  absl::Status FormatGeneric(const engine::RecordView& view, std::string& line);
+  absl::Status FormatSpecific(const engine::RecordView& view, std::string& line);
+
   bool json_;
   uint64_t boot_time_ns_;
   std::FILE* out_;

@@ -13,6 +13,8 @@
 
 #include "../shared/capture_settings.h"
 #include "../shared/counters.h"
+#include "../shared/event_schema.h"
+#include "../shared/record_format.h"
 #include "../shared/syscall_table_x86_64.h"
 
 /* Load-time constants, fixed by user space before the verifier sees them. */
@@ -43,5 +45,38 @@ struct {
 		    __uint(max_entries, 4096);
 	    });
 } ringbuf_maps __weak SEC(".maps");
+
+/* Per-CPU scratch for building variable-length records (record_builder.h).
+ * An ARRAY indexed by CPU rather than a PERCPU_ARRAY: per-CPU values are
+ * capped at 32 KiB. */
+struct scratch_area {
+	__u32 payload_off; /* next free byte in buf */
+	__u16 type;
+	__u8 nparams;
+	__u8 next_param;
+	__u16 flags;
+	__u16 reserved;
+	__u32 snaplen;
+	/* Twice the largest record: masked offsets stay inside. */
+	__u8 buf[2 * KESTREL_MAX_RECORD_BYTES];
+	/* Paths are assembled backwards here before they join the record. */
+	__u8 path[2 * KESTREL_MAX_PATH];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 0); /* set to the number of possible CPUs */
+	__type(key, __u32);
+	__type(value, struct scratch_area);
+} scratch_maps __weak SEC(".maps");
+
+/* Event index -> program that writes the event's KPS_CUSTOM parameters and
+ * submits. Filled by user space from the programs named fill_<event>. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PROG_ARRAY);
+	__uint(max_entries, 256);
+	__type(key, __u32);
+	__type(value, __u32);
+} custom_fillers __weak SEC(".maps");
 
 #endif /* KESTREL_BPF_MAPS_H */

@@ -14,6 +14,7 @@
 #include "../helpers/maps.h"
 #include "../helpers/ring_writer.h"
 #include "../helpers/settings_reader.h"
+#include "../helpers/table_filler.h"
 #include "../shared/event_types.h"
 
 static __always_inline bool wanted(const struct kestrel_capture_settings *s, __u32 tgid, long ret)
@@ -70,6 +71,27 @@ static __always_inline void emit_generic(struct pt_regs *regs, long ret, __u64 i
 	counter_inc(counters->records_written);
 }
 
+/* A specific event: table-driven parameters here, then the event's custom
+ * filler by tail call when it has custom parameters. */
+static __always_inline void emit_specific(void *ctx, struct pt_regs *regs, long ret, __u16 type,
+					  const struct kestrel_capture_settings *settings,
+					  struct kestrel_cpu_counters *counters)
+{
+	struct scratch_area *s = scratch_area();
+
+	if (!s) {
+		counter_inc(counters->drops_no_ring);
+		return;
+	}
+	if (!fill_table_params(s, type, regs, ret, settings->snaplen)) {
+		bpf_tail_call(ctx, &custom_fillers, SCHEMA_EVENT_INDEX(type));
+		/* Only reached when the event's filler is not loaded. */
+		s->flags |= KESTREL_RECORD_PARAMS_MISSING;
+		rb_pad_missing(s);
+	}
+	rb_submit(s);
+}
+
 SEC("tp_btf/sys_exit")
 int BPF_PROG(kestrel_sys_exit, struct pt_regs *regs, long ret)
 {
@@ -91,6 +113,10 @@ int BPF_PROG(kestrel_sys_exit, struct pt_regs *regs, long ret)
 	pid_tgid = bpf_get_current_pid_tgid();
 	if (!wanted(&settings, pid_tgid >> 32, ret))
 		return 0;
+	if (syscall_event[id]) {
+		emit_specific(ctx, regs, ret, syscall_event[id], &settings, counters);
+		return 0;
+	}
 	emit_generic(regs, ret, id, pid_tgid, counters);
 	return 0;
 }

@@ -6,6 +6,7 @@
 #ifndef KESTREL_SHARED_EVENT_TYPES_H
 #define KESTREL_SHARED_EVENT_TYPES_H
 
+#include "event_schema.h"
 #include "record_format.h"
 
 enum kestrel_event_type {
@@ -13,8 +14,21 @@ enum kestrel_event_type {
 	/* Any interesting syscall without a specific event: id, six raw
 	 * arguments and the return value, all read at exit. */
 	KESTREL_EVT_GENERIC_SYSCALL = 1,
-	KESTREL_EVT_TYPE_MAX,
+	/* 2..63: events not tied to one syscall. */
+	/* Specific syscall events follow, one per event of the schema. */
+	KESTREL_EVT_SYSCALL_BASE = 63,
+#define KESTREL_EVENT_ENUM_ENTRY(name, syscall, params) KESTREL_EVT_##name,
+	KESTREL_SYSCALL_EVENTS(KESTREL_EVENT_ENUM_ENTRY)
+#undef KESTREL_EVENT_ENUM_ENTRY
+	    KESTREL_EVT_TYPE_MAX,
 };
+
+/* Parameter count of each specific event, e.g. KESTREL_NPARAMS_OPENAT. */
+#define KESTREL_PARAM_COUNT_ONE(name, type, source, flag_set) +1
+#define KESTREL_EVENT_NPARAMS_ENTRY(name, syscall, params)                                         \
+	KESTREL_NPARAMS_##name = 0 params(KESTREL_PARAM_COUNT_ONE),
+enum kestrel_event_nparams { KESTREL_SYSCALL_EVENTS(KESTREL_EVENT_NPARAMS_ENTRY) };
+#undef KESTREL_EVENT_NPARAMS_ENTRY
 
 #define KESTREL_GENERIC_NPARAMS 8
 

@@ -25,7 +25,8 @@
 #define KESTREL_MAX_RECORD_BYTES (64 * 1024)
 
 /* kestrel_record_header.flags */
-#define KESTREL_RECORD_TRUNCATED (1U << 0) /* a parameter was cut to fit */
+#define KESTREL_RECORD_TRUNCATED      (1U << 0) /* a parameter was cut to fit */
+#define KESTREL_RECORD_PARAMS_MISSING (1U << 1) /* a filler was not loaded */
 
 struct kestrel_record_header {
 	__u64 ts_ns; /* CLOCK_BOOTTIME when the syscall returned */

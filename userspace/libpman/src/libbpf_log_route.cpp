@@ -16,10 +16,15 @@ thread_local const Logger* current_logger = nullptr;
 
 int RouteLibbpfMessage(libbpf_print_level level, const char* format, va_list args) {
   if (current_logger == nullptr) return 0;
-  char buffer[4096];
-  const int n = std::vsnprintf(buffer, sizeof(buffer), format, args);
+  // Verifier logs run to megabytes: size the buffer to the message.
+  va_list copy;
+  va_copy(copy, args);
+  const int n = std::vsnprintf(nullptr, 0, format, copy);
+  va_end(copy);
   if (n <= 0) return n;
-  std::string message(buffer);
+  std::string message(static_cast<size_t>(n) + 1, '\0');
+  std::vsnprintf(message.data(), message.size(), format, args);
+  message.resize(static_cast<size_t>(n));
   absl::StripTrailingAsciiWhitespace(&message);
   pman_log_level ours = PMAN_LOG_DEBUG;
   if (level == LIBBPF_WARN) ours = PMAN_LOG_WARNING;

@@ -11,6 +11,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
+#include "custom_fillers.h"
 #include "errno_status.h"
 #include "kestrel_probe.skel.h"
 #include "libbpf_log_route.h"
@@ -121,6 +122,8 @@ absl::Status Probe::Load() {
   absl::Status status = CreateRings();
   if (status.ok()) {
     bpf_map__set_max_entries(skel_->maps.ringbuf_maps, layout_.n_cpus);
+    bpf_map__set_max_entries(skel_->maps.scratch_maps, layout_.n_cpus);
+    DisableFillerAutoattach(skel_->obj);
     bpf_map__set_inner_map_fd(skel_->maps.ringbuf_maps, ring_fds_[0]);
     // A quarter of a ring is enough backlog to be worth a wakeup and leaves
     // the consumer three quarters of the ring to catch up in.
@@ -128,6 +131,9 @@ absl::Status Probe::Load() {
     if (const int err = kestrel_probe__load(skel_); err != 0) status = LoadError(-err);
   }
   if (status.ok()) status = ConnectRings();
+  if (status.ok()) {
+    status = RegisterCustomFillers(skel_->obj, bpf_map__fd(skel_->maps.custom_fillers));
+  }
   if (!status.ok()) {
     Unload();
     return status;

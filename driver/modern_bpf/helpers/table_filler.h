@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Writes an event's table-driven parameters (those whose source is a syscall
+ * argument or the return value) by walking the schema tables, so such
+ * parameters need no per-event code in the probe.
+ */
+#ifndef KESTREL_BPF_TABLE_FILLER_H
+#define KESTREL_BPF_TABLE_FILLER_H
+
+#include "vmlinux.h"
+
+#include <bpf/bpf_helpers.h>
+
+#include "record_builder.h"
+#include "schema_tables.h"
+
+struct table_fill_ctx {
+	struct scratch_area *s;
+	__u32 event_index;
+	__u64 values[7]; /* args[0..5], then the return value */
+};
+
+static __always_inline void fill_one_param(struct scratch_area *s, __u8 type, __u64 v)
+{
+	switch (type) {
+	case KPT_INT64:
+	case KPT_UINT64:
+	case KPT_ERRNO:
+		rb_u64(s, v);
+		break;
+	case KPT_FD:
+	case KPT_PID:
+		/* fds and pids are C ints: the kernel reads the low 32 bits of
+		 * the register, and so do we. */
+		rb_u64(s, (__s64)(__s32)v);
+		break;
+	case KPT_INT32:
+	case KPT_UINT32:
+	case KPT_UID:
+	case KPT_GID:
+	case KPT_FLAGS32:
+	case KPT_MODE:
+		rb_u32(s, (__u32)v);
+		break;
+	case KPT_PATH:
+		rb_user_str(s, (const void *)v, KESTREL_MAX_PATH);
+		break;
+	case KPT_CHARBUF:
+		rb_user_str(s, (const void *)v, s->snaplen + 1);
+		break;
+	default:
+		/* Buffers, sockaddrs and lists need a length or a walk: they
+		 * are KPS_CUSTOM by construction. */
+		rb_empty(s);
+		break;
+	}
+}
+
+static long fill_table_param(__u32 i, void *data)
+{
+	struct table_fill_ctx *ctx = data;
+	const struct param_desc *d;
+	__u32 ev = ctx->event_index;
+
+	if (ev >= SCHEMA_N_EVENTS || i >= KESTREL_MAX_EVENT_PARAMS)
+		return 1;
+	d = &event_params[ev][i];
+	if (d->source >= KPS_CUSTOM || d->type == KPT_NONE)
+		return 1; /* custom parameters come last: stop here */
+	fill_one_param(ctx->s, d->type, ctx->values[d->source & 7]);
+	return 0;
+}
+
+/* Begins the record for `type` and writes its table-driven parameters.
+ * Returns false when the event has custom parameters still to write. */
+static __always_inline bool fill_table_params(struct scratch_area *s, __u16 type,
+					      struct pt_regs *regs, long ret, __u32 snaplen)
+{
+	struct table_fill_ctx ctx = {.s = s, .event_index = SCHEMA_EVENT_INDEX(type)};
+	__u32 n;
+
+	if (ctx.event_index >= SCHEMA_N_EVENTS)
+		return true;
+	n = event_nparams[ctx.event_index];
+	rb_begin(s, type, n, snaplen);
+	ctx.values[0] = regs->di;
+	ctx.values[1] = regs->si;
+	ctx.values[2] = regs->dx;
+	ctx.values[3] = regs->r10;
+	ctx.values[4] = regs->r8;
+	ctx.values[5] = regs->r9;
+	ctx.values[6] = ret;
+	bpf_loop(KESTREL_MAX_EVENT_PARAMS, fill_table_param, &ctx, 0);
+	return s->next_param >= n;
+}
+
+#endif /* KESTREL_BPF_TABLE_FILLER_H */

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The event schema: the one list of specific events and their parameters.
+ *
+ * Both halves are generated from it: the probe expands it into the tables
+ * its table-driven filler walks (helpers/schema_tables.h), user space into
+ * its decoder (userspace/engine/event_schema.cpp). Adding a parameter whose
+ * source is a syscall argument or the return value touches only this file;
+ * a KPS_CUSTOM parameter also needs a line in the event's filler program.
+ *
+ *   KESTREL_SYSCALL_EVENTS(EVENT): EVENT(NAME, syscall, PARAMS) where
+ *   PARAMS(PARAM) lists PARAM(name, type, source, flag_set) in record
+ *   order. KPS_CUSTOM parameters come last.
+ *
+ * Events are emitted at syscall exit, one record per syscall, so the return
+ * value is always a parameter, named "res".
+ */
+#ifndef KESTREL_SHARED_EVENT_SCHEMA_H
+#define KESTREL_SHARED_EVENT_SCHEMA_H
+
+#include "param_types.h"
+
+/* Most parameters one event may have. */
+#define KESTREL_MAX_EVENT_PARAMS 32
+
+#include "schema/file_events.h"
+#include "schema/kernel_events.h"
+#include "schema/network_events.h"
+#include "schema/process_events.h"
+
+/* Every specific event: one family per header under schema/. */
+#define KESTREL_SYSCALL_EVENTS(EVENT)                                                              \
+	KESTREL_FILE_EVENTS(EVENT)                                                                 \
+	KESTREL_PROCESS_EVENTS(EVENT)                                                              \
+	KESTREL_NETWORK_EVENTS(EVENT)                                                              \
+	KESTREL_KERNEL_EVENTS(EVENT)
+
+#endif /* KESTREL_SHARED_EVENT_SCHEMA_H */

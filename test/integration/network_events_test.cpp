@@ -1,0 +1,5 @@
+// network events: each syscall made with known arguments, success and
+// failure, every decoded parameter checked.
+#include <gtest/gtest.h>
+
+#include "probe_session.h"

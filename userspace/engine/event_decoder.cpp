@@ -1,0 +1,289 @@
+#include "event_decoder.h"
+
+#include <arpa/inet.h>
+
+#include <cstring>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "flag_sets.h"
+
+namespace kestrel::engine {
+namespace {
+
+// Bytes a fixed-size type must have; 0 for variable-length types.
+size_t FixedSize(kestrel_param_type type) {
+  switch (type) {
+    case KPT_INT64:
+    case KPT_UINT64:
+    case KPT_FD:
+    case KPT_PID:
+    case KPT_ERRNO:
+      return 8;
+    case KPT_INT32:
+    case KPT_UINT32:
+    case KPT_UID:
+    case KPT_GID:
+    case KPT_FLAGS32:
+    case KPT_MODE:
+      return 4;
+    default:
+      return 0;
+  }
+}
+
+// Strings are stored with their NUL; drop it (and anything after it).
+std::string_view AsString(std::span<const uint8_t> raw) {
+  std::string_view s(reinterpret_cast<const char*>(raw.data()), raw.size());
+  const size_t nul = s.find('\0');
+  return nul == std::string_view::npos ? s : s.substr(0, nul);
+}
+
+void AppendEscaped(std::string& out, std::string_view s, bool json) {
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      out.push_back('\\');
+      out.push_back(static_cast<char>(c));
+    } else if (c < 0x20 || c >= 0x7f) {
+      absl::StrAppendFormat(&out, json ? "\\u%04x" : "\\x%02x", c);
+    } else {
+      out.push_back(static_cast<char>(c));
+    }
+  }
+}
+
+void AppendQuoted(std::string& out, std::string_view s, bool json) {
+  out.push_back('"');
+  AppendEscaped(out, s, json);
+  out.push_back('"');
+}
+
+std::vector<std::string> SplitNulSeparated(std::span<const uint8_t> raw) {
+  std::vector<std::string> out;
+  std::string_view s(reinterpret_cast<const char*>(raw.data()), raw.size());
+  while (!s.empty()) {
+    const size_t nul = s.find('\0');
+    out.emplace_back(s.substr(0, nul));
+    if (nul == std::string_view::npos) break;
+    s.remove_prefix(nul + 1);
+  }
+  return out;
+}
+
+// Parses one AF_INET/AF_INET6 address+port at `raw`, advancing it.
+std::optional<SocketAddress> TakeInetAddress(uint8_t family, std::span<const uint8_t>& raw) {
+  const size_t addr_len = family == KESTREL_AF_INET ? 4 : 16;
+  if (raw.size() < addr_len + 2) return std::nullopt;
+  SocketAddress a;
+  a.family = family;
+  char text[INET6_ADDRSTRLEN] = {};
+  inet_ntop(family == KESTREL_AF_INET ? AF_INET : AF_INET6, raw.data(), text, sizeof(text));
+  a.address = text;
+  std::memcpy(&a.port, raw.data() + addr_len, 2);
+  raw = raw.subspan(addr_len + 2);
+  return a;
+}
+
+}  // namespace
+
+std::string SocketAddress::ToString() const {
+  switch (family) {
+    case KESTREL_AF_INET:
+      return absl::StrCat(address, ":", port);
+    case KESTREL_AF_INET6:
+      return absl::StrCat("[", address, "]:", port);
+    case KESTREL_AF_UNIX:
+      return address;
+    default:
+      return absl::StrCat("family ", family);
+  }
+}
+
+std::optional<int64_t> DecodeInteger(kestrel_param_type type, std::span<const uint8_t> raw) {
+  const size_t size = FixedSize(type);
+  if (size == 0 || raw.size() != size) return std::nullopt;
+  if (size == 8) {
+    int64_t v;
+    std::memcpy(&v, raw.data(), 8);
+    return v;
+  }
+  if (type == KPT_INT32) {
+    int32_t v;
+    std::memcpy(&v, raw.data(), 4);
+    return v;
+  }
+  uint32_t v;
+  std::memcpy(&v, raw.data(), 4);
+  return v;
+}
+
+std::optional<SocketAddress> DecodeSocketAddress(std::span<const uint8_t> raw) {
+  if (raw.empty()) return std::nullopt;
+  const uint8_t family = raw[0];
+  raw = raw.subspan(1);
+  if (family == KESTREL_AF_UNIX) {
+    SocketAddress a;
+    a.family = family;
+    a.address = std::string(AsString(raw));
+    return a;
+  }
+  if (family == KESTREL_AF_INET || family == KESTREL_AF_INET6) return TakeInetAddress(family, raw);
+  SocketAddress a;
+  a.family = family;
+  return a;
+}
+
+absl::StatusOr<DecodedEvent> DecodedEvent::Decode(const RecordView& record) {
+  const EventInfo* info = FindEvent(record.header().type);
+  if (info == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("record type %u is not in the event schema", record.header().type));
+  }
+  if (record.nparams() != info->params.size()) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("%s record has %u parameters, the schema says %u", info->name,
+                        record.nparams(), info->params.size()));
+  }
+  for (uint32_t i = 0; i < record.nparams(); ++i) {
+    const size_t want = FixedSize(info->params[i].type);
+    const size_t got = record.param(i).size();
+    // An empty parameter means "not available" (a filler was missing).
+    if (want != 0 && got != 0 && got != want) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "%s.%s has %u bytes, expected %u", info->name, info->params[i].name, got, want));
+    }
+  }
+  return DecodedEvent(info, record);
+}
+
+std::span<const uint8_t> DecodedEvent::Raw(std::string_view name) const {
+  const int i = info_->ParamIndex(name);
+  return i < 0 ? std::span<const uint8_t>() : record_.param(static_cast<uint32_t>(i));
+}
+
+std::optional<int64_t> DecodedEvent::Int(std::string_view name) const {
+  const int i = info_->ParamIndex(name);
+  if (i < 0) return std::nullopt;
+  return DecodeInteger(info_->params[i].type, record_.param(static_cast<uint32_t>(i)));
+}
+
+std::optional<std::string> DecodedEvent::String(std::string_view name) const {
+  const int i = info_->ParamIndex(name);
+  if (i < 0) return std::nullopt;
+  std::span<const uint8_t> raw = record_.param(static_cast<uint32_t>(i));
+  if (info_->params[i].type == KPT_BYTEBUF) {
+    return std::string(reinterpret_cast<const char*>(raw.data()), raw.size());
+  }
+  return std::string(AsString(raw));
+}
+
+std::optional<std::vector<std::string>> DecodedEvent::StringList(std::string_view name) const {
+  const int i = info_->ParamIndex(name);
+  if (i < 0) return std::nullopt;
+  return SplitNulSeparated(record_.param(static_cast<uint32_t>(i)));
+}
+
+std::optional<SocketAddress> DecodedEvent::Address(std::string_view name) const {
+  return DecodeSocketAddress(Raw(name));
+}
+
+std::optional<std::pair<SocketAddress, SocketAddress>> DecodedEvent::Tuple(
+    std::string_view name) const {
+  std::span<const uint8_t> raw = Raw(name);
+  if (raw.empty()) return std::nullopt;
+  const uint8_t family = raw[0];
+  if (family != KESTREL_AF_INET && family != KESTREL_AF_INET6) return std::nullopt;
+  raw = raw.subspan(1);
+  std::optional<SocketAddress> local = TakeInetAddress(family, raw);
+  std::optional<SocketAddress> remote = TakeInetAddress(family, raw);
+  if (!local || !remote) return std::nullopt;
+  return std::make_pair(*local, *remote);
+}
+
+void DecodedEvent::AppendParams(std::string& out, bool json) const {
+  for (size_t i = 0; i < info_->params.size(); ++i) {
+    const ParamInfo& p = info_->params[i];
+    std::span<const uint8_t> raw = record_.param(static_cast<uint32_t>(i));
+    if (i) out.append(json ? "," : " ");
+    if (json) out.push_back('"');
+    out.append(p.name);
+    out.append(json ? "\":" : "=");
+    const std::optional<int64_t> n = DecodeInteger(p.type, raw);
+    switch (p.type) {
+      case KPT_ERRNO:
+      case KPT_FD:
+        if (!n) {
+          out.append(json ? "null" : "<none>");
+        } else {
+          absl::StrAppend(&out, *n);
+          if (!json && *n < 0 && *n >= -4095) {
+            if (const char* e = strerrorname_np(static_cast<int>(-*n)))
+              absl::StrAppend(&out, "(", e, ")");
+          }
+        }
+        break;
+      case KPT_FLAGS32:
+        if (!n) {
+          out.append(json ? "null" : "<none>");
+        } else if (json) {
+          AppendQuoted(out, FormatFlags(p.flag_set, static_cast<uint64_t>(*n)), json);
+        } else {
+          out.append(FormatFlags(p.flag_set, static_cast<uint64_t>(*n)));
+        }
+        break;
+      case KPT_MODE:
+        if (!n) {
+          out.append(json ? "null" : "<none>");
+        } else {
+          absl::StrAppend(&out, json ? "\"" : "", absl::StrFormat("%#o", *n), json ? "\"" : "");
+        }
+        break;
+      case KPT_PATH:
+      case KPT_CHARBUF:
+        AppendQuoted(out, AsString(raw), json);
+        break;
+      case KPT_BYTEBUF:
+        AppendQuoted(out, std::string_view(reinterpret_cast<const char*>(raw.data()), raw.size()),
+                     json);
+        break;
+      case KPT_CHARBUF_ARRAY: {
+        out.push_back('[');
+        const std::vector<std::string> items = SplitNulSeparated(raw);
+        for (size_t k = 0; k < items.size(); ++k) {
+          if (k) out.append(json ? "," : ", ");
+          AppendQuoted(out, items[k], json);
+        }
+        out.push_back(']');
+        break;
+      }
+      case KPT_SOCKADDR: {
+        std::optional<SocketAddress> a = DecodeSocketAddress(raw);
+        if (!a) {
+          out.append(json ? "null" : "<none>");
+        } else {
+          AppendQuoted(out, a->ToString(), json);
+        }
+        break;
+      }
+      case KPT_SOCKTUPLE: {
+        std::optional<std::pair<SocketAddress, SocketAddress>> t = Tuple(p.name);
+        if (!t) {
+          out.append(json ? "null" : "<none>");
+        } else {
+          AppendQuoted(out, absl::StrCat(t->first.ToString(), "->", t->second.ToString()), json);
+        }
+        break;
+      }
+      default:
+        if (!n) {
+          out.append(json ? "null" : "<none>");
+        } else {
+          absl::StrAppend(&out, *n);
+        }
+        break;
+    }
+  }
+}
+
+}  // namespace kestrel::engine

@@ -1,0 +1,78 @@
+#include "event_schema.h"
+
+namespace kestrel::engine {
+namespace {
+
+#define KESTREL_PARAM_INFO(name, type, source, flag_set) ParamInfo{#name, type, source, flag_set},
+#define KESTREL_EVENT_INFO(name, syscall, params) \
+  EventInfo{KESTREL_EVT_##name, #name, #syscall, {params(KESTREL_PARAM_INFO)}},
+
+const std::vector<EventInfo>& Events() {
+  static const auto* events =
+      new std::vector<EventInfo>{KESTREL_SYSCALL_EVENTS(KESTREL_EVENT_INFO)};
+  return *events;
+}
+
+#undef KESTREL_EVENT_INFO
+#undef KESTREL_PARAM_INFO
+
+}  // namespace
+
+int EventInfo::ParamIndex(std::string_view param) const {
+  for (size_t i = 0; i < params.size(); ++i) {
+    if (params[i].name == param) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+const std::vector<EventInfo>& AllEvents() { return Events(); }
+
+const EventInfo* FindEvent(uint16_t type) {
+  const std::vector<EventInfo>& events = Events();
+  const int index = static_cast<int>(type) - KESTREL_EVT_SYSCALL_BASE - 1;
+  if (index < 0 || index >= static_cast<int>(events.size())) return nullptr;
+  return &events[index];
+}
+
+std::string_view ParamTypeName(kestrel_param_type type) {
+  switch (type) {
+    case KPT_INT64:
+      return "int64";
+    case KPT_UINT64:
+      return "uint64";
+    case KPT_INT32:
+      return "int32";
+    case KPT_UINT32:
+      return "uint32";
+    case KPT_FD:
+      return "fd";
+    case KPT_PID:
+      return "pid";
+    case KPT_UID:
+      return "uid";
+    case KPT_GID:
+      return "gid";
+    case KPT_ERRNO:
+      return "errno";
+    case KPT_FLAGS32:
+      return "flags";
+    case KPT_MODE:
+      return "mode";
+    case KPT_PATH:
+      return "path";
+    case KPT_CHARBUF:
+      return "charbuf";
+    case KPT_BYTEBUF:
+      return "bytebuf";
+    case KPT_SOCKADDR:
+      return "sockaddr";
+    case KPT_SOCKTUPLE:
+      return "socktuple";
+    case KPT_CHARBUF_ARRAY:
+      return "charbuf_array";
+    default:
+      return "none";
+  }
+}
+
+}  // namespace kestrel::engine
