@@ -36,4 +36,21 @@ static __always_inline __u64 submit_flags(void *ring, __u64 record_len)
 	return BPF_RB_NO_WAKEUP;
 }
 
+/* The sink interface the dispatcher writes through (recorder_writer.h is
+ * the other sink). */
+static __always_inline bool sink_wants_current(void)
+{
+	return true;
+}
+
+static __always_inline void *sink_reserve(void *ring, __u64 size)
+{
+	return bpf_ringbuf_reserve(ring, size, 0);
+}
+
+static __always_inline void sink_submit(void *ring, void *record, __u64 size)
+{
+	bpf_ringbuf_submit(record, submit_flags(ring, size));
+}
+
 #endif /* KESTREL_BPF_RING_WRITER_H */

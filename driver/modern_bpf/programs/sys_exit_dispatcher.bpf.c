@@ -12,7 +12,12 @@
 
 #include "../helpers/counters.h"
 #include "../helpers/maps.h"
+/* The sink: a BPF ring buffer, or a flight recorder's overwrite ring. */
+#ifdef KESTREL_SINK_RECORDER
+#include "../helpers/recorder_writer.h"
+#else
 #include "../helpers/ring_writer.h"
+#endif
 #include "../helpers/settings_reader.h"
 #include "../shared/event_types.h"
 
@@ -39,7 +44,7 @@ static __always_inline void emit_generic(struct pt_regs *regs, long ret, __u64 i
 		counter_inc(counters->drops_no_ring);
 		return;
 	}
-	r = bpf_ringbuf_reserve(ring, sizeof(*r), 0);
+	r = sink_reserve(ring, sizeof(*r));
 	if (!r) {
 		counter_inc(counters->drops_ring_full);
 		return;
@@ -66,7 +71,7 @@ static __always_inline void emit_generic(struct pt_regs *regs, long ret, __u64 i
 	r->args[4] = regs->r8;
 	r->args[5] = regs->r9;
 	r->ret = ret;
-	bpf_ringbuf_submit(r, submit_flags(ring, sizeof(*r)));
+	sink_submit(ring, r, sizeof(*r));
 	counter_inc(counters->records_written);
 }
 
@@ -89,7 +94,7 @@ int BPF_PROG(kestrel_sys_exit, struct pt_regs *regs, long ret)
 		return 0;
 	}
 	pid_tgid = bpf_get_current_pid_tgid();
-	if (!wanted(&settings, pid_tgid >> 32, ret))
+	if (!wanted(&settings, pid_tgid >> 32, ret) || !sink_wants_current())
 		return 0;
 	emit_generic(regs, ret, id, pid_tgid, counters);
 	return 0;

@@ -11,6 +11,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
+#include "boot_clock.h"
 #include "errno_status.h"
 #include "kestrel_probe.skel.h"
 #include "libbpf_log_route.h"
@@ -23,12 +24,6 @@ namespace {
 // Bytes of a per-parameter string or buffer kept when nobody asks for more;
 // the same default Falco users know.
 constexpr uint32_t kDefaultSnaplen = 80;
-
-uint64_t ClockNs(clockid_t clock) {
-  timespec ts{};
-  clock_gettime(clock, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000ULL + ts.tv_nsec;
-}
 
 // Loading needs CAP_BPF and CAP_PERFMON; say so rather than just "EPERM".
 absl::Status LoadError(int error) {
@@ -135,7 +130,7 @@ absl::Status Probe::Load() {
   loaded_ = true;
 
   kestrel_capture_settings settings{};
-  settings.boot_time_ns = ClockNs(CLOCK_REALTIME) - ClockNs(CLOCK_BOOTTIME);
+  settings.boot_time_ns = BootTimeWallNs();
   settings.snaplen = kDefaultSnaplen;
   settings.own_tgid = static_cast<uint32_t>(getpid());
   PublishSettings(&skel_->bss->settings_store, settings);
