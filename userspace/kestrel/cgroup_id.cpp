@@ -6,14 +6,24 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fstream>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
 
 namespace kestrel::cli {
 
+std::string Cgroup2Mount() {
+  std::ifstream mounts("/proc/self/mounts");
+  std::string device, dir, type, rest;
+  while (mounts >> device >> dir >> type && std::getline(mounts, rest)) {
+    if (type == "cgroup2") return dir;
+  }
+  return "/sys/fs/cgroup";
+}
+
 absl::StatusOr<uint64_t> CgroupIdOf(const std::string& path) {
-  const std::string full = !path.empty() && path[0] == '/' ? path : "/sys/fs/cgroup/" + path;
+  const std::string full = !path.empty() && path[0] == '/' ? path : Cgroup2Mount() + "/" + path;
   struct statfs fs {};
   if (statfs(full.c_str(), &fs) != 0) {
     return absl::NotFoundError(absl::StrFormat("cgroup %s: %s", full, std::strerror(errno)));

@@ -9,7 +9,11 @@
 
 namespace kestrel::cli {
 
-// `path` is absolute, or relative to /sys/fs/cgroup.
+// Where the cgroup v2 hierarchy is mounted (/sys/fs/cgroup, or
+// /sys/fs/cgroup/unified on hybrid systems).
+std::string Cgroup2Mount();
+
+// `path` is absolute, or relative to the cgroup v2 mount.
 absl::StatusOr<uint64_t> CgroupIdOf(const std::string& path);
 
 }  // namespace kestrel::cli

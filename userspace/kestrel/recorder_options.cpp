@@ -18,7 +18,7 @@ const char kRecorderUsage[] =
     "ring (default 64M, one ring shared by all CPUs), pins it under\n"
     "DIR/NAME (default /sys/fs/bpf/kestrel/default) and exits; it records until\n"
     "stop. --cgroup records only tasks of that cgroup (v2 path, absolute or\n"
-    "relative to /sys/fs/cgroup).\n";
+    "relative to the cgroup v2 mount).\n";
 
 const char kDumpUsage[] =
     "usage: kestrel dump [--name NAME] [--pin-root DIR] [--last N | --since DURATION]\n"
