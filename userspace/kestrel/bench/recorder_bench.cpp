@@ -24,31 +24,76 @@ using Clock = std::chrono::steady_clock;
 
 void Quiet(void*, pman_log_level, const char*) {}
 
-// ns per getppid over `calls` calls on this thread.
-double TimeGetppid(uint64_t calls) {
-  const auto start = Clock::now();
-  for (uint64_t i = 0; i < calls; ++i) syscall(SYS_getppid);
-  return std::chrono::duration<double, std::nano>(Clock::now() - start).count() /
-         static_cast<double>(calls);
+// Every measurement compares syscalls that do the same trivial work, in
+// alternating small batches, so the noise of a busy machine (other
+// probes attached, other builds running) hits both sides alike:
+//   getuid   never recorded: the baseline every probe pays for
+//   getppid  recorded by the ring-buffer probe, or the shared recorder
+//   getpid   recorded by the per-CPU recorder
+constexpr uint64_t kBatch = 100;
+
+void Call(long nr, uint64_t n) {
+  for (uint64_t i = 0; i < n; ++i) syscall(nr);
 }
 
-// The median of `reps` runs of `measure`, with `between` run between reps.
-double Median(int reps, const std::function<double()>& measure,
-              const std::function<void()>& between = [] {}) {
-  std::vector<double> samples;
-  for (int i = 0; i < reps; ++i) {
-    samples.push_back(measure());
+double ElapsedNs(Clock::time_point since) {
+  return std::chrono::duration<double, std::nano>(Clock::now() - since).count();
+}
+
+// ns each syscall of `nrs` takes beyond getuid: the median over batch
+// pairs, so a batch that got preempted does not move the result.
+std::vector<double> NsOverGetuid(const std::vector<long>& nrs, uint64_t calls) {
+  std::vector<std::vector<double>> diffs(nrs.size());
+  for (uint64_t done = 0; done < calls; done += kBatch) {
+    auto t = Clock::now();
+    Call(SYS_getuid, kBatch);
+    const double base = ElapsedNs(t);
+    for (size_t i = 0; i < nrs.size(); ++i) {
+      t = Clock::now();
+      Call(nrs[i], kBatch);
+      diffs[i].push_back((ElapsedNs(t) - base) / kBatch);
+    }
+  }
+  std::vector<double> over;
+  for (std::vector<double>& d : diffs) {
+    std::nth_element(d.begin(), d.begin() + d.size() / 2, d.end());
+    over.push_back(d[d.size() / 2]);
+  }
+  return over;
+}
+
+// Per column, the median over `reps` runs of `measure`; `between` runs
+// after each.
+std::vector<double> Medians(
+    int reps, const std::function<std::vector<double>()>& measure,
+    const std::function<void()>& between = [] {}) {
+  std::vector<std::vector<double>> columns;
+  for (int r = 0; r < reps; ++r) {
+    const std::vector<double> sample = measure();
+    columns.resize(sample.size());
+    for (size_t i = 0; i < sample.size(); ++i) columns[i].push_back(sample[i]);
     between();
   }
-  std::sort(samples.begin(), samples.end());
-  return samples[samples.size() / 2];
+  std::vector<double> medians;
+  for (std::vector<double>& c : columns) {
+    std::sort(c.begin(), c.end());
+    medians.push_back(c[c.size() / 2]);
+  }
+  return medians;
 }
 
-// Aggregate getppid/s of one thread per CPU (up to two) for `calls` each.
-double TwoThreadRate(uint64_t calls) {
+// Syscalls/s of one thread per CPU (up to two) all calling `nr`, phase by
+// phase: {getppid, getpid} -> rates, both threads in the same phase at once.
+std::vector<double> TwoThreadRates(uint64_t calls) {
   const unsigned n = std::min(2u, std::max(1u, std::thread::hardware_concurrency()));
-  std::atomic<unsigned> ready{0};
-  std::atomic<bool> go{false};
+  constexpr long kPhases[] = {SYS_getppid, SYS_getpid};
+  std::atomic<unsigned> arrived{0};
+  auto barrier = [&](unsigned generation) {
+    ++arrived;
+    while (arrived.load() < n * generation) {
+    }
+  };
+  std::vector<double> ns(std::size(kPhases), 0);
   std::vector<std::thread> threads;
   for (unsigned cpu = 0; cpu < n; ++cpu) {
     threads.emplace_back([&, cpu] {
@@ -56,19 +101,20 @@ double TwoThreadRate(uint64_t calls) {
       CPU_ZERO(&set);
       CPU_SET(cpu, &set);
       sched_setaffinity(0, sizeof(set), &set);
-      ++ready;
-      while (!go.load()) {
+      unsigned generation = 0;
+      for (size_t p = 0; p < std::size(kPhases); ++p) {
+        barrier(++generation);
+        const auto t = Clock::now();
+        Call(kPhases[p], calls);
+        barrier(++generation);
+        if (cpu == 0) ns[p] = ElapsedNs(t);
       }
-      for (uint64_t i = 0; i < calls; ++i) syscall(SYS_getppid);
     });
   }
-  while (ready.load() < n) {
-  }
-  const auto start = Clock::now();
-  go = true;
   for (std::thread& t : threads) t.join();
-  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  return static_cast<double>(calls) * n / seconds;
+  std::vector<double> rates;
+  for (double v : ns) rates.push_back(static_cast<double>(calls) * n / (v / 1e9));
+  return rates;
 }
 
 struct HandleCloser {
@@ -108,14 +154,14 @@ void Drain(pman_handle* h) {
 // A recorder of getppid for this process, stopped when this goes away.
 class BenchRecorder {
  public:
-  BenchRecorder(const RecorderBenchOptions& options, bool per_cpu)
+  BenchRecorder(const RecorderBenchOptions& options, bool per_cpu, long syscall_id)
       : root_(absl::StrFormat("%s/kestrel-bench-%d", options.pin_root, getpid())),
         name_(per_cpu ? "per-cpu" : "shared") {
     pman_recorder_options o = Options();
     o.size_bytes = options.recorder_bytes;
     o.per_cpu = per_cpu;
     std::vector<uint8_t> table(pman_syscall_table_size(), 0);
-    table[SYS_getppid] = 1;
+    table[static_cast<size_t>(syscall_id)] = 1;
     o.interesting = table.data();
     o.n_interesting = table.size();
     o.target_tgid = static_cast<uint32_t>(getpid());
@@ -163,53 +209,53 @@ BenchRow RatioRow(const std::string& name, double value, const std::string& unit
 }  // namespace
 
 absl::StatusOr<BenchReport> RunRecorderBench(const RecorderBenchOptions& options) {
-  if (options.calls_per_rep == 0 || options.reps <= 0) {
-    return absl::InvalidArgumentError("calls_per_rep and reps must be positive");
+  if (options.calls_per_rep < kBatch || options.reps <= 0) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("calls_per_rep must be at least %u and reps positive", kBatch));
   }
   const uint64_t calls = options.calls_per_rep;
   const int reps = options.reps;
   BenchReport report;
   report.mode = "rings";
   report.notes.push_back(absl::StrFormat(
-      "recorder rows: median of %d x %u getppid; recorders of %u bytes; %u CPUs", reps, calls,
-      options.recorder_bytes, std::thread::hardware_concurrency()));
+      "recorder rows: medians of %d runs of %u calls; a record's cost is the median over "
+      "alternating batches of %u of a recorded syscall's time beyond an unrecorded getuid; "
+      "recorders of %u bytes; %u CPUs",
+      reps, calls, kBatch, options.recorder_bytes, std::thread::hardware_concurrency()));
 
-  const BenchRow bare = Row("getppid, no probe", Median(reps, [&] { return TimeGetppid(calls); }),
-                            "ns/syscall");
-  BenchRow ring;
+  const std::vector<long> kRecorded = {SYS_getppid, SYS_getpid};
+  // What getppid and getpid cost beyond getuid with none of our probes.
+  const std::vector<double> native = Medians(reps, [&] { return NsOverGetuid(kRecorded, calls); });
+
+  double ring_added = 0;
   {
     absl::StatusOr<std::unique_ptr<pman_handle, HandleCloser>> probe = StartRingProbe();
     if (!probe.ok()) return probe.status();
     pman_handle* h = probe->get();
-    ring = Row("getppid, recorded by the ring-buffer probe",
-               Median(reps, [&] { return TimeGetppid(calls); }, [&] { Drain(h); }), "ns/syscall");
+    ring_added = Medians(
+        reps, [&] { return NsOverGetuid({SYS_getppid}, calls); }, [&] { Drain(h); })[0];
+    ring_added -= native[0];
   }
-  double recorder_ns[2] = {0, 0};
-  double recorder_rate[2] = {0, 0};
-  for (bool per_cpu : {false, true}) {
-    BenchRecorder recorder(options, per_cpu);
-    if (!recorder.started()) {
-      return absl::FailedPreconditionError("starting a bench recorder failed");
-    }
-    recorder_ns[per_cpu] = Median(reps, [&] { return TimeGetppid(calls); });
-    recorder_rate[per_cpu] = Median(reps, [&] { return TwoThreadRate(calls); });
+  // Both recorders run at once, each on its own syscall.
+  BenchRecorder shared(options, false, SYS_getppid);
+  BenchRecorder per_cpu(options, true, SYS_getpid);
+  if (!shared.started() || !per_cpu.started()) {
+    return absl::FailedPreconditionError("starting the bench recorders failed");
   }
-  const BenchRow shared = Row("getppid, recorded by a recorder (shared ring)", recorder_ns[0],
-                              "ns/syscall");
-  const BenchRow per_cpu = Row("getppid, recorded by a recorder (per-CPU rings)",
-                               recorder_ns[1], "ns/syscall");
-  const BenchRow ring_added =
-      Row("added per record: ring-buffer probe", ring.value - bare.value, "ns/record");
-  report.rows = {bare, ring, shared, per_cpu, ring_added};
-  report.rows.push_back(RatioRow("added per record: recorder (shared ring)",
-                                 shared.value - bare.value, "ns/record", ring_added));
-  report.rows.push_back(RatioRow("added per record: recorder (per-CPU rings)",
-                                 per_cpu.value - bare.value, "ns/record", ring_added));
+  const std::vector<double> added = Medians(reps, [&] { return NsOverGetuid(kRecorded, calls); });
+  const std::vector<double> rates = Medians(reps, [&] { return TwoThreadRates(calls); });
+
+  const BenchRow ring = Row("added per record: ring-buffer probe", ring_added, "ns/record");
+  report.rows.push_back(ring);
+  report.rows.push_back(
+      RatioRow("added per record: recorder, shared ring", added[0] - native[0], "ns/record", ring));
+  report.rows.push_back(RatioRow("added per record: recorder, per-CPU rings", added[1] - native[1],
+                                 "ns/record", ring));
   const BenchRow rate_shared =
-      Row("2 threads on 2 CPUs, recorder (shared ring)", recorder_rate[0], "records/s");
+      Row("2 threads on 2 CPUs: recorder, shared ring", rates[0], "records/s");
   report.rows.push_back(rate_shared);
-  report.rows.push_back(RatioRow("2 threads on 2 CPUs, recorder (per-CPU rings)",
-                                 recorder_rate[1], "records/s", rate_shared));
+  report.rows.push_back(
+      RatioRow("2 threads on 2 CPUs: recorder, per-CPU rings", rates[1], "records/s", rate_shared));
   return report;
 }
 

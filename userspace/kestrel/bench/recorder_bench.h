@@ -20,10 +20,11 @@ struct RecorderBenchOptions {
   std::string pin_root = "/sys/fs/bpf";
 };
 
-// Needs CAP_BPF + CAP_PERFMON. Rows: bare getppid, getppid recorded through
-// the ring-buffer probe, through a shared-ring recorder and a per-CPU
-// recorder (one thread), the ns each adds, and two threads on two CPUs
-// hammering a shared vs a per-CPU recorder (head contention).
+// Needs CAP_BPF + CAP_PERFMON. Rows: the ns a record adds to a getppid
+// through the ring-buffer probe, a shared-ring recorder and a per-CPU
+// recorder (each measured against an unrecorded syscall, so the noise of a
+// shared machine cancels out), and the records/s of two threads on two CPUs
+// writing into a shared vs a per-CPU recorder (head contention).
 absl::StatusOr<BenchReport> RunRecorderBench(const RecorderBenchOptions& options);
 
 }  // namespace kestrel::cli::bench
