@@ -4,12 +4,10 @@
 #include "libpman_recorder.h"
 
 #include <cerrno>
-#include <exception>
 #include <memory>
-#include <new>
 
 #include "absl/status/status.h"
-#include "errno_status.h"
+#include "c_abi_guard.h"
 #include "recorder_loader.h"
 #include "recorder_reader.h"
 
@@ -22,27 +20,8 @@ namespace {
 using kestrel::pman::Logger;
 using kestrel::pman::RecorderReader;
 
-int Report(const Logger& logger, const absl::Status& status) {
-  if (status.ok()) return 0;
-  logger.Log(PMAN_LOG_ERROR, std::string(status.message()));
-  return -kestrel::pman::StatusToErrno(status);
-}
-
 bool ValidOptions(const pman_recorder_options* opts) {
   return opts != nullptr && opts->struct_size >= sizeof(pman_recorder_options);
-}
-
-template <typename Fn>
-int Guarded(const Logger& logger, Fn&& fn) {
-  try {
-    return Report(logger, fn());
-  } catch (const std::bad_alloc&) {
-    logger.Log(PMAN_LOG_ERROR, "out of memory");
-    return -ENOMEM;
-  } catch (const std::exception& e) {
-    logger.Log(PMAN_LOG_ERROR, e.what());
-    return -EIO;
-  }
 }
 
 }  // namespace
@@ -61,20 +40,22 @@ void pman_recorder_default_options(struct pman_recorder_options* opts) {
 int pman_recorder_start(const struct pman_recorder_options* opts) {
   if (!ValidOptions(opts)) return -EINVAL;
   const Logger logger(opts->log_fn, opts->log_ctx);
-  return Guarded(logger, [&] { return kestrel::pman::StartRecorder(*opts, logger); });
+  return kestrel::pman::GuardedCall(logger,
+                                    [&] { return kestrel::pman::StartRecorder(*opts, logger); });
 }
 
 int pman_recorder_stop(const struct pman_recorder_options* opts) {
   if (!ValidOptions(opts)) return -EINVAL;
   const Logger logger(opts->log_fn, opts->log_ctx);
-  return Guarded(logger, [&] { return kestrel::pman::StopRecorder(*opts, logger); });
+  return kestrel::pman::GuardedCall(logger,
+                                    [&] { return kestrel::pman::StopRecorder(*opts, logger); });
 }
 
 int pman_recorder_open(const struct pman_recorder_options* opts, struct pman_recorder** out) {
   if (!ValidOptions(opts) || out == nullptr) return -EINVAL;
   *out = nullptr;
   const Logger logger(opts->log_fn, opts->log_ctx);
-  return Guarded(logger, [&]() -> absl::Status {
+  return kestrel::pman::GuardedCall(logger, [&]() -> absl::Status {
     absl::StatusOr<std::unique_ptr<RecorderReader>> reader = RecorderReader::Open(*opts);
     if (!reader.ok()) return reader.status();
     *out = new pman_recorder{*std::move(reader)};
@@ -84,7 +65,7 @@ int pman_recorder_open(const struct pman_recorder_options* opts, struct pman_rec
 
 int pman_recorder_get_status(struct pman_recorder* r, struct pman_recorder_status* status) {
   if (r == nullptr || status == nullptr) return -EINVAL;
-  return Guarded(r->reader->logger(), [&]() -> absl::Status {
+  return kestrel::pman::GuardedCall(r->reader->logger(), [&]() -> absl::Status {
     absl::StatusOr<pman_recorder_status> s = r->reader->Status();
     if (!s.ok()) return s.status();
     *status = *s;
@@ -97,7 +78,7 @@ int pman_recorder_read(struct pman_recorder* r, uint64_t last, uint64_t since_bo
                        struct pman_recorder_read_stats* stats) {
   if (r == nullptr || fn == nullptr) return -EINVAL;
   int stopped = 0;
-  const int rc = Guarded(r->reader->logger(), [&]() -> absl::Status {
+  const int rc = kestrel::pman::GuardedCall(r->reader->logger(), [&]() -> absl::Status {
     const kestrel::pman::RecorderScan scan = r->reader->Scan();
     const std::vector<kestrel::pman::ScannedRecord> picked =
         kestrel::pman::SelectNewest(scan, last, since_boot_ns);

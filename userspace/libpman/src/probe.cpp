@@ -12,6 +12,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
 #include "boot_clock.h"
+#include "counter_sum.h"
 #include "errno_status.h"
 #include "kestrel_probe.skel.h"
 #include "libbpf_log_route.h"
@@ -222,11 +223,7 @@ absl::Status Probe::GetStats(pman_stats* stats, kestrel_cpu_counters* per_cpu, s
   stats->ring_bytes = layout_.ring_bytes;
   for (uint32_t cpu = 0; cpu < layout_.n_cpus; ++cpu) {
     const kestrel_cpu_counters& c = values[cpu];
-    stats->total.records_written += c.records_written;
-    stats->total.drops_ring_full += c.drops_ring_full;
-    stats->total.drops_too_large += c.drops_too_large;
-    stats->total.drops_no_ring += c.drops_no_ring;
-    stats->total.drops_settings_busy += c.drops_settings_busy;
+    AddCounters(stats->total, c);
     if (per_cpu != nullptr && cpu < per_cpu_len) per_cpu[cpu] = c;
   }
   return absl::OkStatus();

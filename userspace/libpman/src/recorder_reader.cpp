@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "counter_sum.h"
 #include "errno_status.h"
 #include "recorder_pins.h"
 
@@ -139,13 +140,7 @@ absl::StatusOr<pman_recorder_status> RecorderReader::Status() const {
   if (bpf_map_lookup_elem(counters_fd_, &zero, per_cpu.data()) != 0) {
     return ErrnoStatus(errno, "reading the recorder's counters");
   }
-  for (const kestrel_cpu_counters& c : per_cpu) {
-    status.counters.records_written += c.records_written;
-    status.counters.drops_ring_full += c.drops_ring_full;
-    status.counters.drops_too_large += c.drops_too_large;
-    status.counters.drops_no_ring += c.drops_no_ring;
-    status.counters.drops_settings_busy += c.drops_settings_busy;
-  }
+  for (const kestrel_cpu_counters& c : per_cpu) AddCounters(status.counters, c);
   return status;
 }
 
