@@ -134,6 +134,17 @@ TEST(RecorderTest, NewestRecordsOutliveWriterAndLoaderAndDumpFromANewProcess) {
   ASSERT_EQ(newest.size(), 10u);
   for (size_t i = 0; i < newest.size(); ++i) EXPECT_EQ(newest[i].args[0], kCalls - 9 + i);
 
+  // --since keeps what is younger than the duration: everything from a
+  // moment ago, nothing once the writer has been gone for longer.
+  const CommandResult recent = RunKestrel(
+      {"dump", "--name", pins.name(), "--pin-root", pins.root(), "--json", "--since", "1h"});
+  EXPECT_EQ(ParseJsonDump(recent.out).size(), kSlots);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const CommandResult stale = RunKestrel(
+      {"dump", "--name", pins.name(), "--pin-root", pins.root(), "--json", "--since", "100ms"});
+  EXPECT_EQ(stale.exit_code, 0);
+  EXPECT_TRUE(ParseJsonDump(stale.out).empty()) << stale.out;
+
   const CommandResult stop =
       RunKestrel({"recorder", "stop", "--name", pins.name(), "--pin-root", pins.root()});
   EXPECT_EQ(stop.exit_code, 0);

@@ -2,6 +2,7 @@
 
 #include <time.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 
@@ -68,12 +69,14 @@ int RunDump(const std::vector<std::string>& args) {
   std::fprintf(stderr,
                "kestrel dump: %llu records printed, %llu undecodable; skipped: %llu overwritten "
                "while read, %llu in flight, %llu lost\n"
-               "recorder %s: %llu bytes in %u ring(s); %llu written, %llu dropped (slot busy)\n",
+               "recorder %s: recording for %.1f s, %llu bytes in %u ring(s); %llu written, %llu "
+               "dropped (slot busy)\n",
                static_cast<unsigned long long>(stats.records - ctx.undecodable),
                static_cast<unsigned long long>(ctx.undecodable),
                static_cast<unsigned long long>(stats.torn),
                static_cast<unsigned long long>(stats.in_flight),
                static_cast<unsigned long long>(stats.lost_slots), options->target.name.c_str(),
+               static_cast<double>(now - std::min(now, status.started_boot_ns)) / 1e9,
                static_cast<unsigned long long>(status.size_bytes), status.n_rings,
                static_cast<unsigned long long>(status.counters.records_written),
                static_cast<unsigned long long>(status.counters.drops_ring_full));

@@ -67,6 +67,7 @@ struct pman_recorder_status {
   uint64_t size_bytes;
   uint64_t cgroup_id;
   uint64_t boot_time_ns;                /* add to a record's ts_ns for wall time */
+  uint64_t started_boot_ns;             /* CLOCK_BOOTTIME when the recorder started */
   uint64_t slots_reserved;              /* over all rings, since start */
   struct kestrel_cpu_counters counters; /* summed over CPUs */
 };

@@ -130,6 +130,7 @@ absl::StatusOr<pman_recorder_status> RecorderReader::Status() const {
   status.size_bytes = uint64_t{info_.n_rings} * info_.slots_per_ring * info_.slot_bytes;
   status.cgroup_id = info_.cgroup_id;
   status.boot_time_ns = info_.boot_time_ns;
+  status.started_boot_ns = info_.started_boot_ns;
   for (uint32_t ring = 0; ring < info_.n_rings; ++ring) {
     status.slots_reserved += __atomic_load_n(&heads_[ring].next, __ATOMIC_ACQUIRE);
   }
