@@ -68,47 +68,92 @@ static __always_inline void *ring_for_this_cpu(__u32 cpu)
 	return bpf_map_lookup_elem(&recorder_heads, &ring);
 }
 
-/* Claims the next slot of `ring` for a record of `size` bytes and returns
- * its payload, or NULL when the record cannot go in. */
-static __always_inline void *sink_reserve(void *ring, __u64 size)
+/* Takes slot `index` of the ring for part `part` of an `nparts`-slot
+ * record of `len` bytes, or returns NULL and leaves the slot alone. */
+static __always_inline struct kestrel_recorder_slot *
+claim_slot(struct kestrel_recorder_head *head, __u64 index, __u32 len, __u16 part, __u16 nparts)
 {
-	struct kestrel_recorder_head *head = ring;
 	struct kestrel_recorder_slot *slot;
-	__u64 index, stamp, seen;
-	__u32 slot_id;
+	__u32 slot_id = head->base + ((__u32)index & recorder_slot_mask);
+	__u64 stamp = KESTREL_RECORDER_STAMP(index);
+	__u64 seen;
 
-	/* Multi-part writes are not needed by any record the probe has yet. */
-	if (size > KESTREL_RECORDER_SLOT_PAYLOAD)
-		return NULL;
-	index = __sync_fetch_and_add(&head->next, 1);
-	slot_id = head->base + ((__u32)index & recorder_slot_mask);
 	slot = bpf_map_lookup_elem(&recorder_slots, &slot_id);
 	if (!slot)
 		return NULL;
-	stamp = KESTREL_RECORDER_STAMP(index);
 	seen = *(volatile __u64 *)&slot->seq;
 	/* Odd: another writer is in the slot. >= stamp: a newer lap took it. */
 	if ((seen & 1) || seen >= stamp)
 		return NULL;
 	if (__sync_val_compare_and_swap(&slot->seq, seen, stamp - 1) != seen)
 		return NULL;
-	slot->len = size;
-	slot->part = 0;
-	slot->nparts = 1;
-	return slot->payload;
+	slot->len = len;
+	slot->part = part;
+	slot->nparts = nparts;
+	return slot;
 }
 
-/* Publishes the slot claimed by sink_reserve. x86_64 keeps stores in
- * program order, so a compiler barrier is enough to make every payload
- * store visible before the sequence word says the slot is whole. */
-static __always_inline void sink_submit(void *ring, void *record, __u64 size)
+/* x86_64 keeps stores in program order, so a compiler barrier is enough to
+ * make every payload store visible before the sequence word says the slot
+ * is whole. */
+static __always_inline void publish_slot(struct kestrel_recorder_slot *slot)
 {
-	struct kestrel_recorder_slot *slot =
-	    (void *)((char *)record - KESTREL_RECORDER_SLOT_HDR_BYTES);
 	__u64 owned = *(volatile __u64 *)&slot->seq;
 
 	kestrel_compiler_barrier();
 	*(volatile __u64 *)&slot->seq = owned + 1;
+}
+
+/* Claims the next slot of `ring` for a record of `size` bytes (at most one
+ * slot's payload) and returns where to write it, or NULL when the record
+ * cannot go in. */
+static __always_inline void *sink_reserve(void *ring, __u64 size)
+{
+	struct kestrel_recorder_head *head = ring;
+	struct kestrel_recorder_slot *slot;
+
+	if (size > KESTREL_RECORDER_SLOT_PAYLOAD)
+		return NULL;
+	slot = claim_slot(head, __sync_fetch_and_add(&head->next, 1), size, 0, 1);
+	return slot ? slot->payload : NULL;
+}
+
+/* Publishes the slot claimed by sink_reserve. */
+static __always_inline void sink_submit(void *ring, void *record, __u64 size)
+{
+	publish_slot((void *)((char *)record - KESTREL_RECORDER_SLOT_HDR_BYTES));
+}
+
+/* Writes a record of `len` bytes already built at `src` (e.g. in a per-CPU
+ * scratch map; it must have room for whole slots' worth, as the last part
+ * is copied in full) over consecutive slots, for records longer than one
+ * slot. The slots are reserved with one add, so the parts are adjacent.
+ * Returns false when the record was too large or a part could not be
+ * claimed; the parts that were written are then dropped by readers. */
+static __always_inline bool sink_output(void *ring, const void *src, __u32 len)
+{
+	struct kestrel_recorder_head *head = ring;
+	__u16 nparts;
+	__u64 first;
+	bool whole = true;
+
+	if (len == 0 || len > KESTREL_RECORDER_MAX_RECORD_BYTES)
+		return false;
+	nparts = (len + KESTREL_RECORDER_SLOT_PAYLOAD - 1) / KESTREL_RECORDER_SLOT_PAYLOAD;
+	first = __sync_fetch_and_add(&head->next, nparts);
+	for (__u16 part = 0; part < KESTREL_RECORDER_MAX_PARTS && part < nparts; part++) {
+		struct kestrel_recorder_slot *slot =
+		    claim_slot(head, first + part, len, part, nparts);
+
+		if (!slot) {
+			whole = false;
+			continue;
+		}
+		bpf_probe_read_kernel(slot->payload, KESTREL_RECORDER_SLOT_PAYLOAD,
+				      (const char *)src + part * KESTREL_RECORDER_SLOT_PAYLOAD);
+		publish_slot(slot);
+	}
+	return whole;
 }
 
 #endif /* KESTREL_BPF_RECORDER_WRITER_H */
