@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The flight-recorder sink: the same sink_* calls as ring_writer.h, writing
- * into an overwrite ring of slots instead of a BPF ring buffer (protocol in
- * shared/recorder_format.h). Selected by compiling the dispatcher with
+ * The flight-recorder sink: the calls of helpers/sink.h, writing into an
+ * overwrite ring of slots instead of a BPF ring buffer (protocol in
+ * shared/recorder_format.h). Selected by compiling with
  * KESTREL_SINK_RECORDER. Nothing here ever waits for a reader: a record
  * always goes in, unless its slot is owned by a writer stalled since the
  * previous lap, and then this record is dropped and counted rather than

@@ -12,13 +12,8 @@
 
 #include "../helpers/counters.h"
 #include "../helpers/maps.h"
-/* The sink: a BPF ring buffer, or a flight recorder's overwrite ring. */
-#ifdef KESTREL_SINK_RECORDER
-#include "../helpers/recorder_writer.h"
-#else
-#include "../helpers/ring_writer.h"
-#endif
 #include "../helpers/settings_reader.h"
+#include "../helpers/sink.h"
 #include "../shared/event_types.h"
 
 static __always_inline bool wanted(const struct kestrel_capture_settings *s, __u32 tgid, long ret)
