@@ -284,6 +284,19 @@ TEST(RecorderTest, SeveralRecordersRunSideBySide) {
   EXPECT_EQ(in_b[0].call.ret, getpid());
 }
 
+TEST(RecorderTest, ARefusedStartLeavesNothingBehind) {
+  KESTREL_REQUIRE_BPF_PRIVILEGES();
+  ScopedRecorderPins pins("refused");
+  pman_recorder_options o = pins.Options();
+  o.size_bytes = 3 << 20;  // not a power of two
+  EXPECT_EQ(pman_recorder_start(&o), -EINVAL);
+  o.size_bytes = 1 << 20;
+  o.name = "../escape";
+  EXPECT_EQ(pman_recorder_start(&o), -EINVAL);
+  struct stat st {};
+  EXPECT_NE(stat(pins.root().c_str(), &st), 0) << pins.root() << " was created";
+}
+
 TEST(RecorderTest, PerCpuRingsKeepEachCpusRecordsAndMergeByTime) {
   KESTREL_REQUIRE_BPF_PRIVILEGES();
   const unsigned n_cpus = std::thread::hardware_concurrency();

@@ -111,22 +111,22 @@ absl::Status PinAll(kestrel_recorder_probe* skel, bpf_link* link, const Recorder
   return absl::OkStatus();
 }
 
-absl::Status LoadAttachPin(const pman_recorder_options& options, const RecorderPins& pins,
-                           const Logger& logger) {
+absl::StatusOr<RecorderLayout> PlanFor(const pman_recorder_options& options) {
   const int n_cpus = libbpf_num_possible_cpus();
   if (n_cpus <= 0) return ErrnoStatus(-n_cpus, "counting the possible CPUs");
-  absl::StatusOr<RecorderLayout> layout =
-      PlanRecorderLayout(options.size_bytes, options.per_cpu, static_cast<uint32_t>(n_cpus));
-  if (!layout.ok()) return layout.status();
+  return PlanRecorderLayout(options.size_bytes, options.per_cpu, static_cast<uint32_t>(n_cpus));
+}
 
+absl::Status LoadAttachPin(const pman_recorder_options& options, const RecorderLayout& layout,
+                           const RecorderPins& pins, const Logger& logger) {
   SkeletonPtr skel(kestrel_recorder_probe__open());
   if (!skel) return ErrnoStatus(errno, "opening the embedded recorder BPF object");
-  if (absl::Status s = Sized(skel.get(), *layout); !s.ok()) return s;
+  if (absl::Status s = Sized(skel.get(), layout); !s.ok()) return s;
   skel->rodata->recorder_cgroup_id = options.cgroup_id;
   if (const int err = kestrel_recorder_probe__load(skel.get()); err != 0) {
     return ErrnoStatus(-err, "loading the recorder probe (see the libbpf log above)");
   }
-  if (absl::Status s = FillHeadsAndInfo(skel.get(), *layout, options.cgroup_id); !s.ok()) return s;
+  if (absl::Status s = FillHeadsAndInfo(skel.get(), layout, options.cgroup_id); !s.ok()) return s;
   Configure(skel.get(), options);
   LinkPtr link(bpf_program__attach(skel->progs.kestrel_sys_exit));
   if (!link) return ErrnoStatus(errno, "attaching the recorder probe to tp_btf/sys_exit");
@@ -135,8 +135,8 @@ absl::Status LoadAttachPin(const pman_recorder_options& options, const RecorderP
   // our fd to it (the kernel link lives on through its pin); keeping the fd
   // instead would keep the probe attached after a stop in this process.
   logger.Logf(PMAN_LOG_INFO, "recorder %s started: %u ring(s) of %u slots (%u bytes)", pins.dir,
-              layout->n_rings, layout->slots_per_ring,
-              layout->TotalSlots() * KESTREL_RECORDER_SLOT_BYTES);
+              layout.n_rings, layout.slots_per_ring,
+              layout.TotalSlots() * KESTREL_RECORDER_SLOT_BYTES);
   return absl::OkStatus();
 }
 
@@ -145,9 +145,13 @@ absl::Status LoadAttachPin(const pman_recorder_options& options, const RecorderP
 absl::Status StartRecorder(const pman_recorder_options& options, const Logger& logger) {
   absl::StatusOr<RecorderPins> pins = RecorderPinsFor(options);
   if (!pins.ok()) return pins.status();
+  // Everything that can be refused without the kernel is, before bpffs is
+  // touched.
+  absl::StatusOr<RecorderLayout> layout = PlanFor(options);
+  if (!layout.ok()) return layout.status();
   if (absl::Status s = CreatePinDirectory(*pins); !s.ok()) return s;
   ScopedLibbpfLogRoute route(logger);
-  absl::Status status = LoadAttachPin(options, *pins, logger);
+  absl::Status status = LoadAttachPin(options, *layout, *pins, logger);
   if (!status.ok()) {
     if (absl::Status undo = RemovePins(*pins); !undo.ok()) {
       logger.Log(PMAN_LOG_WARNING, std::string(undo.message()));
