@@ -1,6 +1,7 @@
 #include "event_decoder.h"
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 
 #include <cstring>
 
@@ -215,9 +216,13 @@ void DecodedEvent::AppendParams(std::string& out, bool json) const {
       case KPT_FD:
         if (!n) {
           out.append(json ? "null" : "<none>");
+        } else if (!json && p.type == KPT_FD && p.source != KPS_RET && *n == AT_FDCWD) {
+          out.append("AT_FDCWD");
         } else {
           absl::StrAppend(&out, *n);
-          if (!json && *n < 0 && *n >= -4095) {
+          // Only a return value carries an errno; a negative fd argument
+          // (AT_FDCWD, -1) is just a number.
+          if (!json && p.source == KPS_RET && *n < 0 && *n >= -4095) {
             if (const char* e = strerrorname_np(static_cast<int>(-*n)))
               absl::StrAppend(&out, "(", e, ")");
           }

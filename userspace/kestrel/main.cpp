@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "capture_command.h"
+#include "dump_command.h"
+#include "recorder_command.h"
 #include "syscalls_command.h"
 
 namespace {
@@ -13,7 +15,9 @@ constexpr char kUsage[] =
     "usage: kestrel <command> [options]\n"
     "commands:\n"
     "  capture    print live syscall events (kestrel capture --help)\n"
-    "  syscalls   list the syscalls Kestrel knows\n";
+    "  syscalls   list the syscalls Kestrel knows\n"
+    "  recorder   start or stop a flight recorder (kestrel recorder --help)\n"
+    "  dump       print a flight recorder's newest records (kestrel dump --help)\n";
 
 }  // namespace
 
@@ -26,6 +30,8 @@ int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 2, argv + argc);
   if (command == "capture") return kestrel::cli::RunCapture(args);
   if (command == "syscalls") return kestrel::cli::RunSyscalls(args);
+  if (command == "recorder") return kestrel::cli::RunRecorder(args);
+  if (command == "dump") return kestrel::cli::RunDump(args);
   if (command == "help" || command == "--help" || command == "-h") {
     std::fputs(kUsage, stdout);
     return 0;

@@ -23,7 +23,7 @@
 #include "../shared/event_types.h"
 #include "counters.h"
 #include "maps.h"
-#include "ring_writer.h"
+#include "sink.h"
 
 #define RB_MASK	      (KESTREL_MAX_RECORD_BYTES - 1)
 #define RB_PARAM_MASK (KESTREL_MAX_EVENT_PARAMS - 1)
@@ -202,7 +202,7 @@ static __always_inline void rb_submit(struct scratch_area *s)
 		counter_inc(counters->drops_no_ring);
 		return;
 	}
-	if (bpf_ringbuf_output(ring, s->buf, len, submit_flags(ring, len)) != 0) {
+	if (!sink_output(ring, s->buf, len)) {
 		counter_inc(counters->drops_ring_full);
 		return;
 	}

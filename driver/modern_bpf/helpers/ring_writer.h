@@ -36,4 +36,25 @@ static __always_inline __u64 submit_flags(void *ring, __u64 record_len)
 	return BPF_RB_NO_WAKEUP;
 }
 
+/* The sink interface (helpers/sink.h). */
+static __always_inline bool sink_wants_current(void)
+{
+	return true;
+}
+
+static __always_inline void *sink_reserve(void *ring, __u64 size)
+{
+	return bpf_ringbuf_reserve(ring, size, 0);
+}
+
+static __always_inline void sink_submit(void *ring, void *record, __u64 size)
+{
+	bpf_ringbuf_submit(record, submit_flags(ring, size));
+}
+
+static __always_inline bool sink_output(void *ring, const void *src, __u32 len)
+{
+	return bpf_ringbuf_output(ring, (void *)src, len, submit_flags(ring, len)) == 0;
+}
+
 #endif /* KESTREL_BPF_RING_WRITER_H */

@@ -12,9 +12,9 @@
 
 #include "../helpers/counters.h"
 #include "../helpers/maps.h"
-#include "../helpers/ring_writer.h"
 #include "../helpers/settings_reader.h"
 #include "../helpers/table_filler.h"
+#include "../helpers/sink.h"
 #include "../shared/event_types.h"
 
 static __always_inline bool wanted(const struct kestrel_capture_settings *s, __u32 tgid, long ret)
@@ -40,7 +40,7 @@ static __always_inline void emit_generic(struct pt_regs *regs, long ret, __u64 i
 		counter_inc(counters->drops_no_ring);
 		return;
 	}
-	r = bpf_ringbuf_reserve(ring, sizeof(*r), 0);
+	r = sink_reserve(ring, sizeof(*r));
 	if (!r) {
 		counter_inc(counters->drops_ring_full);
 		return;
@@ -67,7 +67,7 @@ static __always_inline void emit_generic(struct pt_regs *regs, long ret, __u64 i
 	r->args[4] = regs->r8;
 	r->args[5] = regs->r9;
 	r->ret = ret;
-	bpf_ringbuf_submit(r, submit_flags(ring, sizeof(*r)));
+	sink_submit(ring, r, sizeof(*r));
 	counter_inc(counters->records_written);
 }
 
@@ -111,7 +111,7 @@ int BPF_PROG(kestrel_sys_exit, struct pt_regs *regs, long ret)
 		return 0;
 	}
 	pid_tgid = bpf_get_current_pid_tgid();
-	if (!wanted(&settings, pid_tgid >> 32, ret))
+	if (!wanted(&settings, pid_tgid >> 32, ret) || !sink_wants_current())
 		return 0;
 	if (syscall_event[id]) {
 		emit_specific(ctx, regs, ret, syscall_event[id], &settings, counters);

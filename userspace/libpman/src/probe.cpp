@@ -12,6 +12,8 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
 #include "custom_fillers.h"
+#include "boot_clock.h"
+#include "counter_sum.h"
 #include "errno_status.h"
 #include "kestrel_probe.skel.h"
 #include "libbpf_log_route.h"
@@ -24,12 +26,6 @@ namespace {
 // Bytes of a per-parameter string or buffer kept when nobody asks for more;
 // the same default Falco users know.
 constexpr uint32_t kDefaultSnaplen = 80;
-
-uint64_t ClockNs(clockid_t clock) {
-  timespec ts{};
-  clock_gettime(clock, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000ULL + ts.tv_nsec;
-}
 
 // Loading needs CAP_BPF and CAP_PERFMON; say so rather than just "EPERM".
 absl::Status LoadError(int error) {
@@ -141,7 +137,7 @@ absl::Status Probe::Load() {
   loaded_ = true;
 
   kestrel_capture_settings settings{};
-  settings.boot_time_ns = ClockNs(CLOCK_REALTIME) - ClockNs(CLOCK_BOOTTIME);
+  settings.boot_time_ns = BootTimeWallNs();
   settings.snaplen = kDefaultSnaplen;
   settings.own_tgid = static_cast<uint32_t>(getpid());
   PublishSettings(&skel_->bss->settings_store, settings);
@@ -233,11 +229,7 @@ absl::Status Probe::GetStats(pman_stats* stats, kestrel_cpu_counters* per_cpu, s
   stats->ring_bytes = layout_.ring_bytes;
   for (uint32_t cpu = 0; cpu < layout_.n_cpus; ++cpu) {
     const kestrel_cpu_counters& c = values[cpu];
-    stats->total.records_written += c.records_written;
-    stats->total.drops_ring_full += c.drops_ring_full;
-    stats->total.drops_too_large += c.drops_too_large;
-    stats->total.drops_no_ring += c.drops_no_ring;
-    stats->total.drops_settings_busy += c.drops_settings_busy;
+    AddCounters(stats->total, c);
     if (per_cpu != nullptr && cpu < per_cpu_len) per_cpu[cpu] = c;
   }
   return absl::OkStatus();

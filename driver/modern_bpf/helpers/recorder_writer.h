@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The flight-recorder sink: the calls of helpers/sink.h, writing into an
+ * overwrite ring of slots instead of a BPF ring buffer (protocol in
+ * shared/recorder_format.h). Selected by compiling with
+ * KESTREL_SINK_RECORDER. Nothing here ever waits for a reader: a record
+ * always goes in, unless its slot is owned by a writer stalled since the
+ * previous lap, and then this record is dropped and counted rather than
+ * waiting or writing over a slot someone else is filling.
+ */
+#ifndef KESTREL_BPF_RECORDER_WRITER_H
+#define KESTREL_BPF_RECORDER_WRITER_H
+
+#include "counters.h"
+#include "maps.h"
+#include "settings_reader.h"
+
+#include "../shared/event_types.h"
+#include "../shared/recorder_format.h"
+
+/* The generic record takes the one-slot path. */
+_Static_assert(sizeof(struct kestrel_generic_record) <= KESTREL_RECORDER_SLOT_PAYLOAD,
+	       "the generic record must fit one recorder slot");
+_Static_assert(sizeof(struct kestrel_recorder_slot) == KESTREL_RECORDER_SLOT_BYTES, "slot layout");
+_Static_assert(sizeof(struct kestrel_recorder_head) == 64, "one cache line per head");
+
+/* Load-time constants, fixed by user space before the verifier sees them. */
+__weak const volatile __u32 recorder_slot_mask = 0; /* slots per ring - 1 */
+__weak const volatile __u32 recorder_ring_mask = 0; /* 0 = one shared ring; else rings - 1 */
+__weak const volatile __u64 recorder_cgroup_id = 0; /* 0 = every cgroup */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 1); /* set to rings * slots per ring */
+	__type(key, __u32);
+	__type(value, struct kestrel_recorder_slot);
+} recorder_slots __weak SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 1); /* set to the number of rings */
+	__type(key, __u32);
+	__type(value, struct kestrel_recorder_head);
+} recorder_heads __weak SEC(".maps");
+
+/* Read by user space only; lives with the maps so a pinned recorder
+ * describes itself. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct kestrel_recorder_info);
+} recorder_info __weak SEC(".maps");
+
+static __always_inline bool sink_wants_current(void)
+{
+	return !recorder_cgroup_id || bpf_get_current_cgroup_id() == recorder_cgroup_id;
+}
+
+/* The ring of this CPU: its head. A power-of-two ring count lets CPUs
+ * beyond it wrap onto the rings that exist. */
+static __always_inline void *ring_for_this_cpu(__u32 cpu)
+{
+	__u32 ring = cpu & recorder_ring_mask;
+
+	return bpf_map_lookup_elem(&recorder_heads, &ring);
+}
+
+/* Takes slot `index` of the ring for part `part` of an `nparts`-slot
+ * record of `len` bytes, or returns NULL and leaves the slot alone. */
+static __always_inline struct kestrel_recorder_slot *
+claim_slot(struct kestrel_recorder_head *head, __u64 index, __u32 len, __u16 part, __u16 nparts)
+{
+	struct kestrel_recorder_slot *slot;
+	__u32 slot_id = head->base + ((__u32)index & recorder_slot_mask);
+	__u64 stamp = KESTREL_RECORDER_STAMP(index);
+	__u64 seen;
+
+	slot = bpf_map_lookup_elem(&recorder_slots, &slot_id);
+	if (!slot)
+		return NULL;
+	seen = *(volatile __u64 *)&slot->seq;
+	/* Odd: another writer is in the slot. >= stamp: a newer lap took it. */
+	if ((seen & 1) || seen >= stamp)
+		return NULL;
+	if (__sync_val_compare_and_swap(&slot->seq, seen, stamp - 1) != seen)
+		return NULL;
+	slot->len = len;
+	slot->part = part;
+	slot->nparts = nparts;
+	return slot;
+}
+
+/* x86_64 keeps stores in program order, so a compiler barrier is enough to
+ * make every payload store visible before the sequence word says the slot
+ * is whole. */
+static __always_inline void publish_slot(struct kestrel_recorder_slot *slot)
+{
+	__u64 owned = *(volatile __u64 *)&slot->seq;
+
+	kestrel_compiler_barrier();
+	*(volatile __u64 *)&slot->seq = owned + 1;
+}
+
+/* Claims the next slot of `ring` for a record of `size` bytes (at most one
+ * slot's payload) and returns where to write it, or NULL when the record
+ * cannot go in. */
+static __always_inline void *sink_reserve(void *ring, __u64 size)
+{
+	struct kestrel_recorder_head *head = ring;
+	struct kestrel_recorder_slot *slot;
+
+	if (size > KESTREL_RECORDER_SLOT_PAYLOAD)
+		return NULL;
+	slot = claim_slot(head, __sync_fetch_and_add(&head->next, 1), size, 0, 1);
+	return slot ? slot->payload : NULL;
+}
+
+/* Publishes the slot claimed by sink_reserve. */
+static __always_inline void sink_submit(void *ring, void *record, __u64 size)
+{
+	publish_slot((void *)((char *)record - KESTREL_RECORDER_SLOT_HDR_BYTES));
+}
+
+/* Writes a record of `len` bytes already built at `src` (e.g. in a per-CPU
+ * scratch map; it must have room for whole slots' worth, as the last part
+ * is copied in full) over consecutive slots, for records longer than one
+ * slot. The slots are reserved with one add, so the parts are adjacent.
+ * Returns false when the record was too large or a part could not be
+ * claimed; the parts that were written are then dropped by readers. */
+static __always_inline bool sink_output(void *ring, const void *src, __u32 len)
+{
+	struct kestrel_recorder_head *head = ring;
+	__u16 nparts;
+	__u64 first;
+	bool whole = true;
+
+	if (len == 0 || len > KESTREL_RECORDER_MAX_RECORD_BYTES)
+		return false;
+	nparts = (len + KESTREL_RECORDER_SLOT_PAYLOAD - 1) / KESTREL_RECORDER_SLOT_PAYLOAD;
+	first = __sync_fetch_and_add(&head->next, nparts);
+	for (__u16 part = 0; part < KESTREL_RECORDER_MAX_PARTS && part < nparts; part++) {
+		struct kestrel_recorder_slot *slot =
+		    claim_slot(head, first + part, len, part, nparts);
+
+		if (!slot) {
+			whole = false;
+			continue;
+		}
+		bpf_probe_read_kernel(slot->payload, KESTREL_RECORDER_SLOT_PAYLOAD,
+				      (const char *)src + part * KESTREL_RECORDER_SLOT_PAYLOAD);
+		publish_slot(slot);
+	}
+	return whole;
+}
+
+#endif /* KESTREL_BPF_RECORDER_WRITER_H */

@@ -1,0 +1,124 @@
+#include "recorder_fixture.h"
+
+#include <gtest/gtest.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <regex>
+#include <sstream>
+
+namespace kestrel::testing {
+namespace {
+
+void LogToStderr(void*, pman_log_level level, const char* message) {
+  if (level >= PMAN_LOG_WARNING) std::fprintf(stderr, "pman recorder: %s\n", message);
+}
+
+std::atomic<int> g_next_root{0};
+
+}  // namespace
+
+ScopedRecorderPins::ScopedRecorderPins(const std::string& name)
+    : root_("/sys/fs/bpf/kestrel-test-" + std::to_string(getpid()) + "-" +
+            std::to_string(g_next_root++)),
+      name_(name) {}
+
+ScopedRecorderPins::~ScopedRecorderPins() {
+  const pman_recorder_options o = Options();
+  const int rc = pman_recorder_stop(&o);
+  EXPECT_TRUE(rc == 0 || rc == -ENOENT) << "stopping " << dir() << ": " << rc;
+  if (rmdir(root_.c_str()) != 0) {
+    EXPECT_EQ(errno, ENOENT) << "removing " << root_;
+  }
+}
+
+pman_recorder_options ScopedRecorderPins::Options() const {
+  pman_recorder_options o;
+  pman_recorder_default_options(&o);
+  o.pin_root = root_.c_str();
+  o.name = name_.c_str();
+  o.log_fn = LogToStderr;
+  return o;
+}
+
+CommandResult RunKestrel(const std::vector<std::string>& args) {
+  CommandResult result;
+  int fds[2];
+  if (pipe(fds) != 0) return result;
+  const pid_t pid = fork();
+  if (pid == 0) {
+    dup2(fds[1], STDOUT_FILENO);
+    close(fds[0]);
+    close(fds[1]);
+    std::vector<char*> argv;
+    std::string binary = KESTREL_CLI_PATH;
+    argv.push_back(binary.data());
+    std::vector<std::string> copy = args;
+    for (std::string& a : copy) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    execv(binary.c_str(), argv.data());
+    _exit(127);
+  }
+  close(fds[1]);
+  char buf[65536];
+  for (;;) {
+    const ssize_t n = read(fds[0], buf, sizeof(buf));
+    if (n > 0) {
+      result.out.append(buf, static_cast<size_t>(n));
+    } else if (n == 0 || errno != EINTR) {
+      break;
+    }
+  }
+  close(fds[0]);
+  int status = 0;
+  if (waitpid(pid, &status, 0) == pid && WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
+  return result;
+}
+
+std::array<uint64_t, 6> TaggedArgs(uint64_t tag) {
+  std::array<uint64_t, 6> a{};
+  a[0] = tag;
+  uint64_t x = tag * 0x9e3779b97f4a7c15ULL + 0x6a09e667f3bcc909ULL;
+  for (int i = 1; i < 6; ++i) {
+    x ^= x >> 29;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 32;
+    a[i] = x;
+  }
+  return a;
+}
+
+long TaggedGetppid(uint64_t tag) {
+  const std::array<uint64_t, 6> a = TaggedArgs(tag);
+  return syscall(SYS_getppid, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+
+bool ChecksumHolds(const std::array<uint64_t, 6>& args) { return args == TaggedArgs(args[0]); }
+
+std::vector<DumpedCall> ParseJsonDump(const std::string& out) {
+  static const std::regex kLine(
+      R"re("tid":(\d+),"pid":(\d+),.*"syscall":"([a-z0-9_]+)".*"args":\[(\d+),(\d+),(\d+),(\d+),(\d+),(\d+)\])re");
+  std::vector<DumpedCall> calls;
+  std::istringstream lines(out);
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::smatch m;
+    if (!std::regex_search(line, m, kLine)) {
+      ADD_FAILURE() << "unparsable dump line: " << line;
+      continue;
+    }
+    DumpedCall c;
+    c.tid = static_cast<uint32_t>(std::stoul(m[1]));
+    c.pid = static_cast<uint32_t>(std::stoul(m[2]));
+    c.syscall = m[3];
+    for (int i = 0; i < 6; ++i) c.args[i] = std::stoull(m[4 + i]);
+    calls.push_back(c);
+  }
+  return calls;
+}
+
+}  // namespace kestrel::testing

@@ -1,0 +1,28 @@
+// How a flight recorder's bytes are split into rings of slots.
+#ifndef KESTREL_LIBPMAN_RECORDER_LAYOUT_H_
+#define KESTREL_LIBPMAN_RECORDER_LAYOUT_H_
+
+#include <cstdint>
+
+#include "absl/status/statusor.h"
+
+namespace kestrel::pman {
+
+// The smallest recorder: 512 slots.
+inline constexpr uint64_t kMinRecorderBytes = 64 * 1024;
+
+struct RecorderLayout {
+  uint32_t n_rings = 0;         // a power of two: the probe maps CPU c to ring c & (n_rings - 1)
+  uint32_t slots_per_ring = 0;  // a power of two
+  uint64_t TotalSlots() const { return uint64_t{n_rings} * slots_per_ring; }
+};
+
+// `size_bytes` is the total for all rings: a power of two >= kMinRecorderBytes.
+// Per CPU, each of the possible CPUs gets its own ring (their count rounded up
+// to a power of two) and the bytes are split evenly.
+absl::StatusOr<RecorderLayout> PlanRecorderLayout(uint64_t size_bytes, bool per_cpu,
+                                                  uint32_t n_possible_cpus);
+
+}  // namespace kestrel::pman
+
+#endif  // KESTREL_LIBPMAN_RECORDER_LAYOUT_H_

@@ -1,0 +1,180 @@
+#include "recorder_loader.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <ctime>
+#include <memory>
+
+#include "absl/strings/str_format.h"
+#include "boot_clock.h"
+#include "custom_fillers.h"
+#include "errno_status.h"
+#include "kestrel_recorder_probe.skel.h"
+#include "libbpf_log_route.h"
+#include "recorder_layout.h"
+#include "recorder_pins.h"
+#include "settings_store.h"
+#include "shared/recorder_format.h"
+#include "shared/syscall_table_x86_64.h"
+
+namespace kestrel::pman {
+namespace {
+
+struct SkeletonCloser {
+  void operator()(kestrel_recorder_probe* skel) const { kestrel_recorder_probe__destroy(skel); }
+};
+using SkeletonPtr = std::unique_ptr<kestrel_recorder_probe, SkeletonCloser>;
+
+struct LinkCloser {
+  void operator()(bpf_link* link) const { bpf_link__destroy(link); }
+};
+using LinkPtr = std::unique_ptr<bpf_link, LinkCloser>;
+
+absl::Status Sized(kestrel_recorder_probe* skel, const RecorderLayout& layout) {
+  // The ring-buffer table belongs to the other sink; this variant never
+  // touches it, so it is not created at all.
+  DisableFillerAutoattach(skel->obj);
+  if (bpf_map__set_autocreate(skel->maps.ringbuf_maps, false) != 0 ||
+      bpf_map__set_max_entries(skel->maps.scratch_maps,
+                               static_cast<uint32_t>(libbpf_num_possible_cpus())) != 0 ||
+      bpf_map__set_max_entries(skel->maps.recorder_slots,
+                               static_cast<uint32_t>(layout.TotalSlots())) != 0 ||
+      bpf_map__set_max_entries(skel->maps.recorder_heads, layout.n_rings) != 0) {
+    return ErrnoStatus(errno, "sizing the recorder maps");
+  }
+  skel->rodata->recorder_slot_mask = layout.slots_per_ring - 1;
+  skel->rodata->recorder_ring_mask = layout.n_rings - 1;
+  return absl::OkStatus();
+}
+
+absl::Status FillHeadsAndInfo(kestrel_recorder_probe* skel, const RecorderLayout& layout,
+                              uint64_t cgroup_id) {
+  const int heads = bpf_map__fd(skel->maps.recorder_heads);
+  for (uint32_t ring = 0; ring < layout.n_rings; ++ring) {
+    kestrel_recorder_head head{};
+    head.base = ring * layout.slots_per_ring;
+    if (bpf_map_update_elem(heads, &ring, &head, BPF_ANY) != 0) {
+      return ErrnoStatus(errno, absl::StrFormat("setting up the head of ring %u", ring));
+    }
+  }
+  kestrel_recorder_info info{};
+  info.magic = KESTREL_RECORDER_MAGIC;
+  info.version = KESTREL_RECORDER_VERSION;
+  info.slot_bytes = KESTREL_RECORDER_SLOT_BYTES;
+  info.n_rings = layout.n_rings;
+  info.slots_per_ring = layout.slots_per_ring;
+  info.boot_time_ns = BootTimeWallNs();
+  info.cgroup_id = cgroup_id;
+  info.started_boot_ns = ClockNs(CLOCK_BOOTTIME);
+  const uint32_t zero = 0;
+  if (bpf_map_update_elem(bpf_map__fd(skel->maps.recorder_info), &zero, &info, BPF_ANY) != 0) {
+    return ErrnoStatus(errno, "writing the recorder info");
+  }
+  return absl::OkStatus();
+}
+
+void Configure(kestrel_recorder_probe* skel, const pman_recorder_options& options) {
+  kestrel_capture_settings settings{};
+  settings.boot_time_ns = BootTimeWallNs();
+  // Nobody to exclude: the starting process is about to exit, and its pid
+  // may later belong to anyone.
+  settings.own_tgid = 0;
+  settings.target_tgid = options.target_tgid;
+  PublishSettings(&skel->bss->settings_store, settings);
+  for (size_t id = 0; id < KESTREL_SYSCALL_TABLE_SIZE; ++id) {
+    const bool on = options.interesting == nullptr ||
+                    (id < options.n_interesting && options.interesting[id] != 0);
+    skel->bss->interesting_syscalls[id] = on ? 1 : 0;
+  }
+}
+
+absl::Status Pin(bpf_map* map, const std::string& path) {
+  if (const int err = bpf_map__pin(map, path.c_str()); err != 0) {
+    return ErrnoStatus(-err, absl::StrFormat("pinning %s", path));
+  }
+  if (chmod(path.c_str(), 0600) != 0) return ErrnoStatus(errno, absl::StrFormat("chmod %s", path));
+  return absl::OkStatus();
+}
+
+absl::Status PinAll(kestrel_recorder_probe* skel, bpf_link* link, const RecorderPins& pins) {
+  if (absl::Status s = Pin(skel->maps.recorder_slots, pins.slots); !s.ok()) return s;
+  if (absl::Status s = Pin(skel->maps.recorder_heads, pins.heads); !s.ok()) return s;
+  if (absl::Status s = Pin(skel->maps.recorder_info, pins.info); !s.ok()) return s;
+  if (absl::Status s = Pin(skel->maps.cpu_counters, pins.counters); !s.ok()) return s;
+  if (absl::Status s = Pin(skel->maps.custom_fillers, pins.fillers); !s.ok()) return s;
+  // The link last: once it is pinned the recorder is complete.
+  if (const int err = bpf_link__pin(link, pins.link.c_str()); err != 0) {
+    return ErrnoStatus(-err, absl::StrFormat("pinning %s", pins.link));
+  }
+  if (chmod(pins.link.c_str(), 0600) != 0) {
+    return ErrnoStatus(errno, absl::StrFormat("chmod %s", pins.link));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<RecorderLayout> PlanFor(const pman_recorder_options& options) {
+  const int n_cpus = libbpf_num_possible_cpus();
+  if (n_cpus <= 0) return ErrnoStatus(-n_cpus, "counting the possible CPUs");
+  return PlanRecorderLayout(options.size_bytes, options.per_cpu, static_cast<uint32_t>(n_cpus));
+}
+
+absl::Status LoadAttachPin(const pman_recorder_options& options, const RecorderLayout& layout,
+                           const RecorderPins& pins, const Logger& logger) {
+  SkeletonPtr skel(kestrel_recorder_probe__open());
+  if (!skel) return ErrnoStatus(errno, "opening the embedded recorder BPF object");
+  if (absl::Status s = Sized(skel.get(), layout); !s.ok()) return s;
+  skel->rodata->recorder_cgroup_id = options.cgroup_id;
+  if (const int err = kestrel_recorder_probe__load(skel.get()); err != 0) {
+    return ErrnoStatus(-err, "loading the recorder probe (see the libbpf log above)");
+  }
+  if (absl::Status s = FillHeadsAndInfo(skel.get(), layout, options.cgroup_id); !s.ok()) return s;
+  if (absl::Status s = RegisterCustomFillers(skel->obj, bpf_map__fd(skel->maps.custom_fillers));
+      !s.ok()) {
+    return s;
+  }
+  Configure(skel.get(), options);
+  LinkPtr link(bpf_program__attach(skel->progs.kestrel_sys_exit));
+  if (!link) return ErrnoStatus(errno, "attaching the recorder probe to tp_btf/sys_exit");
+  if (absl::Status s = PinAll(skel.get(), link.get(), pins); !s.ok()) return s;
+  // From here the pins hold the probe. Destroying our bpf_link only closes
+  // our fd to it (the kernel link lives on through its pin); keeping the fd
+  // instead would keep the probe attached after a stop in this process.
+  logger.Logf(PMAN_LOG_INFO, "recorder %s started: %u ring(s) of %u slots (%u bytes)", pins.dir,
+              layout.n_rings, layout.slots_per_ring,
+              layout.TotalSlots() * KESTREL_RECORDER_SLOT_BYTES);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status StartRecorder(const pman_recorder_options& options, const Logger& logger) {
+  absl::StatusOr<RecorderPins> pins = RecorderPinsFor(options);
+  if (!pins.ok()) return pins.status();
+  // Everything that can be refused without the kernel is, before bpffs is
+  // touched.
+  absl::StatusOr<RecorderLayout> layout = PlanFor(options);
+  if (!layout.ok()) return layout.status();
+  if (absl::Status s = CreatePinDirectory(*pins); !s.ok()) return s;
+  ScopedLibbpfLogRoute route(logger);
+  absl::Status status = LoadAttachPin(options, *layout, *pins, logger);
+  if (!status.ok()) {
+    if (absl::Status undo = RemovePins(*pins); !undo.ok()) {
+      logger.Log(PMAN_LOG_WARNING, std::string(undo.message()));
+    }
+  }
+  return status;
+}
+
+absl::Status StopRecorder(const pman_recorder_options& options, const Logger& logger) {
+  absl::StatusOr<RecorderPins> pins = RecorderPinsFor(options);
+  if (!pins.ok()) return pins.status();
+  if (absl::Status s = RemovePins(*pins); !s.ok()) return s;
+  logger.Logf(PMAN_LOG_INFO, "recorder %s stopped", pins->dir);
+  return absl::OkStatus();
+}
+
+}  // namespace kestrel::pman
