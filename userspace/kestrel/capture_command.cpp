@@ -14,6 +14,7 @@
 #include "event_printer.h"
 #include "libpman.h"
 #include "preflight.h"
+#include "shared/event_types.h"
 #include "stats_printer.h"
 
 namespace kestrel::cli {
@@ -47,6 +48,7 @@ HandlePtr LoadProbe(const CaptureOptions& options) {
   pman_default_options(&pman_opts);
   pman_opts.buffer_bytes = options.buffer_bytes;
   pman_opts.cpus_per_buffer = options.cpus_per_buffer;
+  if (options.online_cpus_only) pman_opts.flags |= PMAN_OPT_ONLY_ONLINE_CPUS;
   pman_opts.log_fn = LogToStderr;
 
   pman_handle* raw = nullptr;
@@ -103,8 +105,10 @@ int RunCapture(const std::vector<std::string>& args) {
       pman_wait_for_events(handle.get(), 50);
       continue;
     }
-    if (printer.Print(static_cast<const kestrel_record_header*>(record)).ok()) {
-      ++printed;
+    const auto* header = static_cast<const kestrel_record_header*>(record);
+    if (printer.Print(header).ok()) {
+      // Markers are printed but are not events: --count and the stats count events.
+      printed += header->type != KESTREL_EVT_DROP_MARKER;
     } else {
       ++undecodable;
     }

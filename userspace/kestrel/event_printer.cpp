@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "engine/drop_marker.h"
 #include "engine/generic_syscall.h"
 #include "engine/record_view.h"
 #include "engine/syscall_names.h"
@@ -53,12 +54,36 @@ std::string_view NameOf(uint32_t id) {
   return name.empty() ? std::string_view("unknown") : name;
 }
 
+// A marker says the stream has a hole just before this point.
+absl::Status FormatDropMarker(const engine::RecordView& view, bool json, uint64_t boot_time_ns,
+                              std::string& line) {
+  absl::StatusOr<engine::DropMarker> m = engine::DecodeDropMarker(view);
+  if (!m.ok()) return m.status();
+  const uint64_t wall_ns = boot_time_ns + view.header().ts_ns;
+  line.clear();
+  if (json) {
+    absl::StrAppend(&line, "{\"ts\":", wall_ns, ",\"drop\":{\"cpu\":", m->cpu,
+                    ",\"lost\":", m->lost, ",\"first_loss_ts\":", boot_time_ns + m->first_loss_ns,
+                    ",\"last_loss_ts\":", boot_time_ns + m->last_loss_ns,
+                    ",\"lost_total\":", m->lost_total, "}}");
+    return absl::OkStatus();
+  }
+  AppendWallTime(line, wall_ns);
+  absl::StrAppend(&line, " --- DROPPED ", m->lost, " record(s) on cpu ", m->cpu, " from ");
+  AppendWallTime(line, boot_time_ns + m->first_loss_ns);
+  line.append(" to ");
+  AppendWallTime(line, boot_time_ns + m->last_loss_ns);
+  absl::StrAppend(&line, " (", m->lost_total, " on this cpu in total)");
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status EventPrinter::Format(const kestrel_record_header* record, std::string& line) {
   absl::StatusOr<engine::RecordView> view =
       engine::RecordView::Parse(record, KESTREL_MAX_RECORD_BYTES);
   if (!view.ok()) return view.status();
+  if (engine::IsDropMarker(*view)) return FormatDropMarker(*view, json_, boot_time_ns_, line);
   absl::StatusOr<engine::GenericSyscall> sc = engine::DecodeGenericSyscall(*view);
   if (!sc.ok()) return sc.status();
   const kestrel_record_header& h = view->header();

@@ -11,6 +11,7 @@
 #include <bpf/bpf_tracing.h>
 
 #include "../helpers/counters.h"
+#include "../helpers/drop_markers.h"
 #include "../helpers/maps.h"
 #include "../helpers/ring_writer.h"
 #include "../helpers/settings_reader.h"
@@ -39,9 +40,10 @@ static __always_inline void emit_generic(struct pt_regs *regs, long ret, __u64 i
 		counter_inc(counters->drops_no_ring);
 		return;
 	}
+	emit_owed_drop_marker(ring, cpu, counters);
 	r = bpf_ringbuf_reserve(ring, sizeof(*r), 0);
 	if (!r) {
-		counter_inc(counters->drops_ring_full);
+		count_loss(&counters->drops_ring_full);
 		return;
 	}
 	r->hdr.ts_ns = bpf_ktime_get_boot_ns();
@@ -85,7 +87,7 @@ int BPF_PROG(kestrel_sys_exit, struct pt_regs *regs, long ret)
 	if (!counters)
 		return 0;
 	if (!read_capture_settings(&settings)) {
-		counter_inc(counters->drops_settings_busy);
+		count_loss(&counters->drops_settings_busy);
 		return 0;
 	}
 	pid_tgid = bpf_get_current_pid_tgid();

@@ -13,6 +13,9 @@ enum kestrel_event_type {
 	/* Any interesting syscall without a specific event: id, six raw
 	 * arguments and the return value, all read at exit. */
 	KESTREL_EVT_GENERIC_SYSCALL = 1,
+	/* Records of this CPU were lost since its previous marker; written
+	 * in front of the next record the CPU manages to reserve. */
+	KESTREL_EVT_DROP_MARKER = 2,
 	KESTREL_EVT_TYPE_MAX,
 };
 
@@ -25,6 +28,21 @@ struct kestrel_generic_record {
 	__u64 syscall_id;
 	__u64 args[6];
 	__s64 ret;
+};
+
+#define KESTREL_DROP_MARKER_NPARAMS 4
+
+/* hdr.cpu is the CPU that lost the records, hdr.ts_ns when the marker was
+ * written. Parameters, each 8 bytes: records lost since this CPU's previous
+ * marker (exact), boot time of the first and of the last of those losses,
+ * and all records this CPU has lost since the probe was loaded. */
+struct kestrel_drop_marker_record {
+	struct kestrel_record_header hdr;
+	__u16 param_len[KESTREL_DROP_MARKER_NPARAMS];
+	__u64 lost;
+	__u64 first_loss_ns;
+	__u64 last_loss_ns;
+	__u64 lost_total;
 };
 
 #endif /* KESTREL_SHARED_EVENT_TYPES_H */
