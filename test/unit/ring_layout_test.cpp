@@ -50,6 +50,14 @@ TEST(RingLayoutTest, AutoResolvesToAConcreteTopology) {
   }
 }
 
+TEST(RingLayoutTest, AutoSharesOneRingPerPairOfCpus) {
+  EXPECT_EQ(PlanRingLayout(1, PMAN_CPUS_PER_BUFFER_AUTO, 1 << 20)->n_rings, 1u);
+  EXPECT_EQ(PlanRingLayout(2, PMAN_CPUS_PER_BUFFER_AUTO, 1 << 20)->n_rings, 1u);
+  EXPECT_EQ(PlanRingLayout(2, PMAN_CPUS_PER_BUFFER_AUTO, 1 << 20)->cpus_per_buffer, 0u);
+  EXPECT_EQ(PlanRingLayout(5, PMAN_CPUS_PER_BUFFER_AUTO, 1 << 20)->n_rings, 3u);
+  EXPECT_EQ(PlanRingLayout(64, PMAN_CPUS_PER_BUFFER_AUTO, 1 << 20)->n_rings, 32u);
+}
+
 TEST(RingLayoutTest, OfflineGroupsGetNoRingAndRingIdsStayDense) {
   const std::vector<bool> online = {true, true, false, false, false, true};
   absl::StatusOr<RingLayout> l = PlanRingLayout(6, 2, 1 << 20, &online);

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "capture_command.h"
+#include "stats_command.h"
 #include "syscalls_command.h"
 
 namespace {
@@ -13,6 +14,7 @@ constexpr char kUsage[] =
     "usage: kestrel <command> [options]\n"
     "commands:\n"
     "  capture    print live syscall events (kestrel capture --help)\n"
+    "  stats      load the probe for a while and print rings and counters\n"
     "  syscalls   list the syscalls Kestrel knows\n";
 
 }  // namespace
@@ -25,6 +27,7 @@ int main(int argc, char** argv) {
   const std::string_view command = argv[1];
   const std::vector<std::string> args(argv + 2, argv + argc);
   if (command == "capture") return kestrel::cli::RunCapture(args);
+  if (command == "stats") return kestrel::cli::RunStats(args);
   if (command == "syscalls") return kestrel::cli::RunSyscalls(args);
   if (command == "help" || command == "--help" || command == "-h") {
     std::fputs(kUsage, stdout);
