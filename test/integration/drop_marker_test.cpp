@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <map>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -17,18 +18,12 @@
 #include "engine/generic_syscall.h"
 #include "engine/record_view.h"
 #include "probe_session.h"
+#include "stream_helpers.h"
 
 namespace kestrel::testing {
 namespace {
 
 long TaggedGetppid(uint64_t tag) { return syscall(SYS_getppid, tag, 0, 0, 0, 0, 0); }
-
-bool PinTo(int cpu) {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  CPU_SET(cpu, &set);
-  return sched_setaffinity(0, sizeof(set), &set) == 0;
-}
 
 // What the reader saw of one producer CPU.
 struct CpuStream {
@@ -47,14 +42,8 @@ class DropMarkerTest : public ::testing::TestWithParam<uint32_t> {
  protected:
   // Reads one record; returns false when the rings are empty.
   bool ReadOne(pman_handle* h, std::map<uint32_t, CpuStream>& by_cpu) {
-    void* record = nullptr;
-    int16_t ring = -1;
-    EXPECT_EQ(pman_consume_first_event(h, &record, &ring), 0);
-    if (record == nullptr) return false;
-    absl::StatusOr<engine::RecordView> view =
-        engine::RecordView::Parse(record, KESTREL_MAX_RECORD_BYTES);
-    EXPECT_TRUE(view.ok()) << view.status();
-    if (!view.ok()) return true;
+    std::optional<engine::RecordView> view;
+    if (!NextRecord(h, view)) return false;
     const uint32_t cpu = view->header().cpu;
     auto it = by_cpu.find(cpu);
     if (engine::IsDropMarker(*view)) {
@@ -99,7 +88,7 @@ TEST_P(DropMarkerTest, EveryGapIsAnnouncedWithItsExactSize) {
   uint32_t tids[2] = {};
   for (int cpu = 0; cpu < 2; ++cpu) {
     producers.emplace_back([&, cpu] {
-      ASSERT_TRUE(PinTo(cpu));
+      ASSERT_TRUE(PinToCpu(cpu));
       tids[cpu] = CurrentTid();
       ready++;
       while (!go) sched_yield();
@@ -149,7 +138,7 @@ TEST_P(DropMarkerTest, MarkerPrecedesTheFirstRecordAfterTheLoss) {
   ASSERT_NE(session, nullptr);
   cpu_set_t old;
   sched_getaffinity(0, sizeof(old), &old);
-  ASSERT_TRUE(PinTo(0));
+  ASSERT_TRUE(PinToCpu(0));
   constexpr uint64_t kCalls = 5000;
   for (uint64_t tag = 0; tag < kCalls; ++tag) TaggedGetppid(tag);
   const std::vector<Captured> fitted = session->DrainThread(CurrentTid());
@@ -162,14 +151,8 @@ TEST_P(DropMarkerTest, MarkerPrecedesTheFirstRecordAfterTheLoss) {
 
   // The stream after the drain: exactly a marker, then the flushing record.
   std::vector<engine::RecordView> rest;
-  for (;;) {
-    void* record = nullptr;
-    int16_t ring = -1;
-    ASSERT_EQ(pman_consume_first_event(session->handle(), &record, &ring), 0);
-    if (record == nullptr) break;
-    absl::StatusOr<engine::RecordView> view =
-        engine::RecordView::Parse(record, KESTREL_MAX_RECORD_BYTES);
-    ASSERT_TRUE(view.ok());
+  std::optional<engine::RecordView> view;
+  while (NextRecord(session->handle(), view)) {
     // The view points into the ring: copy what we check before the next call.
     rest.push_back(*view);
     if (!engine::IsDropMarker(*view)) {
@@ -193,11 +176,7 @@ TEST_P(DropMarkerTest, MarkerPrecedesTheFirstRecordAfterTheLoss) {
   EXPECT_EQ(session->Stats().total.drop_markers, 1u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Topologies, DropMarkerTest, ::testing::Values(0u, 1u),
-                         [](const auto& info) {
-                           return info.param == 0 ? std::string("SharedRing")
-                                                  : std::string("RingPerCpu");
-                         });
+INSTANTIATE_TEST_SUITE_P(Topologies, DropMarkerTest, ::testing::Values(0u, 1u), TopologyName);
 
 }  // namespace
 }  // namespace kestrel::testing

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
@@ -17,16 +18,10 @@
 #include "engine/generic_syscall.h"
 #include "engine/record_view.h"
 #include "probe_session.h"
+#include "stream_helpers.h"
 
 namespace kestrel::testing {
 namespace {
-
-bool PinTo(int cpu) {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  CPU_SET(cpu, &set);
-  return sched_setaffinity(0, sizeof(set), &set) == 0;
-}
 
 class OrderingTest : public ::testing::TestWithParam<uint32_t> {};
 
@@ -43,10 +38,10 @@ TEST_P(OrderingTest, ForkExecOnAnotherCpuAndReapComeInOrder) {
   ASSERT_NE(session, nullptr);
   cpu_set_t old;
   sched_getaffinity(0, sizeof(old), &old);
-  ASSERT_TRUE(PinTo(0));
+  ASSERT_TRUE(PinToCpu(0));
   const pid_t child = fork();
   if (child == 0) {
-    if (!PinTo(1)) _exit(126);
+    if (!PinToCpu(1)) _exit(126);
     execl("/bin/true", "true", static_cast<char*>(nullptr));
     _exit(127);
   }
@@ -65,14 +60,8 @@ TEST_P(OrderingTest, ForkExecOnAnotherCpuAndReapComeInOrder) {
   };
   Seen parent_clone, child_clone, child_exec, parent_wait;
   int64_t index = 0;
-  for (;; ++index) {
-    void* record = nullptr;
-    int16_t ring = -1;
-    ASSERT_EQ(pman_consume_first_event(session->handle(), &record, &ring), 0);
-    if (record == nullptr) break;
-    absl::StatusOr<engine::RecordView> view =
-        engine::RecordView::Parse(record, KESTREL_MAX_RECORD_BYTES);
-    ASSERT_TRUE(view.ok());
+  std::optional<engine::RecordView> view;
+  for (; NextRecord(session->handle(), view); ++index) {
     const kestrel_record_header& h = view->header();
     if (h.tgid != self && h.tgid != kid) continue;
     absl::StatusOr<engine::GenericSyscall> call = engine::DecodeGenericSyscall(*view);
@@ -111,7 +100,7 @@ TEST_P(OrderingTest, StressOnBothCpusKeepsPerThreadOrder) {
   std::vector<std::thread> producers;
   for (int cpu = 0; cpu < 2; ++cpu) {
     producers.emplace_back([&, cpu] {
-      ASSERT_TRUE(PinTo(cpu));
+      ASSERT_TRUE(PinToCpu(cpu));
       tids[cpu] = CurrentTid();
       ready++;
       for (uint64_t tag = 0; tag < kCalls; ++tag) syscall(SYS_getppid, tag, 0, 0, 0, 0, 0);
@@ -121,14 +110,9 @@ TEST_P(OrderingTest, StressOnBothCpusKeepsPerThreadOrder) {
   while (ready < 2) sched_yield();
   std::map<uint32_t, std::pair<uint64_t, uint64_t>> next_tag_and_ts;  // tid -> (tag, ts)
   auto read_one = [&]() -> bool {
-    void* record = nullptr;
-    int16_t ring = -1;
-    EXPECT_EQ(pman_consume_first_event(session->handle(), &record, &ring), 0);
-    if (record == nullptr) return false;
-    absl::StatusOr<engine::RecordView> view =
-        engine::RecordView::Parse(record, KESTREL_MAX_RECORD_BYTES);
-    EXPECT_TRUE(view.ok());
-    if (!view.ok() || (view->header().tid != tids[0] && view->header().tid != tids[1])) return true;
+    std::optional<engine::RecordView> view;
+    if (!NextRecord(session->handle(), view)) return false;
+    if ((view->header().tid != tids[0] && view->header().tid != tids[1])) return true;
     absl::StatusOr<engine::GenericSyscall> call = engine::DecodeGenericSyscall(*view);
     EXPECT_TRUE(call.ok());
     auto& [tag, ts] = next_tag_and_ts[view->header().tid];
@@ -165,7 +149,7 @@ TEST_P(OrderingTest, AThreadMovingBetweenCpusKeepsItsOrder) {
     tid = CurrentTid();
     uint64_t tag = 0;
     for (uint64_t hop = 0; hop < kHops; ++hop) {
-      ASSERT_TRUE(PinTo(static_cast<int>(hop % 2)));
+      ASSERT_TRUE(PinToCpu(static_cast<int>(hop % 2)));
       for (uint64_t k = 0; k < kCallsPerHop; ++k) syscall(SYS_getppid, tag++, 0, 0, 0, 0, 0);
     }
     done = true;
@@ -174,14 +158,9 @@ TEST_P(OrderingTest, AThreadMovingBetweenCpusKeepsItsOrder) {
   uint64_t next = 0;
   std::set<uint16_t> cpus;
   auto read_one = [&]() -> bool {
-    void* record = nullptr;
-    int16_t ring = -1;
-    EXPECT_EQ(pman_consume_first_event(session->handle(), &record, &ring), 0);
-    if (record == nullptr) return false;
-    absl::StatusOr<engine::RecordView> view =
-        engine::RecordView::Parse(record, KESTREL_MAX_RECORD_BYTES);
-    EXPECT_TRUE(view.ok());
-    if (!view.ok() || view->header().tid != tid) return true;
+    std::optional<engine::RecordView> view;
+    if (!NextRecord(session->handle(), view)) return false;
+    if (view->header().tid != tid) return true;
     absl::StatusOr<engine::GenericSyscall> call = engine::DecodeGenericSyscall(*view);
     EXPECT_TRUE(call.ok());
     EXPECT_EQ(call->args[0], next);

@@ -17,6 +17,7 @@
 
 #include "../shared/event_types.h"
 #include "counters.h"
+#include "record_header.h"
 #include "ring_writer.h"
 
 struct kestrel_drop_state {
@@ -76,16 +77,8 @@ static __always_inline void emit_owed_drop_marker(void *ring, __u32 cpu,
 		bpf_ringbuf_discard(m, BPF_RB_NO_WAKEUP);
 		return;
 	}
-	m->hdr.ts_ns = bpf_ktime_get_boot_ns();
-	m->hdr.tid = 0;
-	m->hdr.tgid = 0;
-	m->hdr.len = sizeof(*m);
-	m->hdr.type = KESTREL_EVT_DROP_MARKER;
-	m->hdr.version = KESTREL_SCHEMA_VERSION;
-	m->hdr.nparams = KESTREL_DROP_MARKER_NPARAMS;
-	m->hdr.flags = 0;
-	m->hdr.cpu = cpu;
-	m->hdr.reserved = 0;
+	fill_record_header(&m->hdr, KESTREL_EVT_DROP_MARKER, KESTREL_DROP_MARKER_NPARAMS,
+			   sizeof(*m), cpu, 0);
 	for (int i = 0; i < KESTREL_DROP_MARKER_NPARAMS; i++)
 		m->param_len[i] = sizeof(__u64);
 	m->lost = lost;

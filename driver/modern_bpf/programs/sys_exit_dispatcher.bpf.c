@@ -13,6 +13,7 @@
 #include "../helpers/counters.h"
 #include "../helpers/drop_markers.h"
 #include "../helpers/maps.h"
+#include "../helpers/record_header.h"
 #include "../helpers/ring_writer.h"
 #include "../helpers/settings_reader.h"
 #include "../shared/event_types.h"
@@ -46,16 +47,8 @@ static __always_inline void emit_generic(struct pt_regs *regs, long ret, __u64 i
 		count_loss(&counters->drops_ring_full);
 		return;
 	}
-	r->hdr.ts_ns = bpf_ktime_get_boot_ns();
-	r->hdr.tid = (__u32)pid_tgid;
-	r->hdr.tgid = pid_tgid >> 32;
-	r->hdr.len = sizeof(*r);
-	r->hdr.type = KESTREL_EVT_GENERIC_SYSCALL;
-	r->hdr.version = KESTREL_SCHEMA_VERSION;
-	r->hdr.nparams = KESTREL_GENERIC_NPARAMS;
-	r->hdr.flags = 0;
-	r->hdr.cpu = cpu;
-	r->hdr.reserved = 0;
+	fill_record_header(&r->hdr, KESTREL_EVT_GENERIC_SYSCALL, KESTREL_GENERIC_NPARAMS,
+			   sizeof(*r), cpu, pid_tgid);
 	for (int i = 0; i < KESTREL_GENERIC_NPARAMS; i++)
 		r->param_len[i] = sizeof(__u64);
 	r->syscall_id = id;

@@ -142,7 +142,10 @@ int pman_update_capture_settings(struct pman_handle* h,
 int pman_get_stats(struct pman_handle* h, struct pman_stats* stats,
                    struct kestrel_cpu_counters* per_cpu, size_t per_cpu_len);
 
-/* Returns the oldest record available across all rings, by timestamp.
+/* Returns the oldest record available across all rings, by timestamp
+ * (README, "Ordering guarantee"). After a loss, a record of type
+ * KESTREL_EVT_DROP_MARKER says how many records that CPU lost, ahead of its
+ * next record.
  *
  * On success returns 0 and sets `*record` to a pointer into the ring (a
  * struct kestrel_record_header followed by its parameters) and `*buffer_id`
