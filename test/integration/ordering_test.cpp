@@ -31,7 +31,9 @@ class OrderingTest : public ::testing::TestWithParam<uint32_t> {};
 TEST_P(OrderingTest, ForkExecOnAnotherCpuAndReapComeInOrder) {
   KESTREL_REQUIRE_BPF_PRIVILEGES();
   if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "needs two CPUs";
-  auto session = ProbeSession::Start({.buffer_bytes = 1 << 20,
+  // Every process's clone/execve/wait4 lands in the rings until we drain:
+  // room for the whole machine's.
+  auto session = ProbeSession::Start({.buffer_bytes = 8 << 20,
                                       .cpus_per_buffer = GetParam(),
                                       .syscalls = {SYS_clone, SYS_clone3, SYS_execve, SYS_wait4},
                                       .trace_only_this_process = false});

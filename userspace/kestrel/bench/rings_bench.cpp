@@ -114,13 +114,21 @@ absl::StatusOr<RunResult> RunProbe(uint32_t cpus_per_buffer, uint64_t ring_bytes
   if (int rc = pman_open(raw); rc != 0) return absl::ErrnoToStatus(-rc, "pman_open");
   if (int rc = pman_load(raw); rc != 0) return absl::ErrnoToStatus(-rc, "pman_load");
   kestrel_capture_settings s{};
-  pman_get_capture_settings(raw, &s);
+  if (int rc = pman_get_capture_settings(raw, &s); rc != 0) {
+    return absl::ErrnoToStatus(-rc, "pman_get_capture_settings");
+  }
   s.own_tgid = 0;
   s.target_tgid = static_cast<uint32_t>(getpid());
-  pman_update_capture_settings(raw, &s);
-  pman_mark_single_64bit_syscall(raw, SYS_getppid, true);
+  if (int rc = pman_update_capture_settings(raw, &s); rc != 0) {
+    return absl::ErrnoToStatus(-rc, "pman_update_capture_settings");
+  }
+  if (int rc = pman_mark_single_64bit_syscall(raw, SYS_getppid, true); rc != 0) {
+    return absl::ErrnoToStatus(-rc, "pman_mark_single_64bit_syscall");
+  }
   pman_stats before{};
-  pman_get_stats(raw, &before, nullptr, 0);
+  if (int rc = pman_get_stats(raw, &before, nullptr, 0); rc != 0) {
+    return absl::ErrnoToStatus(-rc, "pman_get_stats");
+  }
   if (int rc = pman_attach(raw); rc != 0) return absl::ErrnoToStatus(-rc, "pman_attach");
 
   uint64_t last_ts = 0;
@@ -145,7 +153,9 @@ absl::StatusOr<RunResult> RunProbe(uint32_t cpus_per_buffer, uint64_t ring_bytes
   pman_detach(raw);
   r.consumed += source.drain(&r.inversions);
   pman_stats after{};
-  pman_get_stats(raw, &after, nullptr, 0);
+  if (int rc = pman_get_stats(raw, &after, nullptr, 0); rc != 0) {
+    return absl::ErrnoToStatus(-rc, "pman_get_stats");
+  }
   r.dropped = after.total.drops_ring_full - before.total.drops_ring_full;
   r.memory_bytes = after.locked_bytes;
   return r;
