@@ -8,6 +8,7 @@
 namespace kestrel::cli {
 namespace {
 
+using ::kestrel::testing::DropMarkerRecord;
 using ::kestrel::testing::GenericRecord;
 
 const kestrel_record_header* Header(const std::vector<uint8_t>& bytes) {
@@ -42,6 +43,32 @@ TEST(EventPrinterTest, CorruptRecordIsAnError) {
   EventPrinter printer(false, 0, stdout);
   auto bytes = GenericRecord(SYS_close, {1, 0, 0, 0, 0, 0}, 0);
   reinterpret_cast<kestrel_record_header*>(bytes.data())->len = 5;
+  std::string line;
+  EXPECT_FALSE(printer.Format(Header(bytes), line).ok());
+}
+
+TEST(EventPrinterTest, DropMarkerJsonSaysHowManyAndWhere) {
+  EventPrinter printer(/*json=*/true, /*boot_time_ns=*/1000, stdout);
+  const auto bytes = DropMarkerRecord(/*cpu=*/1, /*lost=*/37, 1'500'000'000, 1'900'000'000, 40);
+  std::string line;
+  ASSERT_TRUE(printer.Format(Header(bytes), line).ok());
+  EXPECT_EQ(line,
+            "{\"ts\":2000001000,\"drop\":{\"cpu\":1,\"lost\":37,\"first_loss_ts\":1500001000,"
+            "\"last_loss_ts\":1900001000,\"lost_total\":40}}");
+}
+
+TEST(EventPrinterTest, DropMarkerTextLine) {
+  EventPrinter printer(/*json=*/false, 0, stdout);
+  const auto bytes = DropMarkerRecord(0, 5, 1'000'000'000, 1'500'000'000, 5);
+  std::string line;
+  ASSERT_TRUE(printer.Format(Header(bytes), line).ok());
+  EXPECT_NE(line.find(" --- DROPPED 5 record(s) on cpu 0 from "), std::string::npos) << line;
+  EXPECT_NE(line.find("(5 on this cpu in total)"), std::string::npos) << line;
+}
+
+TEST(EventPrinterTest, DropMarkerClaimingNoLossIsAnError) {
+  EventPrinter printer(false, 0, stdout);
+  const auto bytes = DropMarkerRecord(0, 0, 0, 0, 0);
   std::string line;
   EXPECT_FALSE(printer.Format(Header(bytes), line).ok());
 }

@@ -30,6 +30,25 @@ inline std::vector<uint8_t> GenericRecord(uint32_t id, const uint64_t (&args)[6]
   return bytes;
 }
 
+inline std::vector<uint8_t> DropMarkerRecord(uint32_t cpu, uint64_t lost, uint64_t first_ns,
+                                             uint64_t last_ns, uint64_t lost_total) {
+  kestrel_drop_marker_record r{};
+  r.hdr.ts_ns = 2'000'000'000;
+  r.hdr.len = sizeof(r);
+  r.hdr.type = KESTREL_EVT_DROP_MARKER;
+  r.hdr.version = KESTREL_SCHEMA_VERSION;
+  r.hdr.nparams = KESTREL_DROP_MARKER_NPARAMS;
+  r.hdr.cpu = static_cast<uint16_t>(cpu);
+  for (auto& len : r.param_len) len = 8;
+  r.lost = lost;
+  r.first_loss_ns = first_ns;
+  r.last_loss_ns = last_ns;
+  r.lost_total = lost_total;
+  std::vector<uint8_t> bytes(sizeof(r));
+  std::memcpy(bytes.data(), &r, sizeof(r));
+  return bytes;
+}
+
 }  // namespace kestrel::testing
 
 #endif  // KESTREL_TEST_UNIT_RECORD_TEST_BUILDER_H_

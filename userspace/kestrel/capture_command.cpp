@@ -14,6 +14,8 @@
 #include "event_printer.h"
 #include "libpman.h"
 #include "preflight.h"
+#include "probe_loader.h"
+#include "shared/event_types.h"
 #include "stats_printer.h"
 
 namespace kestrel::cli {
@@ -30,40 +32,6 @@ void InstallStopHandlers() {
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
-}
-
-void LogToStderr(void*, pman_log_level level, const char* message) {
-  if (level >= PMAN_LOG_WARNING) std::fprintf(stderr, "kestrel: %s\n", message);
-}
-
-struct HandleCloser {
-  void operator()(pman_handle* h) const { pman_close(h); }
-};
-using HandlePtr = std::unique_ptr<pman_handle, HandleCloser>;
-
-// Loads the probe configured for `options`; prints why on failure.
-HandlePtr LoadProbe(const CaptureOptions& options) {
-  pman_options pman_opts;
-  pman_default_options(&pman_opts);
-  pman_opts.buffer_bytes = options.buffer_bytes;
-  pman_opts.cpus_per_buffer = options.cpus_per_buffer;
-  pman_opts.log_fn = LogToStderr;
-
-  pman_handle* raw = nullptr;
-  if (pman_init(&pman_opts, &raw) != 0) return nullptr;
-  HandlePtr handle(raw);
-  if (pman_open(raw) != 0 || pman_load(raw) != 0) return nullptr;
-
-  kestrel_capture_settings settings{};
-  if (pman_get_capture_settings(raw, &settings) != 0) return nullptr;
-  settings.target_tgid = options.pid;
-  if (pman_update_capture_settings(raw, &settings) != 0) return nullptr;
-
-  std::vector<uint8_t> table(pman_syscall_table_size(), options.all_syscalls ? 1 : 0);
-  for (uint32_t id : options.syscalls) table[id] = 1;
-  if (pman_enforce_sc_set(raw, table.data(), table.size()) != 0) return nullptr;
-  if (pman_attach(raw) != 0) return nullptr;
-  return handle;
 }
 
 }  // namespace
@@ -103,8 +71,10 @@ int RunCapture(const std::vector<std::string>& args) {
       pman_wait_for_events(handle.get(), 50);
       continue;
     }
-    if (printer.Print(static_cast<const kestrel_record_header*>(record)).ok()) {
-      ++printed;
+    const auto* header = static_cast<const kestrel_record_header*>(record);
+    if (printer.Print(header).ok()) {
+      // Markers are printed but are not events: --count and the stats count events.
+      printed += header->type != KESTREL_EVT_DROP_MARKER;
     } else {
       ++undecodable;
     }

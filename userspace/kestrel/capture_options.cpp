@@ -8,13 +8,16 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
 #include "engine/syscall_names.h"
+#include "libpman.h"
+#include "ring_options.h"
 
 namespace kestrel::cli {
 
 const char kCaptureUsage[] =
     "usage: kestrel capture [--syscalls NAME,... | --all] [--pid PID] [--count N]\n"
-    "                       [--duration SECONDS] [--json] [--buffer-bytes N]\n"
-    "                       [--cpus-per-buffer N]\n"
+    "                       [--duration SECONDS] [--json]\n"
+    "                       [--buffer-bytes small|default|large|N[K|M|G]]\n"
+    "                       [--cpus-per-buffer auto|N] [--online-cpus-only]\n"
     "Prints one line per syscall event until Ctrl-C, --count or --duration,\n"
     "then the probe's counters on stderr.\n";
 
@@ -65,8 +68,18 @@ absl::Status ApplyValuedFlag(const std::string& flag, const std::string& value,
     options.duration_s = seconds;
     return absl::OkStatus();
   }
-  if (flag == "--buffer-bytes") return ParseNumber(flag, value, &options.buffer_bytes);
-  if (flag == "--cpus-per-buffer") return ParseNumber(flag, value, &options.cpus_per_buffer);
+  if (flag == "--buffer-bytes") {
+    absl::StatusOr<uint64_t> bytes = ParseBufferBytes(value);
+    if (!bytes.ok()) return FlagError(flag, std::string(bytes.status().message()));
+    options.buffer_bytes = *bytes;
+    return absl::OkStatus();
+  }
+  if (flag == "--cpus-per-buffer") {
+    absl::StatusOr<uint32_t> n = ParseCpusPerBuffer(value);
+    if (!n.ok()) return FlagError(flag, std::string(n.status().message()));
+    options.cpus_per_buffer = *n;
+    return absl::OkStatus();
+  }
   return absl::InvalidArgumentError(absl::StrFormat("unknown option \"%s\"", flag));
 }
 
@@ -84,6 +97,10 @@ absl::StatusOr<CaptureOptions> ParseCaptureOptions(const std::vector<std::string
     }
     if (flag == "--json") {
       options.json = true;
+      continue;
+    }
+    if (flag == "--online-cpus-only") {
+      options.online_cpus_only = true;
       continue;
     }
     if (std::find(std::begin(kValuedFlags), std::end(kValuedFlags), flag) ==

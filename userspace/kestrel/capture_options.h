@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "libpman.h"
 
 namespace kestrel::cli {
 
@@ -18,8 +19,9 @@ struct CaptureOptions {
   std::optional<uint64_t> count;
   std::optional<double> duration_s;
   bool json = false;
-  uint64_t buffer_bytes = 8ULL << 20;
-  uint32_t cpus_per_buffer = 0;
+  uint64_t buffer_bytes = PMAN_DEFAULT_BUFFER_BYTES;
+  uint32_t cpus_per_buffer = PMAN_CPUS_PER_BUFFER_AUTO;
+  bool online_cpus_only = false;
 };
 
 // Parses the arguments that follow `kestrel capture`. Errors name the flag.

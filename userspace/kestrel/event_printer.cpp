@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "engine/drop_marker.h"
 #include "engine/event_decoder.h"
 #include "engine/generic_syscall.h"
 #include "engine/record_view.h"
@@ -52,6 +53,29 @@ void AppendJsonString(std::string& out, std::string_view s) {
 std::string_view NameOf(uint32_t id) {
   std::string_view name = engine::SyscallName(id);
   return name.empty() ? std::string_view("unknown") : name;
+}
+
+// A marker says the stream has a hole just before this point.
+absl::Status FormatDropMarker(const engine::RecordView& view, bool json, uint64_t boot_time_ns,
+                              std::string& line) {
+  absl::StatusOr<engine::DropMarker> m = engine::DecodeDropMarker(view);
+  if (!m.ok()) return m.status();
+  const uint64_t wall_ns = boot_time_ns + view.header().ts_ns;
+  line.clear();
+  if (json) {
+    absl::StrAppend(&line, "{\"ts\":", wall_ns, ",\"drop\":{\"cpu\":", m->cpu,
+                    ",\"lost\":", m->lost, ",\"first_loss_ts\":", boot_time_ns + m->first_loss_ns,
+                    ",\"last_loss_ts\":", boot_time_ns + m->last_loss_ns,
+                    ",\"lost_total\":", m->lost_total, "}}");
+    return absl::OkStatus();
+  }
+  AppendWallTime(line, wall_ns);
+  absl::StrAppend(&line, " --- DROPPED ", m->lost, " record(s) on cpu ", m->cpu, " from ");
+  AppendWallTime(line, boot_time_ns + m->first_loss_ns);
+  line.append(" to ");
+  AppendWallTime(line, boot_time_ns + m->last_loss_ns);
+  absl::StrAppend(&line, " (", m->lost_total, " on this cpu in total)");
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -132,6 +156,7 @@ absl::Status EventPrinter::Format(const kestrel_record_header* record, std::stri
       engine::RecordView::Parse(record, KESTREL_MAX_RECORD_BYTES);
   if (!view.ok()) return view.status();
   line.clear();
+  if (engine::IsDropMarker(*view)) return FormatDropMarker(*view, json_, boot_time_ns_, line);
   if (view->header().type == KESTREL_EVT_GENERIC_SYSCALL) return FormatGeneric(*view, line);
   return FormatSpecific(*view, line);
 }

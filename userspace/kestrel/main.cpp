@@ -7,6 +7,7 @@
 #include "capture_command.h"
 #include "dump_command.h"
 #include "recorder_command.h"
+#include "stats_command.h"
 #include "syscalls_command.h"
 
 namespace {
@@ -15,6 +16,7 @@ constexpr char kUsage[] =
     "usage: kestrel <command> [options]\n"
     "commands:\n"
     "  capture    print live syscall events (kestrel capture --help)\n"
+    "  stats      load the probe for a while and print rings and counters\n"
     "  syscalls   list the syscalls Kestrel knows\n"
     "  recorder   start or stop a flight recorder (kestrel recorder --help)\n"
     "  dump       print a flight recorder's newest records (kestrel dump --help)\n";
@@ -29,6 +31,7 @@ int main(int argc, char** argv) {
   const std::string_view command = argv[1];
   const std::vector<std::string> args(argv + 2, argv + argc);
   if (command == "capture") return kestrel::cli::RunCapture(args);
+  if (command == "stats") return kestrel::cli::RunStats(args);
   if (command == "syscalls") return kestrel::cli::RunSyscalls(args);
   if (command == "recorder") return kestrel::cli::RunRecorder(args);
   if (command == "dump") return kestrel::cli::RunDump(args);

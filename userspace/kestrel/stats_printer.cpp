@@ -5,6 +5,15 @@
 #include "absl/strings/str_format.h"
 
 namespace kestrel::cli {
+namespace {
+
+std::string Topology(const pman_stats& s) {
+  if (s.cpus_per_buffer == 0) return "one ring shared by all CPUs";
+  if (s.cpus_per_buffer == 1) return "one ring per CPU";
+  return absl::StrFormat("one ring per %u CPUs", s.cpus_per_buffer);
+}
+
+}  // namespace
 
 void PrintStats(pman_handle* handle, uint64_t consumed, uint64_t undecodable, std::FILE* out) {
   pman_stats stats{};
@@ -14,17 +23,21 @@ void PrintStats(pman_handle* handle, uint64_t consumed, uint64_t undecodable, st
   const kestrel_cpu_counters& t = stats.total;
   const uint64_t dropped =
       t.drops_ring_full + t.drops_too_large + t.drops_no_ring + t.drops_settings_busy;
-  absl::FPrintF(out, "--- kestrel stats: %u ring(s) x %u bytes (%u bytes locked), %u CPUs\n",
-                stats.n_rings, stats.ring_bytes, stats.n_rings * stats.ring_bytes, stats.n_cpus);
+  absl::FPrintF(out,
+                "--- kestrel stats: %u ring(s) x %u bytes, %s; %u of %u CPUs have a ring; "
+                "%u bytes locked\n",
+                stats.n_rings, stats.ring_bytes, Topology(stats), stats.n_cpus_with_ring,
+                stats.n_cpus, stats.locked_bytes);
   absl::FPrintF(out,
                 "records written %u, consumed %u (undecodable %u), dropped %u "
-                "(ring full %u, too large %u, no ring %u, settings busy %u)\n",
+                "(ring full %u, too large %u, no ring %u, settings busy %u), drop markers %u\n",
                 t.records_written, consumed, undecodable, dropped, t.drops_ring_full,
-                t.drops_too_large, t.drops_no_ring, t.drops_settings_busy);
+                t.drops_too_large, t.drops_no_ring, t.drops_settings_busy, t.drop_markers);
   for (uint32_t cpu = 0; cpu < stats.n_cpus; ++cpu) {
     const kestrel_cpu_counters& c = per_cpu[cpu];
-    absl::FPrintF(out, "  cpu %u: written %u, ring full %u, too large %u\n", cpu, c.records_written,
-                  c.drops_ring_full, c.drops_too_large);
+    absl::FPrintF(out, "  cpu %u: written %u, ring full %u, too large %u, no ring %u, markers %u\n",
+                  cpu, c.records_written, c.drops_ring_full, c.drops_too_large, c.drops_no_ring,
+                  c.drop_markers);
   }
 }
 

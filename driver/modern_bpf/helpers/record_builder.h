@@ -23,6 +23,7 @@
 #include "../shared/event_types.h"
 #include "counters.h"
 #include "maps.h"
+#include "drop_markers.h"
 #include "sink.h"
 
 #define RB_MASK	      (KESTREL_MAX_RECORD_BYTES - 1)
@@ -183,7 +184,7 @@ static __always_inline void rb_submit(struct scratch_area *s)
 	if (!counters)
 		return;
 	if (len > KESTREL_MAX_RECORD_BYTES) {
-		counter_inc(counters->drops_too_large);
+		count_loss(&counters->drops_too_large);
 		return;
 	}
 	h->ts_ns = bpf_ktime_get_boot_ns();
@@ -202,8 +203,9 @@ static __always_inline void rb_submit(struct scratch_area *s)
 		counter_inc(counters->drops_no_ring);
 		return;
 	}
+	emit_owed_drop_marker(ring, cpu, counters);
 	if (!sink_output(ring, s->buf, len)) {
-		counter_inc(counters->drops_ring_full);
+		count_loss(&counters->drops_ring_full);
 		return;
 	}
 	counter_inc(counters->records_written);

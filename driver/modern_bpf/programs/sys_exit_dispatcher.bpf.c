@@ -11,7 +11,9 @@
 #include <bpf/bpf_tracing.h>
 
 #include "../helpers/counters.h"
+#include "../helpers/drop_markers.h"
 #include "../helpers/maps.h"
+#include "../helpers/record_header.h"
 #include "../helpers/settings_reader.h"
 #include "../helpers/table_filler.h"
 #include "../helpers/sink.h"
@@ -40,21 +42,14 @@ static __always_inline void emit_generic(struct pt_regs *regs, long ret, __u64 i
 		counter_inc(counters->drops_no_ring);
 		return;
 	}
+	emit_owed_drop_marker(ring, cpu, counters);
 	r = sink_reserve(ring, sizeof(*r));
 	if (!r) {
-		counter_inc(counters->drops_ring_full);
+		count_loss(&counters->drops_ring_full);
 		return;
 	}
-	r->hdr.ts_ns = bpf_ktime_get_boot_ns();
-	r->hdr.tid = (__u32)pid_tgid;
-	r->hdr.tgid = pid_tgid >> 32;
-	r->hdr.len = sizeof(*r);
-	r->hdr.type = KESTREL_EVT_GENERIC_SYSCALL;
-	r->hdr.version = KESTREL_SCHEMA_VERSION;
-	r->hdr.nparams = KESTREL_GENERIC_NPARAMS;
-	r->hdr.flags = 0;
-	r->hdr.cpu = cpu;
-	r->hdr.reserved = 0;
+	fill_record_header(&r->hdr, KESTREL_EVT_GENERIC_SYSCALL, KESTREL_GENERIC_NPARAMS,
+			   sizeof(*r), cpu, pid_tgid);
 	for (int i = 0; i < KESTREL_GENERIC_NPARAMS; i++)
 		r->param_len[i] = sizeof(__u64);
 	r->syscall_id = id;
@@ -107,7 +102,7 @@ int BPF_PROG(kestrel_sys_exit, struct pt_regs *regs, long ret)
 	if (!counters)
 		return 0;
 	if (!read_capture_settings(&settings)) {
-		counter_inc(counters->drops_settings_busy);
+		count_loss(&counters->drops_settings_busy);
 		return 0;
 	}
 	pid_tgid = bpf_get_current_pid_tgid();

@@ -16,6 +16,7 @@ struct kestrel_cpu_counters {
 	__u64 drops_too_large;	   /* record above KESTREL_MAX_RECORD_BYTES */
 	__u64 drops_no_ring;	   /* no ring mapped for this CPU */
 	__u64 drops_settings_busy; /* settings could not be read untorn */
+	__u64 drop_markers;	   /* markers written; not records_written */
 };
 
 #endif /* KESTREL_SHARED_COUNTERS_H */

@@ -15,12 +15,15 @@ enum kestrel_event_type {
 	 * arguments and the return value, all read at exit. */
 	KESTREL_EVT_GENERIC_SYSCALL = 1,
 	/* 2..63: events not tied to one syscall. */
+	/* Records of this CPU were lost since its previous marker; written
+	 * in front of the next record the CPU manages to reserve. */
+	KESTREL_EVT_DROP_MARKER = 2,
 	/* Specific syscall events follow, one per event of the schema. */
 	KESTREL_EVT_SYSCALL_BASE = 63,
 #define KESTREL_EVENT_ENUM_ENTRY(name, syscall, params) KESTREL_EVT_##name,
 	KESTREL_SYSCALL_EVENTS(KESTREL_EVENT_ENUM_ENTRY)
 #undef KESTREL_EVENT_ENUM_ENTRY
-	    KESTREL_EVT_TYPE_MAX,
+	KESTREL_EVT_TYPE_MAX,
 };
 
 /* Parameter count of each specific event, e.g. KESTREL_NPARAMS_OPENAT. */
@@ -39,6 +42,21 @@ struct kestrel_generic_record {
 	__u64 syscall_id;
 	__u64 args[6];
 	__s64 ret;
+};
+
+#define KESTREL_DROP_MARKER_NPARAMS 4
+
+/* hdr.cpu is the CPU that lost the records, hdr.ts_ns when the marker was
+ * written. Parameters, each 8 bytes: records lost since this CPU's previous
+ * marker (exact), boot time of the first and of the last of those losses,
+ * and all records this CPU has lost since the probe was loaded. */
+struct kestrel_drop_marker_record {
+	struct kestrel_record_header hdr;
+	__u16 param_len[KESTREL_DROP_MARKER_NPARAMS];
+	__u64 lost;
+	__u64 first_loss_ns;
+	__u64 last_loss_ns;
+	__u64 lost_total;
 };
 
 #endif /* KESTREL_SHARED_EVENT_TYPES_H */

@@ -38,8 +38,17 @@ extern "C" {
 /* The ABI this header describes; pman_abi_version() returns the library's. */
 #define PMAN_ABI_VERSION 1
 
-/* Default size of each ring, in bytes. */
+/* Named ring sizes, in bytes (each a power of two and a page multiple). */
+#define PMAN_BUFFER_BYTES_SMALL (1U * 1024 * 1024)
 #define PMAN_DEFAULT_BUFFER_BYTES (8U * 1024 * 1024)
+#define PMAN_BUFFER_BYTES_LARGE (64U * 1024 * 1024)
+
+/* pman_options.cpus_per_buffer: let libpman pick the topology from the CPU
+ * count (see README, "Ring topology"). */
+#define PMAN_CPUS_PER_BUFFER_AUTO UINT32_MAX
+
+/* pman_options.flags */
+#define PMAN_OPT_ONLY_ONLINE_CPUS (1U << 0) /* no ring for CPUs offline at load */
 
 enum pman_log_level {
   PMAN_LOG_DEBUG = 0,
@@ -55,13 +64,18 @@ struct pman_options {
   /* sizeof(struct pman_options) as the caller compiled it, so later
    * versions can add fields. Set by pman_default_options(). */
   uint32_t struct_size;
-  /* Rings: 0 = one ring shared by all CPUs, N = one ring per N CPUs. */
+  /* Rings: 0 = one ring shared by all CPUs, N = one ring per N CPUs,
+   * PMAN_CPUS_PER_BUFFER_AUTO (the default) = chosen from the CPU count. */
   uint32_t cpus_per_buffer;
   /* Bytes per ring: a power of two, at least one page. */
   uint64_t buffer_bytes;
   /* Where messages go; NULL drops them. */
   pman_log_fn log_fn;
   void* log_ctx;
+  /* PMAN_OPT_* bits. Added after ABI 1's first fields: a caller whose
+   * struct_size ends before it gets 0. */
+  uint32_t flags;
+  uint32_t reserved;
 };
 
 struct pman_handle;
@@ -71,13 +85,16 @@ struct pman_stats {
   struct kestrel_cpu_counters total;
   uint32_t n_cpus; /* possible CPUs: entries of the per-CPU array */
   uint32_t n_rings;
-  uint64_t ring_bytes; /* bytes of each ring */
+  uint64_t ring_bytes;      /* bytes of each ring's data area */
+  uint32_t cpus_per_buffer; /* the topology in use (auto resolved) */
+  uint32_t n_cpus_with_ring;
+  uint64_t locked_bytes; /* kernel memory of all rings, as the kernel charges it */
 };
 
 int pman_abi_version(void);
 
-/* Fills `opts` with the defaults: one shared ring of
- * PMAN_DEFAULT_BUFFER_BYTES, no log callback. */
+/* Fills `opts` with the defaults: automatic topology, rings of
+ * PMAN_DEFAULT_BUFFER_BYTES for every possible CPU, no log callback. */
 void pman_default_options(struct pman_options* opts);
 
 /* Creates a handle. Nothing touches the kernel yet. */
@@ -125,7 +142,10 @@ int pman_update_capture_settings(struct pman_handle* h,
 int pman_get_stats(struct pman_handle* h, struct pman_stats* stats,
                    struct kestrel_cpu_counters* per_cpu, size_t per_cpu_len);
 
-/* Returns the oldest record available across all rings, by timestamp.
+/* Returns the oldest record available across all rings, by timestamp
+ * (README, "Ordering guarantee"). After a loss, a record of type
+ * KESTREL_EVT_DROP_MARKER says how many records that CPU lost, ahead of its
+ * next record.
  *
  * On success returns 0 and sets `*record` to a pointer into the ring (a
  * struct kestrel_record_header followed by its parameters) and `*buffer_id`

@@ -13,6 +13,7 @@ inline void AddCounters(kestrel_cpu_counters& total, const kestrel_cpu_counters&
   total.drops_too_large += c.drops_too_large;
   total.drops_no_ring += c.drops_no_ring;
   total.drops_settings_busy += c.drops_settings_busy;
+  total.drop_markers += c.drop_markers;
 }
 
 }  // namespace kestrel::pman

@@ -9,6 +9,7 @@
 
 #include "absl/status/status.h"
 #include "c_abi_guard.h"
+#include "options_compat.h"
 #include "probe.h"
 #include "shared/syscall_table_x86_64.h"
 
@@ -39,7 +40,7 @@ void pman_default_options(struct pman_options* opts) {
   if (opts == nullptr) return;
   *opts = pman_options{};
   opts->struct_size = sizeof(*opts);
-  opts->cpus_per_buffer = 0;
+  opts->cpus_per_buffer = PMAN_CPUS_PER_BUFFER_AUTO;
   opts->buffer_bytes = PMAN_DEFAULT_BUFFER_BYTES;
 }
 
@@ -47,7 +48,8 @@ int pman_init(const struct pman_options* opts, struct pman_handle** out) {
   if (opts == nullptr || out == nullptr) return -EINVAL;
   *out = nullptr;
   try {
-    absl::StatusOr<std::unique_ptr<Probe>> probe = Probe::Create(*opts);
+    absl::StatusOr<std::unique_ptr<Probe>> probe =
+        Probe::Create(kestrel::pman::CompleteOptions(opts));
     if (!probe.ok()) {
       return kestrel::pman::ReportStatus(Logger(opts->log_fn, opts->log_ctx), probe.status());
     }

@@ -17,6 +17,7 @@
 #include "errno_status.h"
 #include "kestrel_probe.skel.h"
 #include "libbpf_log_route.h"
+#include "map_memlock.h"
 #include "settings_store.h"
 #include "shared/syscall_table_x86_64.h"
 
@@ -80,6 +81,7 @@ absl::Status Probe::CreateRings() {
 absl::Status Probe::ConnectRings() {
   const int outer = bpf_map__fd(skel_->maps.ringbuf_maps);
   for (uint32_t cpu = 0; cpu < layout_.n_cpus; ++cpu) {
+    if (layout_.RingOfCpu(cpu) == RingLayout::kNoRing) continue;
     const int ring_fd = ring_fds_[layout_.RingOfCpu(cpu)];
     if (bpf_map_update_elem(outer, &cpu, &ring_fd, BPF_ANY) != 0) {
       return ErrnoStatus(errno, absl::StrFormat("mapping CPU %u to its ring", cpu));
@@ -91,6 +93,9 @@ absl::Status Probe::ConnectRings() {
   for (size_t i = 0; i < ring_fds_.size(); ++i) {
     absl::StatusOr<RingReader> reader = RingReader::Map(ring_fds_[i], layout_.ring_bytes);
     if (!reader.ok()) return reader.status();
+    absl::StatusOr<uint64_t> memlock = MapMemlockBytes(ring_fds_[i]);
+    if (!memlock.ok()) return memlock.status();
+    ring_locked_bytes_ += *memlock;
     readers.push_back(*std::move(reader));
     epoll_event ev{};
     ev.events = EPOLLIN;
@@ -110,8 +115,14 @@ absl::Status Probe::Load() {
 
   const int n_cpus = libbpf_num_possible_cpus();
   if (n_cpus <= 0) return ErrnoStatus(-n_cpus, "counting the possible CPUs");
-  absl::StatusOr<RingLayout> layout =
-      PlanRingLayout(n_cpus, options_.cpus_per_buffer, options_.buffer_bytes);
+  std::optional<std::vector<bool>> online;
+  if (options_.flags & PMAN_OPT_ONLY_ONLINE_CPUS) {
+    absl::StatusOr<std::vector<bool>> read = ReadOnlineCpus(n_cpus);
+    if (!read.ok()) return read.status();
+    online = *std::move(read);
+  }
+  absl::StatusOr<RingLayout> layout = PlanRingLayout(
+      n_cpus, options_.cpus_per_buffer, options_.buffer_bytes, online ? &*online : nullptr);
   if (!layout.ok()) return layout.status();
   layout_ = *layout;
 
@@ -141,8 +152,8 @@ absl::Status Probe::Load() {
   settings.snaplen = kDefaultSnaplen;
   settings.own_tgid = static_cast<uint32_t>(getpid());
   PublishSettings(&skel_->bss->settings_store, settings);
-  logger_.Logf(PMAN_LOG_INFO, "probe loaded: %u ring(s) of %u bytes for %u CPUs", layout_.n_rings,
-               layout_.ring_bytes, layout_.n_cpus);
+  logger_.Logf(PMAN_LOG_INFO, "probe loaded: %u ring(s) of %u bytes for %u of %u CPUs",
+               layout_.n_rings, layout_.ring_bytes, layout_.CpusWithRing(), layout_.n_cpus);
   return absl::OkStatus();
 }
 
@@ -170,6 +181,7 @@ void Probe::Unload() {
   skel_ = nullptr;
   for (int fd : ring_fds_) close(fd);
   ring_fds_.clear();
+  ring_locked_bytes_ = 0;
   loaded_ = false;
 }
 
@@ -227,6 +239,9 @@ absl::Status Probe::GetStats(pman_stats* stats, kestrel_cpu_counters* per_cpu, s
   stats->n_cpus = layout_.n_cpus;
   stats->n_rings = layout_.n_rings;
   stats->ring_bytes = layout_.ring_bytes;
+  stats->cpus_per_buffer = layout_.cpus_per_buffer;
+  stats->n_cpus_with_ring = layout_.CpusWithRing();
+  stats->locked_bytes = ring_locked_bytes_;
   for (uint32_t cpu = 0; cpu < layout_.n_cpus; ++cpu) {
     const kestrel_cpu_counters& c = values[cpu];
     AddCounters(stats->total, c);

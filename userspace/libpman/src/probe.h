@@ -59,6 +59,7 @@ class Probe {
   bool loaded_ = false;
   RingLayout layout_;
   std::vector<int> ring_fds_;
+  uint64_t ring_locked_bytes_ = 0;
   std::optional<RingMerger> merger_;
   int epoll_fd_ = -1;
 };

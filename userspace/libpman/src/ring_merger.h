@@ -1,11 +1,16 @@
 // Hands out records from several rings in timestamp order.
 //
-// Ordering guarantee: records of one ring come out in the order the probe
-// reserved them (per-thread order always holds, since a thread runs on one
-// CPU at a time and reserves in program order). Across rings, the merger
-// always returns the head with the smallest timestamp among the heads that
-// are ready, so the stream is non-decreasing in time as long as no ring is
-// lagging behind a record still being written.
+// Ordering guarantee:
+//  - Within one ring, records come out in the order the probe reserved them.
+//  - Per thread, order always holds, across rings too: a thread commits each
+//    record before it can reserve the next, on whatever CPU. After choosing
+//    the head with the smallest timestamp, the merger looks again at every
+//    ring it found empty or mid-write: anything committed before the chosen
+//    record was committed is visible by then, and wins if it is older.
+//  - Across threads and rings, records come out by timestamp among those
+//    committed at the time of the call; a record still being written
+//    (reserved, not yet committed: a fraction of a microsecond) can come
+//    out after a newer record of another ring.
 #ifndef KESTREL_LIBPMAN_RING_MERGER_H_
 #define KESTREL_LIBPMAN_RING_MERGER_H_
 
@@ -18,7 +23,9 @@ namespace kestrel::pman {
 
 class RingMerger {
  public:
-  explicit RingMerger(std::vector<RingReader> rings) : rings_(std::move(rings)) {}
+  explicit RingMerger(std::vector<RingReader> rings) : rings_(std::move(rings)) {
+    not_ready_.reserve(rings_.size());
+  }
 
   // Releases the record returned by the previous call and returns the next
   // one, or nullptr when every ring is empty. `ring_index` receives the ring
@@ -32,7 +39,8 @@ class RingMerger {
 
  private:
   std::vector<RingReader> rings_;
-  int last_ = -1;  // ring holding the record handed out last
+  std::vector<uint32_t> not_ready_;  // rings with no head in this call's first pass
+  int last_ = -1;                    // ring holding the record handed out last
 };
 
 }  // namespace kestrel::pman

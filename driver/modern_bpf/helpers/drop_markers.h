@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Drop markers: the stream itself says when records were lost.
+ *
+ * Each CPU keeps a count of records lost since its last marker. Before the
+ * next record it reserves, the probe writes a marker carrying that count, so
+ * the marker lands in the same ring, ahead of the first record after the
+ * loss, and a reader sees it before any event that follows the gap. The
+ * count is taken with an atomic exchange, so every loss is reported in
+ * exactly one marker even when programs interleave on one CPU. User space
+ * could synthesize markers from counter deltas, but only at the time it
+ * polls the counters: it could not place the marker between the last record
+ * before the gap and the first one after it.
+ */
+#ifndef KESTREL_BPF_DROP_MARKERS_H
+#define KESTREL_BPF_DROP_MARKERS_H
+
+#include "../shared/event_types.h"
+#include "counters.h"
+#include "record_header.h"
+#include "sink.h"
+
+struct kestrel_drop_state {
+	__u64 pending; /* lost since the last marker of this CPU */
+	__u64 first_loss_ns;
+	__u64 last_loss_ns;
+	__u64 lost_total;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct kestrel_drop_state);
+} drop_state __weak SEC(".maps");
+
+static __always_inline struct kestrel_drop_state *this_cpu_drop_state(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&drop_state, &zero);
+}
+
+/* Counts one lost record under its cause and owes a marker for it. */
+static __always_inline void count_loss(__u64 *cause)
+{
+	struct kestrel_drop_state *st = this_cpu_drop_state();
+	__u64 now = bpf_ktime_get_boot_ns();
+
+	__sync_fetch_and_add(cause, 1);
+	if (!st)
+		return;
+	if (__sync_fetch_and_add(&st->pending, 1) == 0)
+		st->first_loss_ns = now;
+	st->last_loss_ns = now;
+	__sync_fetch_and_add(&st->lost_total, 1);
+}
+
+/* Writes the marker this CPU owes, if any, into `ring`. When the ring has no
+ * room the marker stays owed: the record that follows is lost too and joins
+ * the count. */
+static __always_inline void emit_owed_drop_marker(void *ring, __u32 cpu,
+						  struct kestrel_cpu_counters *counters)
+{
+	struct kestrel_drop_state *st = this_cpu_drop_state();
+	struct kestrel_drop_marker_record *m;
+	__u64 lost;
+
+	if (!st || !*(volatile __u64 *)&st->pending)
+		return;
+	/* Take the count first: a marker is then written at most once per
+	 * loss even when programs interleave on this CPU, and a marker that
+	 * finds no room hands its count back for the next record. */
+	lost = __sync_lock_test_and_set(&st->pending, 0);
+	if (!lost)
+		return;
+	m = sink_reserve(ring, sizeof(*m));
+	if (!m) {
+		__sync_fetch_and_add(&st->pending, lost);
+		return;
+	}
+	fill_record_header(&m->hdr, KESTREL_EVT_DROP_MARKER, KESTREL_DROP_MARKER_NPARAMS,
+			   sizeof(*m), cpu, 0);
+	for (int i = 0; i < KESTREL_DROP_MARKER_NPARAMS; i++)
+		m->param_len[i] = sizeof(__u64);
+	m->lost = lost;
+	m->first_loss_ns = st->first_loss_ns;
+	m->last_loss_ns = st->last_loss_ns;
+	m->lost_total = st->lost_total;
+	sink_submit(ring, m, sizeof(*m));
+	counter_inc(counters->drop_markers);
+}
+
+#endif /* KESTREL_BPF_DROP_MARKERS_H */

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Fills the header every record starts with (shared/record_format.h). */
+#ifndef KESTREL_BPF_RECORD_HEADER_H
+#define KESTREL_BPF_RECORD_HEADER_H
+
+#include "vmlinux.h"
+
+#include <bpf/bpf_helpers.h>
+
+#include "../shared/record_format.h"
+
+/* The timestamp is read here, after the caller reserved the record: read
+ * before the reservation it would also span the wait for the ring's lock,
+ * and records of a shared ring would disagree with their timestamps far
+ * more often (README, "Ordering guarantee"). */
+static __always_inline void fill_record_header(struct kestrel_record_header *h, __u16 type,
+					       __u8 nparams, __u32 len, __u32 cpu, __u64 pid_tgid)
+{
+	h->ts_ns = bpf_ktime_get_boot_ns();
+	h->tid = (__u32)pid_tgid;
+	h->tgid = pid_tgid >> 32;
+	h->len = len;
+	h->type = type;
+	h->version = KESTREL_SCHEMA_VERSION;
+	h->nparams = nparams;
+	h->flags = 0;
+	h->cpu = cpu;
+	h->reserved = 0;
+}
+
+#endif /* KESTREL_BPF_RECORD_HEADER_H */

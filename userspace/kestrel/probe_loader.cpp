@@ -1,0 +1,40 @@
+#include "probe_loader.h"
+
+#include <cstdio>
+#include <vector>
+
+namespace kestrel::cli {
+namespace {
+
+void LogToStderr(void*, pman_log_level level, const char* message) {
+  if (level >= PMAN_LOG_WARNING) std::fprintf(stderr, "kestrel: %s\n", message);
+}
+
+}  // namespace
+
+HandlePtr LoadProbe(const CaptureOptions& options) {
+  pman_options pman_opts;
+  pman_default_options(&pman_opts);
+  pman_opts.buffer_bytes = options.buffer_bytes;
+  pman_opts.cpus_per_buffer = options.cpus_per_buffer;
+  if (options.online_cpus_only) pman_opts.flags |= PMAN_OPT_ONLY_ONLINE_CPUS;
+  pman_opts.log_fn = LogToStderr;
+
+  pman_handle* raw = nullptr;
+  if (pman_init(&pman_opts, &raw) != 0) return nullptr;
+  HandlePtr handle(raw);
+  if (pman_open(raw) != 0 || pman_load(raw) != 0) return nullptr;
+
+  kestrel_capture_settings settings{};
+  if (pman_get_capture_settings(raw, &settings) != 0) return nullptr;
+  settings.target_tgid = options.pid;
+  if (pman_update_capture_settings(raw, &settings) != 0) return nullptr;
+
+  std::vector<uint8_t> table(pman_syscall_table_size(), options.all_syscalls ? 1 : 0);
+  for (uint32_t id : options.syscalls) table[id] = 1;
+  if (pman_enforce_sc_set(raw, table.data(), table.size()) != 0) return nullptr;
+  if (pman_attach(raw) != 0) return nullptr;
+  return handle;
+}
+
+}  // namespace kestrel::cli

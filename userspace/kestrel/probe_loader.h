@@ -1,0 +1,23 @@
+// Loads and attaches the probe the way a command's options ask for.
+#ifndef KESTREL_CLI_PROBE_LOADER_H_
+#define KESTREL_CLI_PROBE_LOADER_H_
+
+#include <memory>
+
+#include "capture_options.h"
+#include "libpman.h"
+
+namespace kestrel::cli {
+
+struct HandleCloser {
+  void operator()(pman_handle* h) const { pman_close(h); }
+};
+using HandlePtr = std::unique_ptr<pman_handle, HandleCloser>;
+
+// Loads the probe configured for `options`; libpman prints why on failure
+// (warnings and errors go to stderr) and the result is null.
+HandlePtr LoadProbe(const CaptureOptions& options);
+
+}  // namespace kestrel::cli
+
+#endif  // KESTREL_CLI_PROBE_LOADER_H_
