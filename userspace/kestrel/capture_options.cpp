@@ -14,14 +14,19 @@ namespace kestrel::cli {
 const char kCaptureUsage[] =
     "usage: kestrel capture [--syscalls NAME,... | --all] [--pid PID] [--count N]\n"
     "                       [--duration SECONDS] [--json] [--buffer-bytes N]\n"
-    "                       [--cpus-per-buffer N]\n"
+    "                       [--cpus-per-buffer N] [--pin | --pin-dir DIR]\n"
+    "                       [--lock-settings]\n"
     "Prints one line per syscall event until Ctrl-C, --count or --duration,\n"
-    "then the probe's counters on stderr.\n";
+    "then the probe's counters on stderr. --pin exposes the capture to\n"
+    "`kestrel settings` and `kestrel syscalls`; --lock-settings freezes the\n"
+    "settings and syscall set once they are in place.\n";
 
 namespace {
 
-constexpr std::string_view kValuedFlags[] = {"--syscalls", "--pid",          "--count",
-                                             "--duration", "--buffer-bytes", "--cpus-per-buffer"};
+constexpr std::string_view kValuedFlags[] = {"--syscalls",     "--pid",
+                                             "--count",        "--duration",
+                                             "--buffer-bytes", "--cpus-per-buffer",
+                                             "--pin-dir"};
 
 absl::Status FlagError(const std::string& flag, const std::string& why) {
   return absl::InvalidArgumentError(absl::StrFormat("%s: %s", flag, why));
@@ -67,6 +72,11 @@ absl::Status ApplyValuedFlag(const std::string& flag, const std::string& value,
   }
   if (flag == "--buffer-bytes") return ParseNumber(flag, value, &options.buffer_bytes);
   if (flag == "--cpus-per-buffer") return ParseNumber(flag, value, &options.cpus_per_buffer);
+  if (flag == "--pin-dir") {
+    if (value.empty()) return FlagError(flag, "needs a directory");
+    options.pin_dir = value;
+    return absl::OkStatus();
+  }
   return absl::InvalidArgumentError(absl::StrFormat("unknown option \"%s\"", flag));
 }
 
@@ -84,6 +94,14 @@ absl::StatusOr<CaptureOptions> ParseCaptureOptions(const std::vector<std::string
     }
     if (flag == "--json") {
       options.json = true;
+      continue;
+    }
+    if (flag == "--pin") {
+      if (!options.pin_dir) options.pin_dir = "";
+      continue;
+    }
+    if (flag == "--lock-settings") {
+      options.lock_settings = true;
       continue;
     }
     if (std::find(std::begin(kValuedFlags), std::end(kValuedFlags), flag) ==

@@ -20,6 +20,10 @@ struct CaptureOptions {
   bool json = false;
   uint64_t buffer_bytes = 8ULL << 20;
   uint32_t cpus_per_buffer = 0;
+  // Pin the capture for `kestrel settings` / `kestrel syscalls` (empty
+  // string = libpman's default directory).
+  std::optional<std::string> pin_dir;
+  bool lock_settings = false;  // freeze the settings once set up
 };
 
 // Parses the arguments that follow `kestrel capture`. Errors name the flag.

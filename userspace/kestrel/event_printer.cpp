@@ -9,6 +9,8 @@
 #include "engine/record_view.h"
 #include "engine/syscall_names.h"
 #include "shared/event_types.h"
+#include "control_event_format.h"
+#include "text_format.h"
 
 namespace kestrel::cli {
 namespace {
@@ -24,30 +26,6 @@ void AppendArg(std::string& out, uint64_t value) {
   }
 }
 
-void AppendWallTime(std::string& out, uint64_t wall_ns) {
-  const time_t seconds = static_cast<time_t>(wall_ns / 1'000'000'000ULL);
-  tm local{};
-  localtime_r(&seconds, &local);
-  char hms[16];
-  std::strftime(hms, sizeof(hms), "%H:%M:%S", &local);
-  absl::StrAppendFormat(&out, "%s.%09u", hms, wall_ns % 1'000'000'000ULL);
-}
-
-void AppendJsonString(std::string& out, std::string_view s) {
-  out.push_back('"');
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out.push_back('\\');
-      out.push_back(c);
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      absl::StrAppendFormat(&out, "\\u%04x", static_cast<unsigned char>(c));
-    } else {
-      out.push_back(c);
-    }
-  }
-  out.push_back('"');
-}
-
 std::string_view NameOf(uint32_t id) {
   std::string_view name = engine::SyscallName(id);
   return name.empty() ? std::string_view("unknown") : name;
@@ -59,6 +37,9 @@ absl::Status EventPrinter::Format(const kestrel_record_header* record, std::stri
   absl::StatusOr<engine::RecordView> view =
       engine::RecordView::Parse(record, KESTREL_MAX_RECORD_BYTES);
   if (!view.ok()) return view.status();
+  if (view->header().type != KESTREL_EVT_GENERIC_SYSCALL) {
+    return FormatControlRecord(*view, json_, boot_time_ns_, line);
+  }
   absl::StatusOr<engine::GenericSyscall> sc = engine::DecodeGenericSyscall(*view);
   if (!sc.ok()) return sc.status();
   const kestrel_record_header& h = view->header();

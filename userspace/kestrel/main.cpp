@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "capture_command.h"
+#include "settings_command.h"
 #include "syscalls_command.h"
 
 namespace {
@@ -13,7 +14,8 @@ constexpr char kUsage[] =
     "usage: kestrel <command> [options]\n"
     "commands:\n"
     "  capture    print live syscall events (kestrel capture --help)\n"
-    "  syscalls   list the syscalls Kestrel knows\n";
+    "  syscalls   list the syscalls Kestrel knows, or toggle them in a running capture\n"
+    "  settings   read or change the settings of a running capture\n";
 
 }  // namespace
 
@@ -26,6 +28,7 @@ int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 2, argv + argc);
   if (command == "capture") return kestrel::cli::RunCapture(args);
   if (command == "syscalls") return kestrel::cli::RunSyscalls(args);
+  if (command == "settings") return kestrel::cli::RunSettings(args);
   if (command == "help" || command == "--help" || command == "-h") {
     std::fputs(kUsage, stdout);
     return 0;

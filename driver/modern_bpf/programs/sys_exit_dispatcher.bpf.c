@@ -10,22 +10,14 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
+#include "../helpers/capture_filter.h"
 #include "../helpers/counters.h"
 #include "../helpers/maps.h"
 #include "../helpers/ring_writer.h"
+#include "../helpers/sampling.h"
+#include "../helpers/settings_changed.h"
 #include "../helpers/settings_reader.h"
 #include "../shared/event_types.h"
-
-static __always_inline bool wanted(const struct kestrel_capture_settings *s, __u32 tgid, long ret)
-{
-	if (tgid == s->own_tgid)
-		return false;
-	if (s->target_tgid && tgid != s->target_tgid)
-		return false;
-	if (s->drop_failed && ret < 0)
-		return false;
-	return true;
-}
 
 static __always_inline void emit_generic(struct pt_regs *regs, long ret, __u64 id, __u64 pid_tgid,
 					 struct kestrel_cpu_counters *counters)
@@ -78,6 +70,7 @@ int BPF_PROG(kestrel_sys_exit, struct pt_regs *regs, long ret)
 	__u64 id = regs->orig_ax;
 	__u64 pid_tgid;
 
+	report_settings_change();
 	if (id >= KESTREL_SYSCALL_TABLE_SIZE || !interesting_syscalls[id])
 		return 0;
 
@@ -90,6 +83,8 @@ int BPF_PROG(kestrel_sys_exit, struct pt_regs *regs, long ret)
 	}
 	pid_tgid = bpf_get_current_pid_tgid();
 	if (!wanted(&settings, pid_tgid >> 32, ret))
+		return 0;
+	if (!sample_keep(&settings, id, counters))
 		return 0;
 	emit_generic(regs, ret, id, pid_tgid, counters);
 	return 0;

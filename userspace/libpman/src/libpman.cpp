@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "absl/status/status.h"
+#include "c_boundary.h"
 #include "errno_status.h"
 #include "probe.h"
 #include "shared/syscall_table_x86_64.h"
@@ -21,26 +22,12 @@ namespace {
 using kestrel::pman::Logger;
 using kestrel::pman::Probe;
 
-int Report(const Logger& logger, const absl::Status& status) {
-  if (status.ok()) return 0;
-  logger.Log(PMAN_LOG_ERROR, std::string(status.message()));
-  return -kestrel::pman::StatusToErrno(status);
-}
-
 // Runs `fn(probe)` for a valid handle, mapping its status and any escaping
 // exception (std::bad_alloc, in practice) to a negative errno.
 template <typename Fn>
 int Call(pman_handle* h, Fn&& fn) {
   if (h == nullptr || !h->probe) return -EINVAL;
-  try {
-    return Report(h->probe->logger(), fn(*h->probe));
-  } catch (const std::bad_alloc&) {
-    h->probe->logger().Log(PMAN_LOG_ERROR, "out of memory");
-    return -ENOMEM;
-  } catch (const std::exception& e) {
-    h->probe->logger().Log(PMAN_LOG_ERROR, e.what());
-    return -EIO;
-  }
+  return kestrel::pman::CallReporting(h->probe->logger(), [&] { return fn(*h->probe); });
 }
 
 }  // namespace
@@ -62,7 +49,7 @@ int pman_init(const struct pman_options* opts, struct pman_handle** out) {
   *out = nullptr;
   try {
     absl::StatusOr<std::unique_ptr<Probe>> probe = Probe::Create(*opts);
-    if (!probe.ok()) return Report(Logger(opts->log_fn, opts->log_ctx), probe.status());
+    if (!probe.ok()) return kestrel::pman::ReportStatus(Logger(opts->log_fn, opts->log_ctx), probe.status());
     *out = new pman_handle{*std::move(probe)};
     return 0;
   } catch (const std::bad_alloc&) {
@@ -112,6 +99,28 @@ int pman_update_capture_settings(struct pman_handle* h,
                                  const struct kestrel_capture_settings* settings) {
   if (settings == nullptr) return -EINVAL;
   return Call(h, [&](Probe& p) { return p.UpdateSettings(*settings); });
+}
+
+int pman_set_syscall_drop_class(struct pman_handle* h, uint32_t syscall_id, uint32_t drop_class) {
+  return Call(h, [&](Probe& p) { return p.SetDropClass(syscall_id, drop_class); });
+}
+
+int pman_get_settings_generation(struct pman_handle* h, uint64_t* generation) {
+  if (generation == nullptr) return -EINVAL;
+  return Call(h, [&](Probe& p) -> absl::Status {
+    absl::StatusOr<uint64_t> g = p.Generation();
+    if (!g.ok()) return g.status();
+    *generation = *g;
+    return absl::OkStatus();
+  });
+}
+
+int pman_pin(struct pman_handle* h, const char* dir) {
+  return Call(h, [&](Probe& p) { return p.Pin(dir); });
+}
+
+int pman_lock_settings(struct pman_handle* h) {
+  return Call(h, [](Probe& p) { return p.LockSettings(); });
 }
 
 int pman_get_stats(struct pman_handle* h, struct pman_stats* stats,

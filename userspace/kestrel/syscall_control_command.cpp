@@ -1,0 +1,73 @@
+#include "syscall_control_command.h"
+
+#include <cstdio>
+
+#include "absl/strings/str_format.h"
+#include "engine/syscall_names.h"
+#include "pinned_control.h"
+
+namespace kestrel::cli {
+
+const char kSyscallsUsage[] =
+    "usage: kestrel syscalls [list]                  the syscalls Kestrel knows\n"
+    "       kestrel syscalls list --pin-dir DIR      each one's state in a running capture\n"
+    "       kestrel syscalls enable|disable NAME... [--pin-dir DIR]\n"
+    "Names may also be comma-separated. The capture pinned at DIR (default\n" PMAN_DEFAULT_PIN_DIR
+    ") sees the change on its next syscall.\n";
+
+namespace {
+
+constexpr char kCommand[] = "kestrel syscalls";
+
+int Usage(const std::string& why) {
+  absl::FPrintF(stderr, "%s: %s\n%s", kCommand, why, kSyscallsUsage);
+  return 2;
+}
+
+int List(pman_control* control) {
+  for (const engine::SyscallEntry& e : engine::AllSyscalls()) {
+    const int on = pman_control_is_syscall_interesting(control, e.id);
+    if (on < 0) return 1;
+    absl::PrintF("%3u %-24s %s\n", e.id, e.name, on ? "on" : "off");
+  }
+  return 0;
+}
+
+}  // namespace
+
+int RunSyscallControl(const std::vector<std::string>& args_in) {
+  std::vector<std::string> args = args_in;
+  absl::StatusOr<std::string> dir = TakePinDirFlag(args);
+  if (!dir.ok()) return Usage(std::string(dir.status().message()));
+  if (args.empty()) return Usage("needs list, enable or disable");
+  const std::string sub = args[0];
+  if (sub == "list") {
+    if (args.size() > 1) return Usage("list takes no names");
+    ControlPtr control = OpenPinnedControl(*dir, kCommand);
+    return control ? List(control.get()) : 1;
+  }
+  if (sub != "enable" && sub != "disable") {
+    return Usage(absl::StrFormat("unknown subcommand \"%s\"", sub));
+  }
+  if (args.size() < 2) return Usage(sub + " needs at least one syscall name");
+  // Every name is checked before anything changes.
+  std::vector<uint32_t> ids;
+  for (size_t i = 1; i < args.size(); ++i) {
+    absl::StatusOr<std::vector<uint32_t>> some = engine::ParseSyscallList(args[i]);
+    if (!some.ok()) return Usage(std::string(some.status().message()) + "; nothing was changed");
+    ids.insert(ids.end(), some->begin(), some->end());
+  }
+  ControlPtr control = OpenPinnedControl(*dir, kCommand);
+  if (!control) return 1;
+  const bool on = sub == "enable";
+  for (uint32_t id : ids) {
+    if (pman_control_mark_syscall(control.get(), id, on) != 0) return 1;
+  }
+  uint64_t generation = 0;
+  pman_control_get_settings_generation(control.get(), &generation);
+  absl::PrintF("%s %u syscall(s) (generation %u)\n", on ? "enabled" : "disabled", ids.size(),
+               generation);
+  return 0;
+}
+
+}  // namespace kestrel::cli

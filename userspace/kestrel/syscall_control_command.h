@@ -1,0 +1,18 @@
+// `kestrel syscalls enable|disable NAME...` and `kestrel syscalls list
+// --pin-dir DIR`: the interesting-syscall table of a running, pinned capture.
+#ifndef KESTREL_CLI_SYSCALL_CONTROL_COMMAND_H_
+#define KESTREL_CLI_SYSCALL_CONTROL_COMMAND_H_
+
+#include <string>
+#include <vector>
+
+namespace kestrel::cli {
+
+extern const char kSyscallsUsage[];
+
+// `args` starts with enable, disable or list. Returns the exit code.
+int RunSyscallControl(const std::vector<std::string>& args);
+
+}  // namespace kestrel::cli
+
+#endif  // KESTREL_CLI_SYSCALL_CONTROL_COMMAND_H_
