@@ -123,6 +123,17 @@ int pman_lock_settings(struct pman_handle* h) {
   return Call(h, [](Probe& p) { return p.LockSettings(); });
 }
 
+int pman_measure_settings_costs(struct pman_handle* h, uint32_t iterations,
+                                struct pman_settings_costs* out) {
+  if (out == nullptr || iterations == 0) return -EINVAL;
+  return Call(h, [&](Probe& p) -> absl::Status {
+    absl::StatusOr<pman_settings_costs> costs = p.MeasureSettingsCosts(iterations);
+    if (!costs.ok()) return costs.status();
+    *out = *costs;
+    return absl::OkStatus();
+  });
+}
+
 int pman_get_stats(struct pman_handle* h, struct pman_stats* stats,
                    struct kestrel_cpu_counters* per_cpu, size_t per_cpu_len) {
   if (stats == nullptr) return -EINVAL;

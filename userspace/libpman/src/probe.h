@@ -46,6 +46,7 @@ class Probe {
   absl::StatusOr<uint64_t> Generation() const;
   absl::Status Pin(const char* dir);
   absl::Status LockSettings();
+  absl::StatusOr<pman_settings_costs> MeasureSettingsCosts(uint32_t iterations);  // in bench file
 
   absl::Status GetStats(pman_stats* stats, kestrel_cpu_counters* per_cpu, size_t per_cpu_len);
 
