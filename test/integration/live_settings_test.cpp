@@ -158,8 +158,7 @@ TEST(LiveSettingsTest, TargetSetOfTgidsAndCgroupsHolds) {
   KESTREL_REQUIRE_BPF_PRIVILEGES();
   const uint64_t cgroup = OwnCgroupId();
   ASSERT_NE(cgroup, 0u) << "no cgroup v2 hierarchy found";
-  auto session =
-      ProbeSession::Start({.syscalls = {SYS_getppid}, .trace_only_this_process = false});
+  auto session = ProbeSession::Start({.syscalls = {SYS_getppid}, .trace_only_this_process = false});
   ASSERT_NE(session, nullptr);
   pman_handle* h = session->handle();
   const uint32_t me = static_cast<uint32_t>(getpid());
@@ -253,8 +252,8 @@ TEST(LiveSettingsTest, SamplingKeepsOneInNBetweenMarkers) {
   }
   EXPECT_EQ(starts, 1);
   EXPECT_EQ(stops, 1);
-  EXPECT_EQ(getppid_tags, (std::vector<uint64_t>{0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 1000,
-                                                 1001, 1002}));
+  EXPECT_EQ(getppid_tags,
+            (std::vector<uint64_t>{0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 1000, 1001, 1002}));
   EXPECT_EQ(closes, 5);   // never dropped
   EXPECT_EQ(getuids, 0);  // always dropped
   // Sampled-out calls are counted as drops: nothing vanishes unaccounted.

@@ -55,17 +55,17 @@ TEST(SettingsConsistencyTest, ProbeNeverActsOnATornUpdate) {
   const kestrel_cpu_counters& t0 = before.total;
   const uint64_t busy = t.drops_settings_busy - t0.drops_settings_busy;
   // Every call read the settings: it ended written, dropped, or busy.
-  const uint64_t probe_reads = (t.records_written - t0.records_written) +
-                               (t.drops_ring_full - t0.drops_ring_full) + busy;
+  const uint64_t probe_reads =
+      (t.records_written - t0.records_written) + (t.drops_ring_full - t0.drops_ring_full) + busy;
   RecordProperty("updates", std::to_string(updates));
   RecordProperty("probe_reads", std::to_string(probe_reads));
   RecordProperty("settings_busy", std::to_string(busy));
   EXPECT_GE(probe_reads, made);
   EXPECT_GE(made, kMinProbeReads);
   EXPECT_EQ(t.settings_torn_reads, 0u);
-  std::cout << "updates " << updates << ", syscalls " << made << " (cpu0 " << calls[0]
-            << ", cpu1 " << calls[1] << "), settings busy " << busy << ", torn "
-            << t.settings_torn_reads << "\n";
+  std::cout << "updates " << updates << ", syscalls " << made << " (cpu0 " << calls[0] << ", cpu1 "
+            << calls[1] << "), settings busy " << busy << ", torn " << t.settings_torn_reads
+            << "\n";
 }
 
 }  // namespace

@@ -7,9 +7,9 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <fcntl.h>
 #include <cerrno>
 #include <cstring>
-#include <fcntl.h>
 
 #include "shared/syscall_table_x86_64.h"
 
@@ -44,8 +44,8 @@ TEST(SettingsControlTest, AcceptedChangesBumpTheGenerationWithTheirKind) {
   EXPECT_TRUE(control.IsInteresting(0));
   EXPECT_FALSE(control.IsInteresting(257));
   EXPECT_EQ(control.Generation(), 4u);
-  EXPECT_EQ(bss.generation.changed, KESTREL_CHANGED_SYSCALLS | KESTREL_CHANGED_DROP_CLASSES |
-                                        KESTREL_CHANGED_SETTINGS);
+  EXPECT_EQ(bss.generation.changed,
+            KESTREL_CHANGED_SYSCALLS | KESTREL_CHANGED_DROP_CLASSES | KESTREL_CHANGED_SETTINGS);
   // Each publish stamps both ends of its slot alike.
   const kestrel_settings_slot& slot = bss.store.slots[bss.store.active];
   EXPECT_EQ(slot.body.stamp_head, slot.body.stamp_tail);

@@ -10,9 +10,9 @@ namespace {
 TEST(SettingsKeysTest, EveryKeyFormatsAndSetRoundTrips) {
   kestrel_capture_settings s{};
   const std::vector<std::string> assignments = {
-      "snaplen=4096",        "drop_failed=true",       "dropping_mode=1",
-      "sampling_ratio=7",    "own_tgid=10",            "target_tgid=11",
-      "target_tgids=12,13",  "target_cgroups=99,100", "fullcapture_ports=8000-8080"};
+      "snaplen=4096",       "drop_failed=true",      "dropping_mode=1",
+      "sampling_ratio=7",   "own_tgid=10",           "target_tgid=11",
+      "target_tgids=12,13", "target_cgroups=99,100", "fullcapture_ports=8000-8080"};
   absl::StatusOr<kestrel_capture_settings> next = ApplyAssignments(s, assignments);
   ASSERT_TRUE(next.ok()) << next.status();
   EXPECT_EQ(next->snaplen, 4096u);

@@ -23,9 +23,8 @@ const char kCaptureUsage[] =
 
 namespace {
 
-constexpr std::string_view kValuedFlags[] = {"--syscalls",     "--pid",
-                                             "--count",        "--duration",
-                                             "--buffer-bytes", "--cpus-per-buffer",
+constexpr std::string_view kValuedFlags[] = {"--syscalls", "--pid",          "--count",
+                                             "--duration", "--buffer-bytes", "--cpus-per-buffer",
                                              "--pin-dir"};
 
 absl::Status FlagError(const std::string& flag, const std::string& why) {

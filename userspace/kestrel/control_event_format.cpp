@@ -41,8 +41,8 @@ void FormatDropMarker(const engine::DropMarker& m, bool json, uint64_t wall_ns, 
 
 }  // namespace
 
-absl::Status FormatControlRecord(const engine::RecordView& record, bool json,
-                                 uint64_t boot_time_ns, std::string& line) {
+absl::Status FormatControlRecord(const engine::RecordView& record, bool json, uint64_t boot_time_ns,
+                                 std::string& line) {
   const kestrel_record_header& h = record.header();
   const uint64_t wall_ns = boot_time_ns + h.ts_ns;
   line.clear();

@@ -12,8 +12,8 @@
 namespace kestrel::cli {
 
 // Replaces `line`; fails for a record type it does not know.
-absl::Status FormatControlRecord(const engine::RecordView& record, bool json,
-                                 uint64_t boot_time_ns, std::string& line);
+absl::Status FormatControlRecord(const engine::RecordView& record, bool json, uint64_t boot_time_ns,
+                                 std::string& line);
 
 }  // namespace kestrel::cli
 

@@ -5,11 +5,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "control_event_format.h"
 #include "engine/generic_syscall.h"
 #include "engine/record_view.h"
 #include "engine/syscall_names.h"
 #include "shared/event_types.h"
-#include "control_event_format.h"
 #include "text_format.h"
 
 namespace kestrel::cli {

@@ -76,8 +76,8 @@ std::string FormatIdSet(const T (&slots)[N]) {
 
 const std::vector<std::string>& SettingKeys() {
   static const std::vector<std::string> keys = {
-      "snaplen",      "drop_failed",   "dropping_mode",  "sampling_ratio",   "own_tgid",
-      "target_tgid",  "target_tgids",  "target_cgroups", "fullcapture_ports", "boot_time_ns"};
+      "snaplen",     "drop_failed",  "dropping_mode",  "sampling_ratio",    "own_tgid",
+      "target_tgid", "target_tgids", "target_cgroups", "fullcapture_ports", "boot_time_ns"};
   return keys;
 }
 
@@ -95,8 +95,8 @@ absl::StatusOr<std::string> FormatSetting(const kestrel_capture_settings& s, std
     return absl::StrCat(s.fullcapture_port_lo, "-", s.fullcapture_port_hi);
   }
   if (key == "boot_time_ns") return absl::StrCat(s.boot_time_ns);
-  return absl::InvalidArgumentError(absl::StrFormat(
-      "unknown setting \"%s\"; known: %s", key, absl::StrJoin(SettingKeys(), ", ")));
+  return absl::InvalidArgumentError(absl::StrFormat("unknown setting \"%s\"; known: %s", key,
+                                                    absl::StrJoin(SettingKeys(), ", ")));
 }
 
 absl::Status ApplySetting(kestrel_capture_settings& s, std::string_view key,
@@ -120,12 +120,12 @@ absl::Status ApplySetting(kestrel_capture_settings& s, std::string_view key,
     accepts = "a process id (0 = none)";
   } else if (key == "target_tgids") {
     ok = ParseIdSet(value, next.target_tgids);
-    accepts = absl::StrFormat("up to %d comma-separated process ids, or none",
-                              KESTREL_MAX_TARGET_TGIDS);
+    accepts =
+        absl::StrFormat("up to %d comma-separated process ids, or none", KESTREL_MAX_TARGET_TGIDS);
   } else if (key == "target_cgroups") {
     ok = ParseIdSet(value, next.target_cgroups);
-    accepts = absl::StrFormat("up to %d comma-separated cgroup ids, or none",
-                              KESTREL_MAX_TARGET_CGROUPS);
+    accepts =
+        absl::StrFormat("up to %d comma-separated cgroup ids, or none", KESTREL_MAX_TARGET_CGROUPS);
   } else if (key == "fullcapture_ports") {
     accepts = "LO-HI (ports, 1 <= HI, LO <= HI) or none";
     if (value == "none") {

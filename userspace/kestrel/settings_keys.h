@@ -21,7 +21,8 @@ absl::StatusOr<std::string> FormatSetting(const kestrel_capture_settings& s, std
 
 // Sets `key` from `value` in `s`; on error `s` is unchanged and the message
 // names the key and what it accepts.
-absl::Status ApplySetting(kestrel_capture_settings& s, std::string_view key, std::string_view value);
+absl::Status ApplySetting(kestrel_capture_settings& s, std::string_view key,
+                          std::string_view value);
 
 // Applies "KEY=VALUE" assignments to a copy of `s`: all of them or, at the
 // first bad one, none.

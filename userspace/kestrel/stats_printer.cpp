@@ -12,9 +12,8 @@ void PrintStats(pman_handle* handle, uint64_t consumed, uint64_t undecodable, st
   std::vector<kestrel_cpu_counters> per_cpu(stats.n_cpus);
   if (pman_get_stats(handle, &stats, per_cpu.data(), per_cpu.size()) != 0) return;
   const kestrel_cpu_counters& t = stats.total;
-  const uint64_t dropped =
-      t.drops_ring_full + t.drops_too_large + t.drops_no_ring + t.drops_settings_busy +
-      t.drops_sampling;
+  const uint64_t dropped = t.drops_ring_full + t.drops_too_large + t.drops_no_ring +
+                           t.drops_settings_busy + t.drops_sampling;
   absl::FPrintF(out, "--- kestrel stats: %u ring(s) x %u bytes (%u bytes locked), %u CPUs\n",
                 stats.n_rings, stats.ring_bytes, stats.n_rings * stats.ring_bytes, stats.n_cpus);
   absl::FPrintF(out,

@@ -103,11 +103,10 @@ absl::StatusOr<BenchReport> RunSettingsBench(int repetitions) {
   report.rows.push_back(
       Row("sys_exit program after the verifier (.bss)", costs.xlated_insns, "BPF insns"));
   report.rows.push_back(Row("sys_exit program JIT-ed (.bss)", costs.jited_bytes, "bytes"));
-  report.notes.push_back(absl::StrFormat(
-      "%d repetition(s); %u updates and %d getppid calls per repetition; medians", repetitions,
-      kUpdatesPerRun, kSyscallsPerRun));
   report.notes.push_back(
-      "storage mode: .bss only; the BPF_F_MMAPABLE array mode is not built yet");
+      absl::StrFormat("%d repetition(s); %u updates and %d getppid calls per repetition; medians",
+                      repetitions, kUpdatesPerRun, kSyscallsPerRun));
+  report.notes.push_back("storage mode: .bss only; the BPF_F_MMAPABLE array mode is not built yet");
   return report;
 }
 

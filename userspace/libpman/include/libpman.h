@@ -148,11 +148,11 @@ int pman_lock_settings(struct pman_handle* h);
 /* What a settings change costs, measured on a loaded handle (it changes
  * nothing in the end: every toggle is undone). */
 struct pman_settings_costs {
-  double mmap_toggle_ns;     /* one syscall on/off: a store + generation bump */
-  double mmap_publish_ns;    /* a whole settings struct through the seqlock */
-  double map_update_ns;      /* the same toggle through bpf_map_update_elem */
-  uint32_t xlated_insns;     /* the sys_exit program after the verifier */
-  uint32_t jited_bytes;      /* its x86-64 machine code */
+  double mmap_toggle_ns;  /* one syscall on/off: a store + generation bump */
+  double mmap_publish_ns; /* a whole settings struct through the seqlock */
+  double map_update_ns;   /* the same toggle through bpf_map_update_elem */
+  uint32_t xlated_insns;  /* the sys_exit program after the verifier */
+  uint32_t jited_bytes;   /* its x86-64 machine code */
 };
 
 int pman_measure_settings_costs(struct pman_handle* h, uint32_t iterations,

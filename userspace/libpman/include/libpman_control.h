@@ -32,8 +32,7 @@ void pman_control_close(struct pman_control* c);
 /* 1 when the capture is locked and every change will be refused. */
 int pman_control_is_read_only(struct pman_control* c);
 
-int pman_control_get_capture_settings(struct pman_control* c,
-                                      struct kestrel_capture_settings* out);
+int pman_control_get_capture_settings(struct pman_control* c, struct kestrel_capture_settings* out);
 int pman_control_update_capture_settings(struct pman_control* c,
                                          const struct kestrel_capture_settings* settings);
 

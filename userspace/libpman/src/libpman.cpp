@@ -49,7 +49,8 @@ int pman_init(const struct pman_options* opts, struct pman_handle** out) {
   *out = nullptr;
   try {
     absl::StatusOr<std::unique_ptr<Probe>> probe = Probe::Create(*opts);
-    if (!probe.ok()) return kestrel::pman::ReportStatus(Logger(opts->log_fn, opts->log_ctx), probe.status());
+    if (!probe.ok())
+      return kestrel::pman::ReportStatus(Logger(opts->log_fn, opts->log_ctx), probe.status());
     *out = new pman_handle{*std::move(probe)};
     return 0;
   } catch (const std::bad_alloc&) {

@@ -26,7 +26,8 @@ template <typename Fn>
 double NsPerCall(uint32_t iterations, Fn&& fn) {
   const auto start = std::chrono::steady_clock::now();
   for (uint32_t i = 0; i < iterations; ++i) fn(i);
-  const auto ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start);
+  const auto ns =
+      std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start);
   return ns.count() / iterations;
 }
 

@@ -40,9 +40,8 @@ absl::Status FieldError(const char* field, const std::string& why) {
 
 absl::Status ValidateSettings(const kestrel_capture_settings& s) {
   if (s.snaplen > KESTREL_MAX_RECORD_BYTES) {
-    return FieldError("snaplen",
-                      absl::StrFormat("%u is above the largest record (%u bytes)", s.snaplen,
-                                      KESTREL_MAX_RECORD_BYTES));
+    return FieldError("snaplen", absl::StrFormat("%u is above the largest record (%u bytes)",
+                                                 s.snaplen, KESTREL_MAX_RECORD_BYTES));
   }
   if (s.drop_failed > 1) return FieldError("drop_failed", "must be 0 or 1");
   if (s.dropping_mode > 1) return FieldError("dropping_mode", "must be 0 or 1");
@@ -105,9 +104,8 @@ absl::Status SettingsControl::SetDropClass(uint32_t id, uint32_t drop_class) {
   if (absl::Status s = CheckWritable(); !s.ok()) return s;
   if (absl::Status s = CheckId(id); !s.ok()) return s;
   if (drop_class > KESTREL_DROP_ALWAYS) {
-    return absl::InvalidArgumentError(
-        absl::StrFormat("drop class %u is not one of sampled (0), never (1), always (2)",
-                        drop_class));
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "drop class %u is not one of sampled (0), never (1), always (2)", drop_class));
   }
   WriterLock lock(lock_fd_);
   __atomic_store_n(&view_.drop_class[id], static_cast<uint8_t>(drop_class), __ATOMIC_RELEASE);

@@ -39,8 +39,7 @@ class SettingsControl {
   // Read, edit and publish under one hold of the writer lock, so concurrent
   // read-modify-write controllers never lose each other's changes. Nothing
   // is published when `edit` fails or its result is invalid.
-  absl::Status EditSettings(
-      const std::function<absl::Status(kestrel_capture_settings&)>& edit);
+  absl::Status EditSettings(const std::function<absl::Status(kestrel_capture_settings&)>& edit);
 
   kestrel_capture_settings GetSettings() const;
   bool IsInteresting(uint32_t id) const;
