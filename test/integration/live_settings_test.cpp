@@ -22,18 +22,6 @@
 namespace kestrel::testing {
 namespace {
 
-kestrel_capture_settings Settings(pman_handle* h) {
-  kestrel_capture_settings s{};
-  EXPECT_EQ(pman_get_capture_settings(h, &s), 0);
-  return s;
-}
-
-uint64_t Generation(pman_handle* h) {
-  uint64_t g = 0;
-  EXPECT_EQ(pman_get_settings_generation(h, &g), 0);
-  return g;
-}
-
 // The cgroup v2 id of this process: the inode of its cgroup directory.
 uint64_t OwnCgroupId() {
   std::ifstream in("/proc/self/cgroup");
@@ -82,8 +70,8 @@ TEST(LiveSettingsTest, EveryKindOfChangeIsReportedOnce) {
   ASSERT_NE(session, nullptr);
   pman_handle* h = session->handle();
 
-  uint64_t before = Generation(h);
-  kestrel_capture_settings s = Settings(h);
+  uint64_t before = SettingsGeneration(h);
+  kestrel_capture_settings s = CurrentSettings(h);
   s.snaplen = 256;
   ASSERT_EQ(pman_update_capture_settings(h, &s), 0);
   std::vector<engine::SettingsChanged> chain = session->AwaitSettingsChanged();
@@ -97,7 +85,7 @@ TEST(LiveSettingsTest, EveryKindOfChangeIsReportedOnce) {
   ASSERT_EQ(pman_enforce_sc_set(h, none.data(), none.size()), 0);
   ExpectChain(session->AwaitSettingsChanged(), before + 1, before + 2, KESTREL_CHANGED_SYSCALLS);
 
-  before = Generation(h);
+  before = SettingsGeneration(h);
   ASSERT_EQ(pman_set_syscall_drop_class(h, SYS_getppid, KESTREL_DROP_NEVER), 0);
   ASSERT_EQ(pman_mark_single_64bit_syscall(h, SYS_getppid, true), 0);
   ExpectChain(session->AwaitSettingsChanged(), before, before + 2,
@@ -116,8 +104,8 @@ TEST(LiveSettingsTest, RefusedChangesChangeNothing) {
   auto session = ProbeSession::Start({.syscalls = {SYS_getppid}});
   ASSERT_NE(session, nullptr);
   pman_handle* h = session->handle();
-  const kestrel_capture_settings good = Settings(h);
-  const uint64_t generation = Generation(h);
+  const kestrel_capture_settings good = CurrentSettings(h);
+  const uint64_t generation = SettingsGeneration(h);
 
   kestrel_capture_settings bad = good;
   bad.dropping_mode = 1;
@@ -134,21 +122,21 @@ TEST(LiveSettingsTest, RefusedChangesChangeNothing) {
   EXPECT_EQ(pman_set_syscall_drop_class(h, pman_syscall_table_size(), 1), -EINVAL);
   EXPECT_EQ(pman_mark_single_64bit_syscall(h, pman_syscall_table_size(), true), -EINVAL);
 
-  const kestrel_capture_settings after = Settings(h);
+  const kestrel_capture_settings after = CurrentSettings(h);
   EXPECT_EQ(std::memcmp(&after, &good, sizeof(good)), 0);
-  EXPECT_EQ(Generation(h), generation);
+  EXPECT_EQ(SettingsGeneration(h), generation);
 }
 
 TEST(LiveSettingsTest, SnaplenAndPortRangeRoundTrip) {
   KESTREL_REQUIRE_BPF_PRIVILEGES();
   auto session = ProbeSession::Start({.syscalls = {SYS_getppid}});
   ASSERT_NE(session, nullptr);
-  kestrel_capture_settings s = Settings(session->handle());
+  kestrel_capture_settings s = CurrentSettings(session->handle());
   s.snaplen = 4096;
   s.fullcapture_port_lo = 8000;
   s.fullcapture_port_hi = 8080;
   ASSERT_EQ(pman_update_capture_settings(session->handle(), &s), 0);
-  const kestrel_capture_settings got = Settings(session->handle());
+  const kestrel_capture_settings got = CurrentSettings(session->handle());
   EXPECT_EQ(got.snaplen, 4096u);
   EXPECT_EQ(got.fullcapture_port_lo, 8000);
   EXPECT_EQ(got.fullcapture_port_hi, 8080);
@@ -163,7 +151,7 @@ TEST(LiveSettingsTest, TargetSetOfTgidsAndCgroupsHolds) {
   pman_handle* h = session->handle();
   const uint32_t me = static_cast<uint32_t>(getpid());
   auto apply = [&](auto&& edit) {
-    kestrel_capture_settings s = Settings(h);
+    kestrel_capture_settings s = CurrentSettings(h);
     s.target_tgid = 0;
     std::fill(std::begin(s.target_tgids), std::end(s.target_tgids), 0);
     std::fill(std::begin(s.target_cgroups), std::end(s.target_cgroups), 0);
@@ -207,7 +195,7 @@ TEST(LiveSettingsTest, SamplingKeepsOneInNBetweenMarkers) {
   ASSERT_FALSE(session->AwaitSettingsChanged().empty());
   const pman_stats before = session->Stats();
 
-  kestrel_capture_settings s = Settings(h);
+  kestrel_capture_settings s = CurrentSettings(h);
   s.dropping_mode = 1;
   s.sampling_ratio = 10;
   ASSERT_EQ(pman_update_capture_settings(h, &s), 0);

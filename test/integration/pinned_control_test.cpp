@@ -72,18 +72,6 @@ CliResult RunKestrel(const std::vector<std::string>& args) {
   return r;
 }
 
-kestrel_capture_settings Settings(pman_handle* h) {
-  kestrel_capture_settings s{};
-  EXPECT_EQ(pman_get_capture_settings(h, &s), 0);
-  return s;
-}
-
-uint64_t Generation(pman_handle* h) {
-  uint64_t g = 0;
-  EXPECT_EQ(pman_get_settings_generation(h, &g), 0);
-  return g;
-}
-
 mode_t Mode(const std::string& path) {
   struct stat st {};
   EXPECT_EQ(stat(path.c_str(), &st), 0) << path;
@@ -108,7 +96,7 @@ TEST_F(PinnedControlTest, SecondProcessTogglesAndSetsOnTheRunningCapture) {
     EXPECT_EQ(Mode(dir), 0700u);
     for (const char* pin : {"bss", "counters", "rings"}) EXPECT_EQ(Mode(dir + "/" + pin), 0600u);
     EXPECT_EQ(pman_pin(h, dir.c_str()), -EBADFD);  // once per handle
-    const uint64_t g0 = Generation(h);
+    const uint64_t g0 = SettingsGeneration(h);
 
     CliResult r = RunKestrel({"syscalls", "disable", "getppid", "--pin-dir", dir});
     ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -130,9 +118,9 @@ TEST_F(PinnedControlTest, SecondProcessTogglesAndSetsOnTheRunningCapture) {
       }
     }
     EXPECT_EQ(tags, (std::vector<uint64_t>{2, 3}));
-    EXPECT_EQ(Settings(h).snaplen, 512u);
-    EXPECT_EQ(Settings(h).drop_failed, 1u);
-    EXPECT_EQ(Generation(h), g0 + 3);
+    EXPECT_EQ(CurrentSettings(h).snaplen, 512u);
+    EXPECT_EQ(CurrentSettings(h).drop_failed, 1u);
+    EXPECT_EQ(SettingsGeneration(h), g0 + 3);
 
     r = RunKestrel({"settings", "get", "snaplen", "drop_failed", "--pin-dir", dir});
     EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -154,8 +142,8 @@ TEST_F(PinnedControlTest, BadKeysValuesAndNamesAreRefusedWithNothingChanged) {
   ASSERT_NE(session, nullptr);
   pman_handle* h = session->handle();
   ASSERT_EQ(pman_pin(h, dir.c_str()), 0);
-  const kestrel_capture_settings before = Settings(h);
-  const uint64_t g0 = Generation(h);
+  const kestrel_capture_settings before = CurrentSettings(h);
+  const uint64_t g0 = SettingsGeneration(h);
 
   const std::vector<std::vector<std::string>> refused = {
       {"settings", "set", "bogus=1"},
@@ -175,9 +163,9 @@ TEST_F(PinnedControlTest, BadKeysValuesAndNamesAreRefusedWithNothingChanged) {
     EXPECT_EQ(r.exit_code, 2) << args[2] << ": " << r.err;
     EXPECT_FALSE(r.err.empty());
   }
-  const kestrel_capture_settings after = Settings(h);
+  const kestrel_capture_settings after = CurrentSettings(h);
   EXPECT_EQ(std::memcmp(&before, &after, sizeof(before)), 0);
-  EXPECT_EQ(Generation(h), g0);
+  EXPECT_EQ(SettingsGeneration(h), g0);
 
   pman_control* c = nullptr;
   ASSERT_EQ(pman_control_open(dir.c_str(), nullptr, nullptr, &c), 0);
@@ -195,7 +183,7 @@ TEST_F(PinnedControlTest, WritersInTwoProcessesDoNotInterleave) {
   auto session = ProbeSession::Start({.syscalls = {SYS_getppid}});
   ASSERT_NE(session, nullptr);
   ASSERT_EQ(pman_pin(session->handle(), dir.c_str()), 0);
-  const uint32_t start = Settings(session->handle()).sampling_ratio;
+  const uint32_t start = CurrentSettings(session->handle()).sampling_ratio;
   constexpr uint32_t kEdits = 5000;
   auto increment = [](void*, kestrel_capture_settings* s) {
     ++s->sampling_ratio;
@@ -232,7 +220,7 @@ TEST_F(PinnedControlTest, WritersInTwoProcessesDoNotInterleave) {
   close(ready[0]);
   close(ready[1]);
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-  EXPECT_EQ(Settings(session->handle()).sampling_ratio, start + 2 * kEdits);
+  EXPECT_EQ(CurrentSettings(session->handle()).sampling_ratio, start + 2 * kEdits);
 }
 
 TEST_F(PinnedControlTest, LockedSettingsRefuseEveryWriter) {
@@ -247,7 +235,7 @@ TEST_F(PinnedControlTest, LockedSettingsRefuseEveryWriter) {
   ASSERT_EQ(pman_control_open(dir.c_str(), nullptr, nullptr, &writer), 0);
   EXPECT_EQ(pman_lock_settings(h), -EBUSY);
   pman_control_close(writer);
-  kestrel_capture_settings s = Settings(h);
+  kestrel_capture_settings s = CurrentSettings(h);
   s.snaplen = 1000;
   ASSERT_EQ(pman_update_capture_settings(h, &s), 0);  // still live after the refusal
 
@@ -255,7 +243,7 @@ TEST_F(PinnedControlTest, LockedSettingsRefuseEveryWriter) {
   s.snaplen = 2000;
   EXPECT_EQ(pman_update_capture_settings(h, &s), -EPERM);
   EXPECT_EQ(pman_mark_single_64bit_syscall(h, SYS_getppid, false), -EPERM);
-  EXPECT_EQ(Settings(h).snaplen, 1000u);
+  EXPECT_EQ(CurrentSettings(h).snaplen, 1000u);
 
   const CliResult r = RunKestrel({"syscalls", "disable", "getppid", "--pin-dir", dir});
   EXPECT_EQ(r.exit_code, 1);

@@ -30,6 +30,18 @@ bool HasBpfPrivileges() {
 
 uint32_t CurrentTid() { return static_cast<uint32_t>(gettid()); }
 
+kestrel_capture_settings CurrentSettings(pman_handle* h) {
+  kestrel_capture_settings s{};
+  EXPECT_EQ(pman_get_capture_settings(h, &s), 0);
+  return s;
+}
+
+uint64_t SettingsGeneration(pman_handle* h) {
+  uint64_t g = 0;
+  EXPECT_EQ(pman_get_settings_generation(h, &g), 0);
+  return g;
+}
+
 long TaggedGetppid(uint64_t tag) { return syscall(SYS_getppid, tag, tag + 1, 0, 0, 0, 0); }
 
 ScopedCpuPin::ScopedCpuPin(int cpu) {

@@ -72,6 +72,11 @@ class ProbeSession {
 
 uint32_t CurrentTid();
 
+// The handle's current settings and settings generation (failing the test
+// on error).
+kestrel_capture_settings CurrentSettings(pman_handle* h);
+uint64_t SettingsGeneration(pman_handle* h);
+
 // getppid ignores its arguments, but the registers still carry them to the
 // probe: a cheap way to tag each call with a number.
 long TaggedGetppid(uint64_t tag);
