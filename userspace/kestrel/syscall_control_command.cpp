@@ -9,8 +9,8 @@
 namespace kestrel::cli {
 
 const char kSyscallsUsage[] =
-    "usage: kestrel syscalls [list]                  the syscalls Kestrel knows\n"
-    "       kestrel syscalls list --pin-dir DIR      each one's state in a running capture\n"
+    "usage: kestrel syscalls                     the syscalls Kestrel knows\n"
+    "       kestrel syscalls list [--pin-dir DIR]    each one's state in a running capture\n"
     "       kestrel syscalls enable|disable NAME... [--pin-dir DIR]\n"
     "Names may also be comma-separated. The capture pinned at DIR (default\n" PMAN_DEFAULT_PIN_DIR
     ") sees the change on its next syscall.\n";

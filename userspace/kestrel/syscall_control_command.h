@@ -1,5 +1,5 @@
-// `kestrel syscalls enable|disable NAME...` and `kestrel syscalls list
-// --pin-dir DIR`: the interesting-syscall table of a running, pinned capture.
+// `kestrel syscalls list|enable|disable NAME...`: the interesting-syscall
+// table of a running, pinned capture.
 #ifndef KESTREL_CLI_SYSCALL_CONTROL_COMMAND_H_
 #define KESTREL_CLI_SYSCALL_CONTROL_COMMAND_H_
 

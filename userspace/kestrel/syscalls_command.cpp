@@ -9,8 +9,8 @@
 namespace kestrel::cli {
 
 int RunSyscalls(const std::vector<std::string>& args) {
-  // Anything beyond a bare `list` acts on a running capture.
-  if (args.size() > 1 || (!args.empty() && args[0] != "list")) return RunSyscallControl(args);
+  // With a subcommand it acts on a running capture.
+  if (!args.empty()) return RunSyscallControl(args);
   for (const engine::SyscallEntry& e : engine::AllSyscalls()) {
     absl::PrintF("%3u %s\n", e.id, e.name);
   }

@@ -37,9 +37,12 @@ absl::Status RequireBpffs(const std::string& path) {
 
 absl::StatusOr<int> OpenPinDirLock(const std::string& dir) {
   const int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) {
-    return ErrnoStatus(errno, absl::StrFormat("opening the capture pinned at %s", dir));
+  if (fd < 0 && errno == ENOENT) {
+    return ErrnoStatus(ENOENT, absl::StrFormat("no capture is pinned at %s (start one with "
+                                               "`kestrel capture --pin`)",
+                                               dir));
   }
+  if (fd < 0) return ErrnoStatus(errno, absl::StrFormat("opening the capture pinned at %s", dir));
   return fd;
 }
 
