@@ -13,6 +13,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -221,6 +222,29 @@ TEST_F(PinnedControlTest, WritersInTwoProcessesDoNotInterleave) {
   close(ready[1]);
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
   EXPECT_EQ(CurrentSettings(session->handle()).sampling_ratio, start + 2 * kEdits);
+}
+
+// Nothing that could reach the settings leaks into a child across exec.
+TEST_F(PinnedControlTest, EveryDescriptorOfTheCaptureIsCloseOnExec) {
+  const std::string dir = UniquePinDir("cloexec");
+  auto session = ProbeSession::Start({.cpus_per_buffer = 1, .syscalls = {SYS_getppid}});
+  ASSERT_NE(session, nullptr);
+  ASSERT_EQ(pman_pin(session->handle(), dir.c_str()), 0);
+  pman_control* c = nullptr;
+  ASSERT_EQ(pman_control_open(dir.c_str(), nullptr, nullptr, &c), 0);
+  int checked = 0;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc/self/fd")) {
+    std::error_code ec;
+    const std::string target = std::filesystem::read_symlink(entry.path(), ec).string();
+    if (ec || (target.find("bpf") == std::string::npos && target != dir)) continue;
+    const int fd = std::stoi(entry.path().filename().string());
+    const int flags = fcntl(fd, F_GETFD);
+    if (flags < 0) continue;  // the iterator's own descriptor, already gone
+    EXPECT_TRUE(flags & FD_CLOEXEC) << "fd " << fd << " -> " << target;
+    ++checked;
+  }
+  pman_control_close(c);
+  EXPECT_GE(checked, 6) << "expected the maps, the program, the rings and the pin directory";
 }
 
 TEST_F(PinnedControlTest, LockedSettingsRefuseEveryWriter) {
