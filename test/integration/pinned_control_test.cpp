@@ -123,6 +123,22 @@ TEST_F(PinnedControlTest, SecondProcessTogglesAndSetsOnTheRunningCapture) {
     EXPECT_EQ(CurrentSettings(h).drop_failed, 1u);
     EXPECT_EQ(SettingsGeneration(h), g0 + 3);
 
+    // Dropping mode driven from the CLI: a class per syscall, then the mode.
+    r = RunKestrel({"syscalls", "drop-class", "always", "getppid", "--pin-dir", dir});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    r = RunKestrel({"settings", "set", "dropping_mode=1", "sampling_ratio=2", "--pin-dir", dir});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    TaggedGetppid(4);
+    r = RunKestrel({"syscalls", "drop-class", "never", "getppid", "--pin-dir", dir});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    TaggedGetppid(5);
+    TaggedGetppid(6);
+    tags.clear();
+    for (const Captured& c : session->DrainThread(CurrentTid())) {
+      if (c.call.id == SYS_getppid) tags.push_back(c.call.args[0]);
+    }
+    EXPECT_EQ(tags, (std::vector<uint64_t>{5, 6}));
+
     r = RunKestrel({"settings", "get", "snaplen", "drop_failed", "--pin-dir", dir});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.out, "snaplen=512\ndrop_failed=1\n");
@@ -157,6 +173,8 @@ TEST_F(PinnedControlTest, BadKeysValuesAndNamesAreRefusedWithNothingChanged) {
       {"settings", "get", "bogus"},
       {"syscalls", "enable", "openat", "nosuchcall"},
       {"syscalls", "disable", "getppid,"},
+      {"syscalls", "drop-class", "sometimes", "getppid"},
+      {"syscalls", "drop-class", "never"},
   };
   for (std::vector<std::string> args : refused) {
     args.insert(args.end(), {"--pin-dir", dir});

@@ -10,7 +10,7 @@ namespace kestrel::cli {
 
 extern const char kSyscallsUsage[];
 
-// `args` starts with enable, disable or list. Returns the exit code.
+// `args` starts with list, enable, disable or drop-class. Returns the exit code.
 int RunSyscallControl(const std::vector<std::string>& args);
 
 }  // namespace kestrel::cli
