@@ -22,10 +22,6 @@ namespace {
 
 uint64_t U(int64_t v) { return static_cast<uint64_t>(v); }
 
-// getppid ignores its arguments, but the registers still carry them to the
-// probe: a cheap way to tag each call with a number.
-long TaggedGetppid(uint64_t tag) { return syscall(SYS_getppid, tag, tag + 1, 0, 0, 0, 0); }
-
 class TempFile {
  public:
   TempFile() {

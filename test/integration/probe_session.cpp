@@ -4,10 +4,12 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 
 #include "engine/record_view.h"
+#include "shared/event_types.h"
 
 namespace kestrel::testing {
 namespace {
@@ -28,6 +30,30 @@ bool HasBpfPrivileges() {
 }
 
 uint32_t CurrentTid() { return static_cast<uint32_t>(gettid()); }
+
+kestrel_capture_settings CurrentSettings(pman_handle* h) {
+  kestrel_capture_settings s{};
+  EXPECT_EQ(pman_get_capture_settings(h, &s), 0);
+  return s;
+}
+
+uint64_t SettingsGeneration(pman_handle* h) {
+  uint64_t g = 0;
+  EXPECT_EQ(pman_get_settings_generation(h, &g), 0);
+  return g;
+}
+
+long TaggedGetppid(uint64_t tag) { return syscall(SYS_getppid, tag, tag + 1, 0, 0, 0, 0); }
+
+ScopedCpuPin::ScopedCpuPin(int cpu) {
+  sched_getaffinity(0, sizeof(old_), &old_);
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu, &set);
+  EXPECT_EQ(sched_setaffinity(0, sizeof(set), &set), 0);
+}
+
+ScopedCpuPin::~ScopedCpuPin() { sched_setaffinity(0, sizeof(old_), &old_); }
 
 std::unique_ptr<ProbeSession> ProbeSession::Start(const SessionOptions& options) {
   pman_options opts;
@@ -52,6 +78,7 @@ std::unique_ptr<ProbeSession> ProbeSession::Start(const SessionOptions& options)
   EXPECT_EQ(pman_update_capture_settings(h, &settings), 0);
   for (uint32_t id : options.syscalls) EXPECT_EQ(pman_mark_single_64bit_syscall(h, id, true), 0);
   EXPECT_EQ(pman_attach(h), 0);
+  EXPECT_FALSE(session->AwaitSettingsChanged().empty()) << "no settings_changed after setup";
   return session;
 }
 
@@ -105,6 +132,44 @@ uint64_t ProbeSession::DrainAll() {
     EXPECT_EQ(pman_consume_first_event(handle_, &record, &ring), 0);
     if (record == nullptr) return n;
     ++n;
+  }
+}
+
+std::vector<engine::SettingsChanged> ProbeSession::AwaitSettingsChanged() {
+  std::vector<engine::SettingsChanged> seen;
+  uint64_t generation = 0;
+  EXPECT_EQ(pman_get_settings_generation(handle_, &generation), 0);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  while (std::chrono::steady_clock::now() < deadline) {
+    void* record = nullptr;
+    int16_t ring = -1;
+    EXPECT_EQ(pman_consume_first_event(handle_, &record, &ring), 0);
+    if (record == nullptr) {
+      // The wait is itself a syscall: it makes the probe look.
+      pman_wait_for_events(handle_, 10);
+      continue;
+    }
+    absl::StatusOr<engine::RecordView> view =
+        engine::RecordView::Parse(record, KESTREL_MAX_RECORD_BYTES);
+    if (!view.ok() || view->header().type != KESTREL_EVT_SETTINGS_CHANGED) continue;
+    absl::StatusOr<engine::SettingsChanged> changed = engine::DecodeSettingsChanged(*view);
+    EXPECT_TRUE(changed.ok()) << changed.status();
+    if (!changed.ok()) continue;
+    seen.push_back(*changed);
+    if (changed->new_generation == generation) return seen;
+  }
+  return {};
+}
+
+std::vector<std::vector<uint8_t>> ProbeSession::DrainRaw() {
+  std::vector<std::vector<uint8_t>> out;
+  for (;;) {
+    void* record = nullptr;
+    int16_t ring = -1;
+    EXPECT_EQ(pman_consume_first_event(handle_, &record, &ring), 0);
+    if (record == nullptr) return out;
+    const auto* bytes = static_cast<const uint8_t*>(record);
+    out.emplace_back(bytes, bytes + static_cast<const kestrel_record_header*>(record)->len);
   }
 }
 

@@ -4,11 +4,13 @@
 #define KESTREL_TEST_INTEGRATION_PROBE_SESSION_H_
 
 #include <gtest/gtest.h>
+#include <sched.h>
 
 #include <cstdint>
 #include <memory>
 #include <vector>
 
+#include "engine/control_records.h"
 #include "engine/event_decoder.h"
 #include "engine/generic_syscall.h"
 #include "libpman.h"
@@ -73,12 +75,41 @@ class ProbeSession {
 
   pman_stats Stats();
 
+  // Reads records until the settings_changed record that reports the
+  // current generation (waiting up to two seconds), dropping all other
+  // records; returns every settings_changed record read, oldest first, or
+  // nothing on timeout. Start() calls it, so a test begins with an empty
+  // stream.
+  std::vector<engine::SettingsChanged> AwaitSettingsChanged();
+
+  // Every record now in the rings, copied out, in consumption order.
+  std::vector<std::vector<uint8_t>> DrainRaw();
+
  private:
   explicit ProbeSession(pman_handle* h) : handle_(h) {}
   pman_handle* handle_;
 };
 
 uint32_t CurrentTid();
+
+// The handle's current settings and settings generation (failing the test
+// on error).
+kestrel_capture_settings CurrentSettings(pman_handle* h);
+uint64_t SettingsGeneration(pman_handle* h);
+
+// getppid ignores its arguments, but the registers still carry them to the
+// probe: a cheap way to tag each call with a number.
+long TaggedGetppid(uint64_t tag);
+
+// Keeps the calling thread on one CPU while alive.
+class ScopedCpuPin {
+ public:
+  explicit ScopedCpuPin(int cpu);
+  ~ScopedCpuPin();
+
+ private:
+  cpu_set_t old_;
+};
 
 }  // namespace kestrel::testing
 

@@ -92,7 +92,7 @@ std::array<uint64_t, 6> TaggedArgs(uint64_t tag) {
   return a;
 }
 
-long TaggedGetppid(uint64_t tag) {
+long ChecksummedGetppid(uint64_t tag) {
   const std::array<uint64_t, 6> a = TaggedArgs(tag);
   return syscall(SYS_getppid, a[0], a[1], a[2], a[3], a[4], a[5]);
 }

@@ -48,7 +48,7 @@ CommandResult RunKestrel(const std::vector<std::string>& args);
 std::array<uint64_t, 6> TaggedArgs(uint64_t tag);
 
 // getppid with TaggedArgs(tag) in its argument registers.
-long TaggedGetppid(uint64_t tag);
+long ChecksummedGetppid(uint64_t tag);
 
 // True when `args` is exactly TaggedArgs(args[0]).
 bool ChecksumHolds(const std::array<uint64_t, 6>& args);

@@ -108,7 +108,7 @@ TEST(RecorderTest, NewestRecordsOutliveWriterAndLoaderAndDumpFromANewProcess) {
   if (child == 0) {
     // Into the recorder's cgroup: from here on only this process is recorded.
     std::ofstream(cgroup.path() + "/cgroup.procs") << 0 << std::flush;
-    for (uint64_t tag = 1; tag <= kCalls; ++tag) TaggedGetppid(tag);
+    for (uint64_t tag = 1; tag <= kCalls; ++tag) ChecksummedGetppid(tag);
     _exit(0);
   }
   int status = 0;
@@ -166,7 +166,7 @@ TEST(RecorderTest, OverwriteUnderLoadNeverYieldsATornRecord) {
     writers.emplace_back([&, w] {
       tids[w] = CurrentTid();
       for (uint64_t n = 1; !stop.load(std::memory_order_relaxed); ++n) {
-        TaggedGetppid((w + 1) << 40 | n);
+        ChecksummedGetppid((w + 1) << 40 | n);
       }
     });
   }
@@ -262,7 +262,7 @@ TEST(RecorderTest, SeveralRecordersRunSideBySide) {
     again.size_bytes = 64 * 1024;
     EXPECT_EQ(pman_recorder_start(&again), -EEXIST);
   }
-  for (uint64_t tag = 1; tag <= 3; ++tag) TaggedGetppid(tag);
+  for (uint64_t tag = 1; tag <= 3; ++tag) ChecksummedGetppid(tag);
   const std::array<uint64_t, 6> g = TaggedArgs(77);
   syscall(SYS_getpid, g[0], g[1], g[2], g[3], g[4], g[5]);
 
@@ -313,7 +313,7 @@ TEST(RecorderTest, PerCpuRingsKeepEachCpusRecordsAndMergeByTime) {
       CPU_SET(cpu, &set);
       ASSERT_EQ(sched_setaffinity(0, sizeof(set), &set), 0);
       tids[cpu] = CurrentTid();
-      for (uint64_t n = 1; n <= kCalls; ++n) TaggedGetppid(uint64_t{cpu} << 32 | n);
+      for (uint64_t n = 1; n <= kCalls; ++n) ChecksummedGetppid(uint64_t{cpu} << 32 | n);
     });
   }
   for (std::thread& t : threads) t.join();

@@ -56,3 +56,25 @@ TEST(CaptureOptionsTest, ErrorsNameTheFlag) {
 
 }  // namespace
 }  // namespace kestrel::cli
+
+namespace kestrel::cli {
+namespace {
+
+TEST(CaptureOptionsTest, PinAndLockFlags) {
+  absl::StatusOr<CaptureOptions> o = ParseCaptureOptions({});
+  ASSERT_TRUE(o.ok());
+  EXPECT_FALSE(o->pin_dir.has_value());
+  EXPECT_FALSE(o->lock_settings);
+  o = ParseCaptureOptions({"--pin", "--lock-settings"});
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(o->pin_dir, "");  // libpman's default directory
+  EXPECT_TRUE(o->lock_settings);
+  o = ParseCaptureOptions({"--pin-dir", "/sys/fs/bpf/elsewhere", "--pin"});
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(o->pin_dir, "/sys/fs/bpf/elsewhere");
+  EXPECT_FALSE(ParseCaptureOptions({"--pin-dir"}).ok());
+  EXPECT_FALSE(ParseCaptureOptions({"--pin-dir", ""}).ok());
+}
+
+}  // namespace
+}  // namespace kestrel::cli

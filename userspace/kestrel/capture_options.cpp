@@ -18,13 +18,17 @@ const char kCaptureUsage[] =
     "                       [--duration SECONDS] [--json]\n"
     "                       [--buffer-bytes small|default|large|N[K|M|G]]\n"
     "                       [--cpus-per-buffer auto|N] [--online-cpus-only]\n"
+    "                       [--pin | --pin-dir DIR] [--lock-settings]\n"
     "Prints one line per syscall event until Ctrl-C, --count or --duration,\n"
-    "then the probe's counters on stderr.\n";
+    "then the probe's counters on stderr. --pin exposes the capture to\n"
+    "`kestrel settings` and `kestrel syscalls`; --lock-settings freezes the\n"
+    "settings and syscall set once they are in place.\n";
 
 namespace {
 
 constexpr std::string_view kValuedFlags[] = {"--syscalls", "--pid",          "--count",
-                                             "--duration", "--buffer-bytes", "--cpus-per-buffer"};
+                                             "--duration", "--buffer-bytes", "--cpus-per-buffer",
+                                             "--pin-dir"};
 
 absl::Status FlagError(const std::string& flag, const std::string& why) {
   return absl::InvalidArgumentError(absl::StrFormat("%s: %s", flag, why));
@@ -80,6 +84,11 @@ absl::Status ApplyValuedFlag(const std::string& flag, const std::string& value,
     options.cpus_per_buffer = *n;
     return absl::OkStatus();
   }
+  if (flag == "--pin-dir") {
+    if (value.empty()) return FlagError(flag, "needs a directory");
+    options.pin_dir = value;
+    return absl::OkStatus();
+  }
   return absl::InvalidArgumentError(absl::StrFormat("unknown option \"%s\"", flag));
 }
 
@@ -101,6 +110,14 @@ absl::StatusOr<CaptureOptions> ParseCaptureOptions(const std::vector<std::string
     }
     if (flag == "--online-cpus-only") {
       options.online_cpus_only = true;
+      continue;
+    }
+    if (flag == "--pin") {
+      if (!options.pin_dir) options.pin_dir = "";
+      continue;
+    }
+    if (flag == "--lock-settings") {
+      options.lock_settings = true;
       continue;
     }
     if (std::find(std::begin(kValuedFlags), std::end(kValuedFlags), flag) ==

@@ -22,6 +22,10 @@ struct CaptureOptions {
   uint64_t buffer_bytes = PMAN_DEFAULT_BUFFER_BYTES;
   uint32_t cpus_per_buffer = PMAN_CPUS_PER_BUFFER_AUTO;
   bool online_cpus_only = false;
+  // Pin the capture for `kestrel settings` / `kestrel syscalls` (empty
+  // string = libpman's default directory).
+  std::optional<std::string> pin_dir;
+  bool lock_settings = false;  // freeze the settings once set up
 };
 
 // Parses the arguments that follow `kestrel capture`. Errors name the flag.

@@ -5,12 +5,14 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "control_event_format.h"
 #include "engine/drop_marker.h"
 #include "engine/event_decoder.h"
 #include "engine/generic_syscall.h"
 #include "engine/record_view.h"
 #include "engine/syscall_names.h"
 #include "shared/event_types.h"
+#include "text_format.h"
 
 namespace kestrel::cli {
 namespace {
@@ -24,30 +26,6 @@ void AppendArg(std::string& out, uint64_t value) {
   } else {
     absl::StrAppendFormat(&out, "%#x", value);
   }
-}
-
-void AppendWallTime(std::string& out, uint64_t wall_ns) {
-  const time_t seconds = static_cast<time_t>(wall_ns / 1'000'000'000ULL);
-  tm local{};
-  localtime_r(&seconds, &local);
-  char hms[16];
-  std::strftime(hms, sizeof(hms), "%H:%M:%S", &local);
-  absl::StrAppendFormat(&out, "%s.%09u", hms, wall_ns % 1'000'000'000ULL);
-}
-
-void AppendJsonString(std::string& out, std::string_view s) {
-  out.push_back('"');
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out.push_back('\\');
-      out.push_back(c);
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      absl::StrAppendFormat(&out, "\\u%04x", static_cast<unsigned char>(c));
-    } else {
-      out.push_back(c);
-    }
-  }
-  out.push_back('"');
 }
 
 std::string_view NameOf(uint32_t id) {
@@ -157,6 +135,14 @@ absl::Status EventPrinter::Format(const kestrel_record_header* record, std::stri
   if (!view.ok()) return view.status();
   line.clear();
   if (engine::IsDropMarker(*view)) return FormatDropMarker(*view, json_, boot_time_ns_, line);
+  switch (view->header().type) {
+    case KESTREL_EVT_SETTINGS_CHANGED:
+    case KESTREL_EVT_DROP_START:
+    case KESTREL_EVT_DROP_STOP:
+      return FormatControlRecord(*view, json_, boot_time_ns_, line);
+    default:
+      break;
+  }
   if (view->header().type == KESTREL_EVT_GENERIC_SYSCALL) return FormatGeneric(*view, line);
   return FormatSpecific(*view, line);
 }

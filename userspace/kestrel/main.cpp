@@ -7,6 +7,7 @@
 #include "capture_command.h"
 #include "dump_command.h"
 #include "recorder_command.h"
+#include "settings_command.h"
 #include "stats_command.h"
 #include "syscalls_command.h"
 
@@ -17,7 +18,8 @@ constexpr char kUsage[] =
     "commands:\n"
     "  capture    print live syscall events (kestrel capture --help)\n"
     "  stats      load the probe for a while and print rings and counters\n"
-    "  syscalls   list the syscalls Kestrel knows\n"
+    "  syscalls   list the syscalls Kestrel knows, or toggle them in a running capture\n"
+    "  settings   read or change the settings of a running capture\n"
     "  recorder   start or stop a flight recorder (kestrel recorder --help)\n"
     "  dump       print a flight recorder's newest records (kestrel dump --help)\n";
 
@@ -35,6 +37,7 @@ int main(int argc, char** argv) {
   if (command == "syscalls") return kestrel::cli::RunSyscalls(args);
   if (command == "recorder") return kestrel::cli::RunRecorder(args);
   if (command == "dump") return kestrel::cli::RunDump(args);
+  if (command == "settings") return kestrel::cli::RunSettings(args);
   if (command == "help" || command == "--help" || command == "-h") {
     std::fputs(kUsage, stdout);
     return 0;

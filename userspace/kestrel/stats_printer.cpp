@@ -21,18 +21,23 @@ void PrintStats(pman_handle* handle, uint64_t consumed, uint64_t undecodable, st
   std::vector<kestrel_cpu_counters> per_cpu(stats.n_cpus);
   if (pman_get_stats(handle, &stats, per_cpu.data(), per_cpu.size()) != 0) return;
   const kestrel_cpu_counters& t = stats.total;
-  const uint64_t dropped =
-      t.drops_ring_full + t.drops_too_large + t.drops_no_ring + t.drops_settings_busy;
+  const uint64_t dropped = t.drops_ring_full + t.drops_too_large + t.drops_no_ring +
+                           t.drops_settings_busy + t.drops_sampling;
   absl::FPrintF(out,
                 "--- kestrel stats: %u ring(s) x %u bytes, %s; %u of %u CPUs have a ring; "
                 "%u bytes locked\n",
                 stats.n_rings, stats.ring_bytes, Topology(stats), stats.n_cpus_with_ring,
                 stats.n_cpus, stats.locked_bytes);
-  absl::FPrintF(out,
-                "records written %u, consumed %u (undecodable %u), dropped %u "
-                "(ring full %u, too large %u, no ring %u, settings busy %u), drop markers %u\n",
-                t.records_written, consumed, undecodable, dropped, t.drops_ring_full,
-                t.drops_too_large, t.drops_no_ring, t.drops_settings_busy, t.drop_markers);
+  absl::FPrintF(
+      out,
+      "records written %u, consumed %u (undecodable %u), dropped %u "
+      "(ring full %u, too large %u, no ring %u, settings busy %u, sampling %u), drop markers %u\n",
+      t.records_written, consumed, undecodable, dropped, t.drops_ring_full, t.drops_too_large,
+      t.drops_no_ring, t.drops_settings_busy, t.drops_sampling, t.drop_markers);
+  if (t.settings_torn_reads != 0) {
+    absl::FPrintF(out, "WARNING: %u torn settings reads detected (seqlock failure)\n",
+                  t.settings_torn_reads);
+  }
   for (uint32_t cpu = 0; cpu < stats.n_cpus; ++cpu) {
     const kestrel_cpu_counters& c = per_cpu[cpu];
     absl::FPrintF(out, "  cpu %u: written %u, ring full %u, too large %u, no ring %u, markers %u\n",

@@ -4,16 +4,13 @@
 
 #include "absl/strings/str_format.h"
 #include "engine/syscall_names.h"
+#include "syscall_control_command.h"
 
 namespace kestrel::cli {
 
 int RunSyscalls(const std::vector<std::string>& args) {
-  if (!args.empty() && args[0] != "list") {
-    absl::FPrintF(stderr,
-                  "kestrel syscalls: unknown subcommand \"%s\"\nusage: kestrel syscalls [list]\n",
-                  args[0]);
-    return 2;
-  }
+  // With a subcommand it acts on a running capture.
+  if (!args.empty()) return RunSyscallControl(args);
   for (const engine::SyscallEntry& e : engine::AllSyscalls()) {
     absl::PrintF("%3u %s\n", e.id, e.name);
   }

@@ -56,10 +56,11 @@ static __always_inline void count_loss(__u64 *cause)
 	__sync_fetch_and_add(&st->lost_total, 1);
 }
 
-/* Writes the marker this CPU owes, if any, into `ring`. When the ring has no
- * room the marker stays owed: the record that follows is lost too and joins
- * the count. */
-static __always_inline void emit_owed_drop_marker(void *ring, __u32 cpu,
+/* Writes the marker this CPU owes, if any, into `ring`. Returns false when a
+ * marker is owed but the ring has no room for it: the caller must then drop
+ * its record too (as ring full), or the record would reach the reader ahead
+ * of the marker announcing the gap before it. */
+static __always_inline bool emit_owed_drop_marker(void *ring, __u32 cpu,
 						  struct kestrel_cpu_counters *counters)
 {
 	struct kestrel_drop_state *st = this_cpu_drop_state();
@@ -67,17 +68,17 @@ static __always_inline void emit_owed_drop_marker(void *ring, __u32 cpu,
 	__u64 lost;
 
 	if (!st || !*(volatile __u64 *)&st->pending)
-		return;
+		return true;
 	/* Take the count first: a marker is then written at most once per
 	 * loss even when programs interleave on this CPU, and a marker that
 	 * finds no room hands its count back for the next record. */
 	lost = __sync_lock_test_and_set(&st->pending, 0);
 	if (!lost)
-		return;
+		return true;
 	m = sink_reserve(ring, sizeof(*m));
 	if (!m) {
 		__sync_fetch_and_add(&st->pending, lost);
-		return;
+		return false;
 	}
 	fill_record_header(&m->hdr, KESTREL_EVT_DROP_MARKER, KESTREL_DROP_MARKER_NPARAMS,
 			   sizeof(*m), cpu, 0);
@@ -89,6 +90,7 @@ static __always_inline void emit_owed_drop_marker(void *ring, __u32 cpu,
 	m->lost_total = st->lost_total;
 	sink_submit(ring, m, sizeof(*m));
 	counter_inc(counters->drop_markers);
+	return true;
 }
 
 #endif /* KESTREL_BPF_DROP_MARKERS_H */

@@ -26,6 +26,12 @@ __weak __u8 interesting_syscalls[KESTREL_SYSCALL_TABLE_SIZE];
 
 __weak struct kestrel_settings_store settings_store;
 
+/* Dropping mode's enum kestrel_drop_class per syscall id: one byte each so a
+ * change is a single store. */
+__weak __u8 syscall_drop_class[KESTREL_SYSCALL_TABLE_SIZE];
+
+__weak struct kestrel_settings_generation settings_generation;
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);

@@ -203,8 +203,7 @@ static __always_inline void rb_submit(struct scratch_area *s)
 		counter_inc(counters->drops_no_ring);
 		return;
 	}
-	emit_owed_drop_marker(ring, cpu, counters);
-	if (!sink_output(ring, s->buf, len)) {
+	if (!emit_owed_drop_marker(ring, cpu, counters) || !sink_output(ring, s->buf, len)) {
 		count_loss(&counters->drops_ring_full);
 		return;
 	}

@@ -6,6 +6,7 @@
 #ifndef KESTREL_BPF_SETTINGS_READER_H
 #define KESTREL_BPF_SETTINGS_READER_H
 
+#include "counters.h"
 #include "maps.h"
 
 /* Writers flip slots far less often than a copy takes, so one retry almost
@@ -14,6 +15,16 @@
 #define KESTREL_SETTINGS_READ_TRIES 4
 
 #define kestrel_compiler_barrier() asm volatile("" ::: "memory")
+
+/* A copy that passed the sequence check yet has mismatched stamps would be
+ * a torn read the seqlock let through: count it and use nothing from it. */
+static __noinline void count_torn_read(void)
+{
+	struct kestrel_cpu_counters *counters = this_cpu_counters();
+
+	if (counters)
+		counter_inc(counters->settings_torn_reads);
+}
 
 /* x86_64 keeps loads in program order, so a compiler barrier is enough to
  * order the sequence reads around the copy. */
@@ -27,10 +38,19 @@ static __always_inline bool read_capture_settings(struct kestrel_capture_setting
 		kestrel_compiler_barrier();
 		if (seq & 1)
 			continue;
-		__builtin_memcpy(out, &slot->settings, sizeof(*out));
+		__u64 head = *(volatile __u64 *)&slot->body.stamp_head;
 		kestrel_compiler_barrier();
-		if (*(volatile __u32 *)&slot->seq == seq)
-			return true;
+		__builtin_memcpy(out, &slot->body.settings, sizeof(*out));
+		kestrel_compiler_barrier();
+		__u64 tail = *(volatile __u64 *)&slot->body.stamp_tail;
+		kestrel_compiler_barrier();
+		if (*(volatile __u32 *)&slot->seq != seq)
+			continue;
+		if (head != tail) {
+			count_torn_read();
+			return false;
+		}
+		return true;
 	}
 	return false;
 }

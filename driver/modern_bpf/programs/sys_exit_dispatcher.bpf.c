@@ -10,25 +10,17 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
+#include "../helpers/capture_filter.h"
 #include "../helpers/counters.h"
 #include "../helpers/drop_markers.h"
 #include "../helpers/maps.h"
 #include "../helpers/record_header.h"
+#include "../helpers/sampling.h"
+#include "../helpers/settings_changed.h"
 #include "../helpers/settings_reader.h"
 #include "../helpers/table_filler.h"
 #include "../helpers/sink.h"
 #include "../shared/event_types.h"
-
-static __always_inline bool wanted(const struct kestrel_capture_settings *s, __u32 tgid, long ret)
-{
-	if (tgid == s->own_tgid)
-		return false;
-	if (s->target_tgid && tgid != s->target_tgid)
-		return false;
-	if (s->drop_failed && ret < 0)
-		return false;
-	return true;
-}
 
 static __always_inline void emit_generic(struct pt_regs *regs, long ret, __u64 id, __u64 pid_tgid,
 					 struct kestrel_cpu_counters *counters)
@@ -42,8 +34,9 @@ static __always_inline void emit_generic(struct pt_regs *regs, long ret, __u64 i
 		counter_inc(counters->drops_no_ring);
 		return;
 	}
-	emit_owed_drop_marker(ring, cpu, counters);
-	r = sink_reserve(ring, sizeof(*r));
+	r = NULL;
+	if (emit_owed_drop_marker(ring, cpu, counters))
+		r = sink_reserve(ring, sizeof(*r));
 	if (!r) {
 		count_loss(&counters->drops_ring_full);
 		return;
@@ -95,6 +88,7 @@ int BPF_PROG(kestrel_sys_exit, struct pt_regs *regs, long ret)
 	__u64 id = regs->orig_ax;
 	__u64 pid_tgid;
 
+	report_settings_change();
 	if (id >= KESTREL_SYSCALL_TABLE_SIZE || !interesting_syscalls[id])
 		return 0;
 
@@ -107,6 +101,8 @@ int BPF_PROG(kestrel_sys_exit, struct pt_regs *regs, long ret)
 	}
 	pid_tgid = bpf_get_current_pid_tgid();
 	if (!wanted(&settings, pid_tgid >> 32, ret) || !sink_wants_current())
+		return 0;
+	if (!sample_keep(&settings, id, counters))
 		return 0;
 	if (syscall_event[id]) {
 		emit_specific(ctx, regs, ret, syscall_event[id], &settings, counters);

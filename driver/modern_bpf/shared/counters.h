@@ -17,6 +17,11 @@ struct kestrel_cpu_counters {
 	__u64 drops_no_ring;	   /* no ring mapped for this CPU */
 	__u64 drops_settings_busy; /* settings could not be read untorn */
 	__u64 drop_markers;	   /* markers written; not records_written */
+	__u64 drops_sampling;	   /* left out by dropping mode */
+	/* Diagnostic, outside the sum above: a settings copy passed the
+	 * seqlock with mismatched stamps (counted also as settings busy).
+	 * Nonzero means the seqlock is broken. */
+	__u64 settings_torn_reads;
 };
 
 #endif /* KESTREL_SHARED_COUNTERS_H */

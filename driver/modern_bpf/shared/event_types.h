@@ -18,12 +18,18 @@ enum kestrel_event_type {
 	/* Records of this CPU were lost since its previous marker; written
 	 * in front of the next record the CPU manages to reserve. */
 	KESTREL_EVT_DROP_MARKER = 2,
+	/* Not a thread's event (tid = tgid = 0): the settings moved to a new
+	 * generation. */
+	KESTREL_EVT_SETTINGS_CHANGED = 3,
+	/* Per CPU (tid = tgid = 0): dropping mode started or stopped there. */
+	KESTREL_EVT_DROP_START = 4,
+	KESTREL_EVT_DROP_STOP = 5,
 	/* Specific syscall events follow, one per event of the schema. */
 	KESTREL_EVT_SYSCALL_BASE = 63,
 #define KESTREL_EVENT_ENUM_ENTRY(name, syscall, params) KESTREL_EVT_##name,
 	KESTREL_SYSCALL_EVENTS(KESTREL_EVENT_ENUM_ENTRY)
 #undef KESTREL_EVENT_ENUM_ENTRY
-	KESTREL_EVT_TYPE_MAX,
+	    KESTREL_EVT_TYPE_MAX,
 };
 
 /* Parameter count of each specific event, e.g. KESTREL_NPARAMS_OPENAT. */
@@ -57,6 +63,29 @@ struct kestrel_drop_marker_record {
 	__u64 first_loss_ns;
 	__u64 last_loss_ns;
 	__u64 lost_total;
+};
+
+#define KESTREL_SETTINGS_CHANGED_NPARAMS 3
+
+/* Parameters: what changed (KESTREL_CHANGED_* bits, u16), old and new
+ * generation (u64). The u16 first keeps the u64s aligned. */
+struct kestrel_settings_changed_record {
+	struct kestrel_record_header hdr;
+	__u16 param_len[KESTREL_SETTINGS_CHANGED_NPARAMS];
+	__u16 what;
+	__u64 old_generation;
+	__u64 new_generation;
+};
+
+#define KESTREL_SAMPLING_MARKER_NPARAMS 2
+
+/* DROP_START and DROP_STOP. Parameters: the sampling ratio (u32) and the
+ * settings generation in force (u64). */
+struct kestrel_sampling_marker_record {
+	struct kestrel_record_header hdr;
+	__u16 param_len[KESTREL_SAMPLING_MARKER_NPARAMS];
+	__u32 sampling_ratio;
+	__u64 generation;
 };
 
 #endif /* KESTREL_SHARED_EVENT_TYPES_H */

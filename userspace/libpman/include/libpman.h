@@ -38,6 +38,9 @@ extern "C" {
 /* The ABI this header describes; pman_abi_version() returns the library's. */
 #define PMAN_ABI_VERSION 1
 
+/* Where pman_pin and pman_control_open go when given no directory. */
+#define PMAN_DEFAULT_PIN_DIR "/sys/fs/bpf/kestrel"
+
 /* Named ring sizes, in bytes (each a power of two and a page multiple). */
 #define PMAN_BUFFER_BYTES_SMALL (1U * 1024 * 1024)
 #define PMAN_DEFAULT_BUFFER_BYTES (8U * 1024 * 1024)
@@ -136,6 +139,41 @@ int pman_get_capture_settings(struct pman_handle* h, struct kestrel_capture_sett
  * the new struct on each syscall, never a mix. No syscall is made. */
 int pman_update_capture_settings(struct pman_handle* h,
                                  const struct kestrel_capture_settings* settings);
+
+/* Sets the dropping-mode class of one syscall id: an enum
+ * kestrel_drop_class value. */
+int pman_set_syscall_drop_class(struct pman_handle* h, uint32_t syscall_id, uint32_t drop_class);
+
+/* The settings generation: every change made through libpman (settings,
+ * syscall table, drop classes) bumps it, and the probe reports each new
+ * generation once as a KESTREL_EVT_SETTINGS_CHANGED record. */
+int pman_get_settings_generation(struct pman_handle* h, uint64_t* generation);
+
+/* Pins the settings and syscall tables (.bss), the counters and the ring
+ * table under the bpffs directory `dir` (NULL = PMAN_DEFAULT_PIN_DIR),
+ * created 0700 with 0600 pins, for control from other processes (see
+ * libpman_control.h). pman_close removes them. From here on writes through
+ * this handle take the same cross-process lock as other controllers. */
+int pman_pin(struct pman_handle* h, const char* dir);
+
+/* Tamper resistance for deployments that need no live tuning: unmaps the
+ * writable settings mapping, freezes the .bss map (bpf_map_freeze) and maps
+ * it back read-only. Every later change is refused with -EPERM, here and in
+ * any other process. Fails with -EBUSY while a controller maps it writable. */
+int pman_lock_settings(struct pman_handle* h);
+
+/* What a settings change costs, measured on a loaded handle (it changes
+ * nothing in the end: every toggle is undone). */
+struct pman_settings_costs {
+  double mmap_toggle_ns;  /* one syscall on/off: a store + generation bump */
+  double mmap_publish_ns; /* a whole settings struct through the seqlock */
+  double map_update_ns;   /* the same toggle through bpf_map_update_elem */
+  uint32_t xlated_insns;  /* the sys_exit program after the verifier */
+  uint32_t jited_bytes;   /* its x86-64 machine code */
+};
+
+int pman_measure_settings_costs(struct pman_handle* h, uint32_t iterations,
+                                struct pman_settings_costs* out);
 
 /* Reads the counters. `per_cpu` may be NULL; otherwise it receives up to
  * `per_cpu_len` entries, one per possible CPU (stats->n_cpus of them). */

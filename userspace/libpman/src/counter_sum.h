@@ -14,6 +14,8 @@ inline void AddCounters(kestrel_cpu_counters& total, const kestrel_cpu_counters&
   total.drops_no_ring += c.drops_no_ring;
   total.drops_settings_busy += c.drops_settings_busy;
   total.drop_markers += c.drop_markers;
+  total.drops_sampling += c.drops_sampling;
+  total.settings_torn_reads += c.settings_torn_reads;
 }
 
 }  // namespace kestrel::pman

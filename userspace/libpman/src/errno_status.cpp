@@ -1,11 +1,9 @@
 #include "errno_status.h"
 
 #include <cerrno>
-#include <cstring>
 #include <string>
 
 #include "absl/strings/numbers.h"
-#include "absl/strings/str_cat.h"
 
 namespace kestrel::pman {
 namespace {
@@ -16,7 +14,7 @@ constexpr char kErrnoPayload[] = "kestrel.dev/errno";
 
 absl::Status ErrnoStatus(int error, const std::string& message) {
   absl::Status status =
-      absl::ErrnoToStatus(error, absl::StrCat(message, ": ", std::strerror(error)));
+      absl::ErrnoToStatus(error, message);  // which appends strerror(error) itself
   status.SetPayload(kErrnoPayload, absl::Cord(std::to_string(error)));
   return status;
 }

@@ -104,6 +104,39 @@ int pman_update_capture_settings(struct pman_handle* h,
   return Call(h, [&](Probe& p) { return p.UpdateSettings(*settings); });
 }
 
+int pman_set_syscall_drop_class(struct pman_handle* h, uint32_t syscall_id, uint32_t drop_class) {
+  return Call(h, [&](Probe& p) { return p.SetDropClass(syscall_id, drop_class); });
+}
+
+int pman_get_settings_generation(struct pman_handle* h, uint64_t* generation) {
+  if (generation == nullptr) return -EINVAL;
+  return Call(h, [&](Probe& p) -> absl::Status {
+    absl::StatusOr<uint64_t> g = p.Generation();
+    if (!g.ok()) return g.status();
+    *generation = *g;
+    return absl::OkStatus();
+  });
+}
+
+int pman_pin(struct pman_handle* h, const char* dir) {
+  return Call(h, [&](Probe& p) { return p.Pin(dir); });
+}
+
+int pman_lock_settings(struct pman_handle* h) {
+  return Call(h, [](Probe& p) { return p.LockSettings(); });
+}
+
+int pman_measure_settings_costs(struct pman_handle* h, uint32_t iterations,
+                                struct pman_settings_costs* out) {
+  if (out == nullptr || iterations == 0) return -EINVAL;
+  return Call(h, [&](Probe& p) -> absl::Status {
+    absl::StatusOr<pman_settings_costs> costs = p.MeasureSettingsCosts(iterations);
+    if (!costs.ok()) return costs.status();
+    *out = *costs;
+    return absl::OkStatus();
+  });
+}
+
 int pman_get_stats(struct pman_handle* h, struct pman_stats* stats,
                    struct kestrel_cpu_counters* per_cpu, size_t per_cpu_len) {
   if (stats == nullptr) return -EINVAL;

@@ -11,13 +11,16 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
-#include "custom_fillers.h"
 #include "boot_clock.h"
+#include "bss_view.h"
 #include "counter_sum.h"
+#include "custom_fillers.h"
 #include "errno_status.h"
 #include "kestrel_probe.skel.h"
 #include "libbpf_log_route.h"
+#include "map_freeze.h"
 #include "map_memlock.h"
+#include "pin_dir.h"
 #include "settings_store.h"
 #include "shared/syscall_table_x86_64.h"
 
@@ -151,7 +154,8 @@ absl::Status Probe::Load() {
   settings.boot_time_ns = BootTimeWallNs();
   settings.snaplen = kDefaultSnaplen;
   settings.own_tgid = static_cast<uint32_t>(getpid());
-  PublishSettings(&skel_->bss->settings_store, settings);
+  control_.emplace(ViewOfBss(skel_->bss), -1);
+  if (absl::Status s = control_->UpdateSettings(settings); !s.ok()) return s;
   logger_.Logf(PMAN_LOG_INFO, "probe loaded: %u ring(s) of %u bytes for %u of %u CPUs",
                layout_.n_rings, layout_.ring_bytes, layout_.CpusWithRing(), layout_.n_cpus);
   return absl::OkStatus();
@@ -174,6 +178,8 @@ absl::Status Probe::Detach() {
 }
 
 void Probe::Unload() {
+  control_.reset();
+  pins_.reset();
   merger_.reset();
   if (epoll_fd_ >= 0) close(epoll_fd_);
   epoll_fd_ = -1;
@@ -192,37 +198,55 @@ absl::Status Probe::RequireLoaded(const char* what) const {
 
 absl::Status Probe::EnforceSyscallSet(const uint8_t* interesting, size_t n) {
   if (absl::Status s = RequireLoaded("pman_enforce_sc_set"); !s.ok()) return s;
-  if (n > KESTREL_SYSCALL_TABLE_SIZE || (n > 0 && interesting == nullptr)) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "syscall set of %u entries: the table holds %u", n, KESTREL_SYSCALL_TABLE_SIZE));
-  }
-  uint8_t* table = skel_->bss->interesting_syscalls;
-  for (size_t id = 0; id < KESTREL_SYSCALL_TABLE_SIZE; ++id) {
-    __atomic_store_n(&table[id], static_cast<uint8_t>(id < n && interesting[id] != 0),
-                     __ATOMIC_RELAXED);
-  }
-  return absl::OkStatus();
+  return control_->EnforceSyscallSet(interesting, n);
 }
 
 absl::Status Probe::MarkSyscall(uint32_t id, bool interesting) {
   if (absl::Status s = RequireLoaded("pman_mark_single_64bit_syscall"); !s.ok()) return s;
-  if (id >= KESTREL_SYSCALL_TABLE_SIZE) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "syscall id %u is out of range: ids go up to %u", id, KESTREL_SYSCALL_TABLE_SIZE - 1));
-  }
-  __atomic_store_n(&skel_->bss->interesting_syscalls[id], static_cast<uint8_t>(interesting),
-                   __ATOMIC_RELEASE);
-  return absl::OkStatus();
+  return control_->MarkSyscall(id, interesting);
+}
+
+absl::Status Probe::SetDropClass(uint32_t id, uint32_t drop_class) {
+  if (absl::Status s = RequireLoaded("pman_set_syscall_drop_class"); !s.ok()) return s;
+  return control_->SetDropClass(id, drop_class);
 }
 
 absl::StatusOr<kestrel_capture_settings> Probe::GetSettings() const {
   if (absl::Status s = RequireLoaded("pman_get_capture_settings"); !s.ok()) return s;
-  return ReadSettings(&skel_->bss->settings_store);
+  return control_->GetSettings();
 }
 
 absl::Status Probe::UpdateSettings(const kestrel_capture_settings& settings) {
   if (absl::Status s = RequireLoaded("pman_update_capture_settings"); !s.ok()) return s;
-  PublishSettings(&skel_->bss->settings_store, settings);
+  return control_->UpdateSettings(settings);
+}
+
+absl::StatusOr<uint64_t> Probe::Generation() const {
+  if (absl::Status s = RequireLoaded("pman_get_settings_generation"); !s.ok()) return s;
+  return control_->Generation();
+}
+
+absl::Status Probe::Pin(const char* dir) {
+  if (absl::Status s = RequireLoaded("pman_pin"); !s.ok()) return s;
+  if (pins_) return absl::FailedPreconditionError("the probe is already pinned");
+  absl::StatusOr<std::unique_ptr<PinnedMaps>> pins = PinnedMaps::Create(
+      dir != nullptr ? dir : kDefaultPinDir, bpf_map__fd(skel_->maps.bss),
+      bpf_map__fd(skel_->maps.cpu_counters), bpf_map__fd(skel_->maps.ringbuf_maps));
+  if (!pins.ok()) return pins.status();
+  pins_ = *std::move(pins);
+  // From now on other processes write too: serialize with them.
+  control_->set_lock_fd(pins_->lock_fd());
+  logger_.Logf(PMAN_LOG_INFO, "capture pinned at %s", pins_->dir().c_str());
+  return absl::OkStatus();
+}
+
+absl::Status Probe::LockSettings() {
+  if (absl::Status s = RequireLoaded("pman_lock_settings"); !s.ok()) return s;
+  if (absl::Status s = FreezeMappedMap(bpf_map__fd(skel_->maps.bss), skel_->bss, BssMmapSize());
+      !s.ok()) {
+    return s;
+  }
+  control_->MakeReadOnly();
   return absl::OkStatus();
 }
 

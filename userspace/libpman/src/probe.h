@@ -15,10 +15,13 @@
 #include "logger.h"
 #include "ring_layout.h"
 #include "ring_merger.h"
+#include "settings_control.h"
 
 struct kestrel_probe;
 
 namespace kestrel::pman {
+
+class PinnedMaps;
 
 class Probe {
  public:
@@ -38,6 +41,12 @@ class Probe {
 
   absl::StatusOr<kestrel_capture_settings> GetSettings() const;
   absl::Status UpdateSettings(const kestrel_capture_settings& settings);
+
+  absl::Status SetDropClass(uint32_t id, uint32_t drop_class);
+  absl::StatusOr<uint64_t> Generation() const;
+  absl::Status Pin(const char* dir);
+  absl::Status LockSettings();
+  absl::StatusOr<pman_settings_costs> MeasureSettingsCosts(uint32_t iterations);  // in bench file
 
   absl::Status GetStats(pman_stats* stats, kestrel_cpu_counters* per_cpu, size_t per_cpu_len);
 
@@ -62,6 +71,8 @@ class Probe {
   uint64_t ring_locked_bytes_ = 0;
   std::optional<RingMerger> merger_;
   int epoll_fd_ = -1;
+  std::optional<SettingsControl> control_;  // over skel_->bss once loaded
+  std::unique_ptr<PinnedMaps> pins_;
 };
 
 }  // namespace kestrel::pman

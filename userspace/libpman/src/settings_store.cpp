@@ -14,7 +14,11 @@ void PublishSettings(kestrel_settings_store* store, const kestrel_capture_settin
   // sequence, or a changed one after the copy, and retries.
   __atomic_store_n(&slot->seq, seq + 1, __ATOMIC_RELAXED);
   __atomic_thread_fence(__ATOMIC_RELEASE);
-  std::memcpy(&slot->settings, &settings, sizeof(settings));
+  // The stamps change with every publish into this slot, so a copy that
+  // mixes two publishes has a head different from its tail.
+  __atomic_store_n(&slot->body.stamp_head, uint64_t{seq} + 2, __ATOMIC_RELAXED);
+  std::memcpy(&slot->body.settings, &settings, sizeof(settings));
+  __atomic_store_n(&slot->body.stamp_tail, uint64_t{seq} + 2, __ATOMIC_RELAXED);
   __atomic_store_n(&slot->seq, seq + 2, __ATOMIC_RELEASE);
   __atomic_store_n(&store->active, active ^ 1, __ATOMIC_RELEASE);
 }
@@ -26,7 +30,7 @@ kestrel_capture_settings ReadSettings(const kestrel_settings_store* store) {
     const kestrel_settings_slot* slot = &store->slots[active];
     const uint32_t seq = __atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE);
     if (seq & 1) continue;
-    std::memcpy(&out, &slot->settings, sizeof(out));
+    std::memcpy(&out, &slot->body.settings, sizeof(out));
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
     if (__atomic_load_n(&slot->seq, __ATOMIC_RELAXED) == seq) return out;
   }

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Which syscalls the settings keep: never Kestrel's own, only the target set
+ * when one is given, and no failed call under drop_failed. Every test is a
+ * plain load from the settings copy; the cgroup helper is called only when
+ * a cgroup target is set.
+ */
+#ifndef KESTREL_BPF_CAPTURE_FILTER_H
+#define KESTREL_BPF_CAPTURE_FILTER_H
+
+#include "vmlinux.h"
+
+#include <bpf/bpf_helpers.h>
+
+#include "../shared/capture_settings.h"
+
+static __always_inline bool in_target_set(const struct kestrel_capture_settings *s, __u32 tgid)
+{
+	bool any = s->target_tgid != 0;
+	__u64 cgroup = 0;
+
+	if (any && tgid == s->target_tgid)
+		return true;
+	for (int i = 0; i < KESTREL_MAX_TARGET_TGIDS; i++) {
+		__u32 t = s->target_tgids[i];
+
+		if (!t)
+			continue;
+		if (t == tgid)
+			return true;
+		any = true;
+	}
+	for (int i = 0; i < KESTREL_MAX_TARGET_CGROUPS; i++) {
+		__u64 c = s->target_cgroups[i];
+
+		if (!c)
+			continue;
+		if (!cgroup)
+			cgroup = bpf_get_current_cgroup_id();
+		if (c == cgroup)
+			return true;
+		any = true;
+	}
+	return !any;
+}
+
+static __always_inline bool wanted(const struct kestrel_capture_settings *s, __u32 tgid, long ret)
+{
+	if (tgid == s->own_tgid)
+		return false;
+	if (!in_target_set(s, tgid))
+		return false;
+	if (s->drop_failed && ret < 0)
+		return false;
+	return true;
+}
+
+#endif /* KESTREL_BPF_CAPTURE_FILTER_H */

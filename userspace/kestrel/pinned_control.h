@@ -1,0 +1,30 @@
+// Opening a capture pinned by another `kestrel` (or any libpman user) for
+// the `settings` and `syscalls` commands.
+#ifndef KESTREL_CLI_PINNED_CONTROL_H_
+#define KESTREL_CLI_PINNED_CONTROL_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "libpman_control.h"
+
+namespace kestrel::cli {
+
+struct ControlCloser {
+  void operator()(pman_control* c) const { pman_control_close(c); }
+};
+using ControlPtr = std::unique_ptr<pman_control, ControlCloser>;
+
+// Removes "--pin-dir DIR" from `args` and returns DIR (the default when the
+// flag is absent).
+absl::StatusOr<std::string> TakePinDirFlag(std::vector<std::string>& args);
+
+// Opens the capture at `dir`; on failure prints why, prefixed by `command`
+// (a string literal).
+ControlPtr OpenPinnedControl(const std::string& dir, const char* command);
+
+}  // namespace kestrel::cli
+
+#endif  // KESTREL_CLI_PINNED_CONTROL_H_

@@ -1,0 +1,87 @@
+#include "pin_dir.h"
+
+#include <bpf/bpf.h>
+#include <fcntl.h>
+#include <linux/magic.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "errno_status.h"
+
+namespace kestrel::pman {
+namespace {
+
+constexpr const char* kPinNames[] = {kPinBss, kPinCounters, kPinRings};
+
+std::string Parent(const std::string& dir) {
+  const size_t slash = dir.find_last_of('/');
+  return slash == std::string::npos || slash == 0 ? std::string("/") : dir.substr(0, slash);
+}
+
+absl::Status RequireBpffs(const std::string& path) {
+  struct statfs fs {};
+  if (statfs(path.c_str(), &fs) != 0) return ErrnoStatus(errno, absl::StrCat("reading ", path));
+  if (fs.f_type != BPF_FS_MAGIC) {
+    return absl::FailedPreconditionError(absl::StrFormat(
+        "%s is not on a bpffs: mount one with `mount -t bpf bpf /sys/fs/bpf`", path));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<int> OpenPinDirLock(const std::string& dir) {
+  const int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0 && errno == ENOENT) {
+    return ErrnoStatus(ENOENT, absl::StrFormat("no capture is pinned at %s (start one with "
+                                               "`kestrel capture --pin`)",
+                                               dir));
+  }
+  if (fd < 0) return ErrnoStatus(errno, absl::StrFormat("opening the capture pinned at %s", dir));
+  return fd;
+}
+
+absl::StatusOr<std::unique_ptr<PinnedMaps>> PinnedMaps::Create(const std::string& dir, int bss_fd,
+                                                               int counters_fd, int rings_fd) {
+  if (absl::Status s = RequireBpffs(Parent(dir)); !s.ok()) return s;
+  if (mkdir(dir.c_str(), 0700) != 0) {
+    if (errno == EEXIST) {
+      return absl::AlreadyExistsError(absl::StrFormat(
+          "%s already exists: another capture is pinned there (or a stale one: remove it)", dir));
+    }
+    return ErrnoStatus(errno, absl::StrFormat("creating %s", dir));
+  }
+  std::unique_ptr<PinnedMaps> pins(new PinnedMaps(dir));
+  absl::StatusOr<int> lock = OpenPinDirLock(dir);
+  if (!lock.ok()) return lock.status();
+  pins->lock_fd_ = *lock;
+  for (const auto& [fd, name] : {std::pair{bss_fd, kPinBss}, std::pair{counters_fd, kPinCounters},
+                                 std::pair{rings_fd, kPinRings}}) {
+    if (absl::Status s = pins->Pin(fd, name); !s.ok()) return s;
+  }
+  return pins;
+}
+
+absl::Status PinnedMaps::Pin(int fd, const char* name) {
+  const std::string path = absl::StrCat(dir_, "/", name);
+  if (bpf_obj_pin(fd, path.c_str()) != 0) {
+    return ErrnoStatus(errno, absl::StrFormat("pinning %s", path));
+  }
+  ++pinned_;
+  // Whoever can open a pin can blind the sensor: owner only.
+  if (chmod(path.c_str(), 0600) != 0) return ErrnoStatus(errno, absl::StrCat("chmod 0600 ", path));
+  return absl::OkStatus();
+}
+
+PinnedMaps::~PinnedMaps() {
+  for (int i = 0; i < pinned_; ++i) unlink(absl::StrCat(dir_, "/", kPinNames[i]).c_str());
+  if (lock_fd_ >= 0) close(lock_fd_);
+  rmdir(dir_.c_str());
+}
+
+}  // namespace kestrel::pman

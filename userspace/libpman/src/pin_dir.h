@@ -1,0 +1,52 @@
+// A capture's maps pinned under one bpffs directory, so another process can
+// find and control it. The directory is 0700 and each pin 0600; the
+// directory itself is the writer lock (flock) every controller takes.
+#ifndef KESTREL_LIBPMAN_PIN_DIR_H_
+#define KESTREL_LIBPMAN_PIN_DIR_H_
+
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "libpman.h"
+
+namespace kestrel::pman {
+
+// Names of the pins inside the directory.
+inline constexpr char kPinBss[] = "bss";            // settings + syscall tables
+inline constexpr char kPinCounters[] = "counters";  // per-CPU counters
+inline constexpr char kPinRings[] = "rings";        // CPU -> ring array of maps
+
+// Where `kestrel` looks when no directory is given.
+inline constexpr char kDefaultPinDir[] = PMAN_DEFAULT_PIN_DIR;
+
+// Opens `dir` for flock, O_CLOEXEC; explains a missing bpffs.
+absl::StatusOr<int> OpenPinDirLock(const std::string& dir);
+
+class PinnedMaps {
+ public:
+  // Creates `dir` (its parent must be on a bpffs) and pins the three maps.
+  // Refuses a directory that already holds a capture.
+  static absl::StatusOr<std::unique_ptr<PinnedMaps>> Create(const std::string& dir, int bss_fd,
+                                                            int counters_fd, int rings_fd);
+  // Removes the pins and the directory.
+  ~PinnedMaps();
+
+  PinnedMaps(const PinnedMaps&) = delete;
+  PinnedMaps& operator=(const PinnedMaps&) = delete;
+
+  int lock_fd() const { return lock_fd_; }
+  const std::string& dir() const { return dir_; }
+
+ private:
+  explicit PinnedMaps(std::string dir) : dir_(std::move(dir)) {}
+  absl::Status Pin(int fd, const char* name);
+
+  std::string dir_;
+  int lock_fd_ = -1;
+  int pinned_ = 0;
+};
+
+}  // namespace kestrel::pman
+
+#endif  // KESTREL_LIBPMAN_PIN_DIR_H_

@@ -1,0 +1,42 @@
+// A capture running in another process, reached through its pins: its .bss
+// is mmapped here, so changes are plain stores the probe sees on its next
+// syscall, with no reload and no bpf() call per change.
+#ifndef KESTREL_LIBPMAN_PINNED_CAPTURE_H_
+#define KESTREL_LIBPMAN_PINNED_CAPTURE_H_
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "settings_control.h"
+
+namespace kestrel::pman {
+
+class PinnedCapture {
+ public:
+  // Opens the capture pinned at `dir`. A capture whose settings were locked
+  // (frozen) opens read-only: reads work, writes are refused.
+  static absl::StatusOr<std::unique_ptr<PinnedCapture>> Open(const std::string& dir);
+  ~PinnedCapture();
+
+  PinnedCapture(const PinnedCapture&) = delete;
+  PinnedCapture& operator=(const PinnedCapture&) = delete;
+
+  SettingsControl& control() { return *control_; }
+  bool read_only() const { return read_only_; }
+
+ private:
+  PinnedCapture() = default;
+  absl::Status MapBss(const std::string& dir);
+
+  int lock_fd_ = -1;
+  int bss_fd_ = -1;
+  void* bss_ = nullptr;
+  bool read_only_ = false;
+  std::optional<SettingsControl> control_;
+};
+
+}  // namespace kestrel::pman
+
+#endif  // KESTREL_LIBPMAN_PINNED_CAPTURE_H_

@@ -1,0 +1,151 @@
+#include "settings_control.h"
+
+#include <sys/file.h>
+
+#include <cerrno>
+
+#include "absl/strings/str_format.h"
+#include "errno_status.h"
+#include "settings_store.h"
+#include "shared/record_format.h"
+#include "shared/syscall_table_x86_64.h"
+
+namespace kestrel::pman {
+namespace {
+
+// Holds an exclusive flock for one write; no-op without a lock fd.
+class WriterLock {
+ public:
+  explicit WriterLock(int fd) : fd_(fd) {
+    if (fd_ >= 0) {
+      while (flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+      }
+    }
+  }
+  ~WriterLock() {
+    if (fd_ >= 0) flock(fd_, LOCK_UN);
+  }
+  WriterLock(const WriterLock&) = delete;
+  WriterLock& operator=(const WriterLock&) = delete;
+
+ private:
+  int fd_;
+};
+
+absl::Status FieldError(const char* field, const std::string& why) {
+  return absl::InvalidArgumentError(absl::StrFormat("%s %s; nothing was changed", field, why));
+}
+
+}  // namespace
+
+absl::Status ValidateSettings(const kestrel_capture_settings& s) {
+  if (s.snaplen > KESTREL_MAX_RECORD_BYTES) {
+    return FieldError("snaplen", absl::StrFormat("%u is above the largest record (%u bytes)",
+                                                 s.snaplen, KESTREL_MAX_RECORD_BYTES));
+  }
+  if (s.drop_failed > 1) return FieldError("drop_failed", "must be 0 or 1");
+  if (s.dropping_mode > 1) return FieldError("dropping_mode", "must be 0 or 1");
+  if (s.fullcapture_port_hi != 0 && s.fullcapture_port_lo > s.fullcapture_port_hi) {
+    return FieldError("fullcapture_port_lo", "is above fullcapture_port_hi");
+  }
+  if (s.dropping_mode && s.sampling_ratio == 0) {
+    return FieldError("sampling_ratio", "must be at least 1 in dropping mode");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status SettingsControl::CheckWritable() const {
+  if (read_only_) {
+    return ErrnoStatus(EPERM, "the settings are locked (--lock-settings): nothing was changed");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status SettingsControl::CheckId(uint32_t id) const {
+  if (id >= KESTREL_SYSCALL_TABLE_SIZE) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "syscall id %u is out of range: ids go up to %u", id, KESTREL_SYSCALL_TABLE_SIZE - 1));
+  }
+  return absl::OkStatus();
+}
+
+// The change bits first, then the generation: a probe that sees the new
+// generation finds the bits already there.
+void SettingsControl::Bump(uint32_t what) {
+  __atomic_fetch_or(&view_.generation->changed, what, __ATOMIC_RELEASE);
+  __atomic_fetch_add(&view_.generation->generation, 1, __ATOMIC_RELEASE);
+}
+
+absl::Status SettingsControl::EnforceSyscallSet(const uint8_t* interesting, size_t n) {
+  if (absl::Status s = CheckWritable(); !s.ok()) return s;
+  if (n > KESTREL_SYSCALL_TABLE_SIZE || (n > 0 && interesting == nullptr)) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "syscall set of %u entries: the table holds %u", n, KESTREL_SYSCALL_TABLE_SIZE));
+  }
+  WriterLock lock(lock_fd_);
+  for (size_t id = 0; id < KESTREL_SYSCALL_TABLE_SIZE; ++id) {
+    __atomic_store_n(&view_.interesting[id], static_cast<uint8_t>(id < n && interesting[id] != 0),
+                     __ATOMIC_RELAXED);
+  }
+  Bump(KESTREL_CHANGED_SYSCALLS);
+  return absl::OkStatus();
+}
+
+absl::Status SettingsControl::MarkSyscall(uint32_t id, bool interesting) {
+  if (absl::Status s = CheckWritable(); !s.ok()) return s;
+  if (absl::Status s = CheckId(id); !s.ok()) return s;
+  WriterLock lock(lock_fd_);
+  __atomic_store_n(&view_.interesting[id], static_cast<uint8_t>(interesting), __ATOMIC_RELEASE);
+  Bump(KESTREL_CHANGED_SYSCALLS);
+  return absl::OkStatus();
+}
+
+absl::Status SettingsControl::SetDropClass(uint32_t id, uint32_t drop_class) {
+  if (absl::Status s = CheckWritable(); !s.ok()) return s;
+  if (absl::Status s = CheckId(id); !s.ok()) return s;
+  if (drop_class > KESTREL_DROP_ALWAYS) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "drop class %u is not one of sampled (0), never (1), always (2)", drop_class));
+  }
+  WriterLock lock(lock_fd_);
+  __atomic_store_n(&view_.drop_class[id], static_cast<uint8_t>(drop_class), __ATOMIC_RELEASE);
+  Bump(KESTREL_CHANGED_DROP_CLASSES);
+  return absl::OkStatus();
+}
+
+absl::Status SettingsControl::UpdateSettings(const kestrel_capture_settings& settings) {
+  return EditSettings([&](kestrel_capture_settings& s) {
+    s = settings;
+    return absl::OkStatus();
+  });
+}
+
+absl::Status SettingsControl::EditSettings(
+    const std::function<absl::Status(kestrel_capture_settings&)>& edit) {
+  if (absl::Status s = CheckWritable(); !s.ok()) return s;
+  WriterLock lock(lock_fd_);
+  kestrel_capture_settings settings = ReadSettings(view_.store);
+  if (absl::Status s = edit(settings); !s.ok()) return s;
+  if (absl::Status s = ValidateSettings(settings); !s.ok()) return s;
+  PublishSettings(view_.store, settings);
+  Bump(KESTREL_CHANGED_SETTINGS);
+  return absl::OkStatus();
+}
+
+kestrel_capture_settings SettingsControl::GetSettings() const { return ReadSettings(view_.store); }
+
+bool SettingsControl::IsInteresting(uint32_t id) const {
+  return id < KESTREL_SYSCALL_TABLE_SIZE &&
+         __atomic_load_n(&view_.interesting[id], __ATOMIC_RELAXED) != 0;
+}
+
+uint8_t SettingsControl::DropClass(uint32_t id) const {
+  return id < KESTREL_SYSCALL_TABLE_SIZE ? __atomic_load_n(&view_.drop_class[id], __ATOMIC_RELAXED)
+                                         : 0;
+}
+
+uint64_t SettingsControl::Generation() const {
+  return __atomic_load_n(&view_.generation->generation, __ATOMIC_ACQUIRE);
+}
+
+}  // namespace kestrel::pman
