@@ -4,6 +4,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bench/bench_command.h"
 #include "capture_command.h"
 #include "syscalls_command.h"
 
@@ -13,7 +14,8 @@ constexpr char kUsage[] =
     "usage: kestrel <command> [options]\n"
     "commands:\n"
     "  capture    print live syscall events (kestrel capture --help)\n"
-    "  syscalls   list the syscalls Kestrel knows\n";
+    "  syscalls   list the syscalls Kestrel knows\n"
+    "  bench      measure the probe's overhead and throughput (kestrel bench --help)\n";
 
 }  // namespace
 
@@ -26,6 +28,7 @@ int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 2, argv + argc);
   if (command == "capture") return kestrel::cli::RunCapture(args);
   if (command == "syscalls") return kestrel::cli::RunSyscalls(args);
+  if (command == "bench") return kestrel::cli::RunBench(args);
   if (command == "help" || command == "--help" || command == "-h") {
     std::fputs(kUsage, stdout);
     return 0;
