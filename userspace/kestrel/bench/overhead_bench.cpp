@@ -14,6 +14,7 @@
 #include "absl/strings/str_format.h"
 #include "bench_stats.h"
 #include "floor_probe.h"
+#include "foreign_hooks.h"
 #include "peer_process.h"
 #include "probe_under_test.h"
 #include "syscall_loop.h"
@@ -69,6 +70,7 @@ absl::StatusOr<BenchReport> RunOverheadBench(int repetitions) {
   ProbeUnderTest& probe = **kestrel;
   FloorProbe& floor_probe = **floor;
 
+  const int foreign_before = CountSyscallHookLinks();
   if (absl::Status s = PinThisThread(kLoadCpu); !s.ok()) return s;
   const uint32_t load_tid = static_cast<uint32_t>(syscall(SYS_gettid));
   probe.StartDrain({.cpu = kConsumerCpu});
@@ -142,6 +144,7 @@ absl::StatusOr<BenchReport> RunOverheadBench(int repetitions) {
   probe.StopDrain();
   floor_probe.StopDrain();
   (void)UnpinThisThread();
+  const int foreign_after = CountSyscallHookLinks();
 
   absl::StatusOr<kestrel_cpu_counters> totals = probe.Totals();
   const uint64_t drops = totals.ok() ? totals->drops_ring_full + totals->drops_no_ring +
@@ -205,6 +208,10 @@ absl::StatusOr<BenchReport> RunOverheadBench(int repetitions) {
       "kestrel consumer read %u records in the captured state; probe drops over the run: %u",
       probe.consumed(), drops));
   report.notes.push_back("the floor ring is drained by libbpf's ring_buffer consumer");
+  for (const std::string& note : {ForeignHooksNote("at the start", foreign_before),
+                                  ForeignHooksNote("at the end", foreign_after)}) {
+    if (!note.empty()) report.notes.push_back(note);
+  }
   return report;
 }
 

@@ -7,7 +7,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <vector>
+
+#include "bench_stats.h"
 
 namespace kestrel::cli::bench {
 namespace {
@@ -27,6 +31,11 @@ uint64_t NowNs(clockid_t clock) {
   clock_gettime(clock, &ts);
   return static_cast<uint64_t>(ts.tv_sec) * 1000000000ULL + static_cast<uint64_t>(ts.tv_nsec);
 }
+
+// A measurement is cut into chunks and reports the median chunk: the chunks
+// right after another tenant ran on our CPU (cold caches and TLB) then move
+// it far less than they would move a mean.
+constexpr uint64_t kChunks = 100;
 
 // Checking the stop flag on every iteration would add its own cost.
 constexpr uint64_t kBatch = 64;
@@ -65,10 +74,16 @@ int OnlineCpus() {
 }
 
 double MeasureNsPerIteration(Workload w, uint64_t iterations) {
-  const uint64_t start = NowNs(CLOCK_THREAD_CPUTIME_ID);
-  for (uint64_t i = 0; i < iterations; ++i) Iterate(w);
-  const uint64_t end = NowNs(CLOCK_THREAD_CPUTIME_ID);
-  return static_cast<double>(end - start) / static_cast<double>(iterations);
+  const uint64_t chunk = std::max<uint64_t>(1, iterations / kChunks);
+  std::vector<double> per_chunk;
+  per_chunk.reserve(kChunks);
+  for (uint64_t done = 0; done < iterations; done += chunk) {
+    const uint64_t start = NowNs(CLOCK_THREAD_CPUTIME_ID);
+    for (uint64_t i = 0; i < chunk; ++i) Iterate(w);
+    const uint64_t end = NowNs(CLOCK_THREAD_CPUTIME_ID);
+    per_chunk.push_back(static_cast<double>(end - start) / static_cast<double>(chunk));
+  }
+  return Median(std::move(per_chunk));
 }
 
 uint64_t RunUntilStopped(Workload w, const std::atomic<bool>& stop) {

@@ -30,8 +30,9 @@ absl::Status UnpinThisThread();
 int OnlineCpus();
 
 // Runs `iterations` iterations and returns the calling thread's CPU time per
-// iteration in ns. CPU time, not wall time: the other tenants of the machine
-// preempting us must not count as syscall cost.
+// iteration in ns (the median over chunks of the run). CPU time, not wall
+// time: the other tenants of the machine preempting us must not count as
+// syscall cost.
 double MeasureNsPerIteration(Workload w, uint64_t iterations);
 
 // Iterates as fast as it can until `stop` is set; returns the iterations run.
