@@ -40,12 +40,21 @@ constexpr double kFalcoOpenCloseNs = 363;
 // that a repetition of every state stays within a few seconds.
 uint64_t IterationsFor(Workload w) { return w == Workload::kGetppid ? 300000 : 30000; }
 
+// A toggled chunk lasts a couple of milliseconds: shorter than a scheduler
+// slice, so most pairs run undisturbed.
+uint64_t ChunkFor(Workload w) { return w == Workload::kGetppid ? 2000 : 500; }
+constexpr int kPairsPerRepetition = 30;
+
 const Workload kWorkloads[] = {Workload::kGetppid, Workload::kOpenClose};
 
 struct State {
   std::string name;
   std::function<absl::Status()> enter;  // after it returns, the state is in force
   std::function<void()> leave;
+  // Cheap to enter and leave (a BPF attach): measured by toggling it
+  // between adjacent chunks. Peers take seconds to start: measured as one
+  // no-probe run followed by one run under the peer.
+  bool toggles = true;
   bool skipped = false;
   std::string skip_reason;
 };
@@ -102,7 +111,7 @@ absl::StatusOr<BenchReport> RunOverheadBench(int repetitions) {
   };
   std::unique_ptr<PeerProcess> running_peer;
   for (const PeerSpec& spec : KnownPeers()) {
-    State state{.name = "peer: " + spec.label};
+    State state{.name = "peer: " + spec.label, .toggles = false};
     const std::optional<std::string> path = FindProgram(spec.program);
     if (!path) {
       state.skipped = true;
@@ -125,6 +134,16 @@ absl::StatusOr<BenchReport> RunOverheadBench(int repetitions) {
     for (size_t k = 0; k < states.size(); ++k) {
       State& state = states[(k + static_cast<size_t>(rep)) % states.size()];
       if (state.skipped) continue;
+      if (state.toggles) {
+        for (Workload w : kWorkloads) {
+          absl::StatusOr<PairedCost> cost =
+              MeasureTogglingPairs(w, ChunkFor(w), kPairsPerRepetition, state.enter, state.leave);
+          if (!cost.ok()) return cost.status();
+          no_probe[w].push_back(cost->base_ns);
+          added[state.name][w].push_back(cost->added_ns);
+        }
+        continue;
+      }
       std::map<Workload, double> base;
       for (Workload w : kWorkloads) base[w] = MeasureNsPerIteration(w, IterationsFor(w));
       if (absl::Status s = state.enter(); !s.ok()) {
@@ -197,9 +216,11 @@ absl::StatusOr<BenchReport> RunOverheadBench(int repetitions) {
     if (state.skipped) report.notes.push_back(state.name + " " + state.skip_reason);
   }
   report.notes.push_back(absl::StrFormat(
-      "medians of %d repetitions; each state is measured right after its own no-probe "
-      "baseline and ratios are per-repetition pairs; states rotate order per repetition",
-      repetitions));
+      "medians of %d repetitions, states in rotating order; per repetition, probes and floors "
+      "are attached and detached between %d adjacent pairs of ~2 ms chunks (median "
+      "difference), peers are started once after a no-probe run; ratios are per-repetition "
+      "pairs",
+      repetitions, kPairsPerRepetition));
   report.notes.push_back(absl::StrFormat(
       "loops pinned to CPU %d, consumers on CPU %d; cost = the loop thread's CPU time "
       "(time preempted by other tenants is not counted)",

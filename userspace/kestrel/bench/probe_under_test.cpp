@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <thread>
 
 #include "absl/strings/str_format.h"
 
@@ -24,6 +25,21 @@ constexpr int kDrainBatch = 4096;
 constexpr int kIdleWaitMs = 5;
 
 }  // namespace
+
+class ProbeUnderTest::SteeringLock {
+ public:
+  explicit SteeringLock(ProbeUnderTest& p) : p_(p) {
+    p_.steering_.fetch_add(1);
+    p_.mu_.lock();
+  }
+  ~SteeringLock() {
+    p_.mu_.unlock();
+    p_.steering_.fetch_sub(1);
+  }
+
+ private:
+  ProbeUnderTest& p_;
+};
 
 absl::StatusOr<std::unique_ptr<ProbeUnderTest>> ProbeUnderTest::Load(uint32_t cpus_per_buffer,
                                                                      uint64_t buffer_bytes) {
@@ -61,24 +77,24 @@ ProbeUnderTest::~ProbeUnderTest() {
 absl::Status ProbeUnderTest::Capture(const std::vector<uint32_t>& ids) {
   std::vector<uint8_t> table(pman_syscall_table_size(), 0);
   for (uint32_t id : ids) table.at(id) = 1;
-  std::lock_guard<std::mutex> lock(mu_);
+  SteeringLock lock(*this);
   return PmanStatus(pman_enforce_sc_set(handle_, table.data(), table.size()),
                     "setting the interesting syscalls");
 }
 
 absl::Status ProbeUnderTest::Attach() {
-  std::lock_guard<std::mutex> lock(mu_);
+  SteeringLock lock(*this);
   return PmanStatus(pman_attach(handle_), "pman_attach");
 }
 
 absl::Status ProbeUnderTest::Detach() {
-  std::lock_guard<std::mutex> lock(mu_);
+  SteeringLock lock(*this);
   return PmanStatus(pman_detach(handle_), "pman_detach");
 }
 
 absl::StatusOr<kestrel_cpu_counters> ProbeUnderTest::Totals() {
   pman_stats stats{};
-  std::lock_guard<std::mutex> lock(mu_);
+  SteeringLock lock(*this);
   if (absl::Status s = PmanStatus(pman_get_stats(handle_, &stats, nullptr, 0), "pman_get_stats");
       !s.ok()) {
     return s;
@@ -88,12 +104,13 @@ absl::StatusOr<kestrel_cpu_counters> ProbeUnderTest::Totals() {
 
 uint32_t ProbeUnderTest::n_rings() {
   pman_stats stats{};
-  std::lock_guard<std::mutex> lock(mu_);
+  SteeringLock lock(*this);
   if (pman_get_stats(handle_, &stats, nullptr, 0) != 0) return 0;
   return stats.n_rings;
 }
 
 void ProbeUnderTest::DrainStep() {
+  while (steering_.load() != 0) std::this_thread::yield();
   std::lock_guard<std::mutex> lock(mu_);
   uint64_t n = 0;
   for (; n < kDrainBatch; ++n) {

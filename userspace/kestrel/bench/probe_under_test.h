@@ -45,8 +45,12 @@ class ProbeUnderTest {
   void DrainStep();
 
   // libpman handles are single-threaded: the consumer thread and the
-  // thread that steers the probe take turns.
+  // thread that steers the probe take turns. std::mutex is not fair and the
+  // consumer relocks at once, so a steering thread announces itself and the
+  // consumer stands back until it is done.
   std::mutex mu_;
+  std::atomic<int> steering_{0};
+  class SteeringLock;
   pman_handle* handle_;
   std::atomic<uint64_t> consumed_{0};
   std::unique_ptr<DrainThread> drain_;

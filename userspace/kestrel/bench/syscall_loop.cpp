@@ -40,6 +40,14 @@ constexpr uint64_t kChunks = 100;
 // Checking the stop flag on every iteration would add its own cost.
 constexpr uint64_t kBatch = 64;
 
+// CPU time of the calling thread per iteration over `n` iterations.
+double ChunkNs(Workload w, uint64_t n) {
+  const uint64_t start = NowNs(CLOCK_THREAD_CPUTIME_ID);
+  for (uint64_t i = 0; i < n; ++i) Iterate(w);
+  const uint64_t end = NowNs(CLOCK_THREAD_CPUTIME_ID);
+  return static_cast<double>(end - start) / static_cast<double>(n);
+}
+
 }  // namespace
 
 std::string WorkloadName(Workload w) {
@@ -77,13 +85,33 @@ double MeasureNsPerIteration(Workload w, uint64_t iterations) {
   const uint64_t chunk = std::max<uint64_t>(1, iterations / kChunks);
   std::vector<double> per_chunk;
   per_chunk.reserve(kChunks);
-  for (uint64_t done = 0; done < iterations; done += chunk) {
-    const uint64_t start = NowNs(CLOCK_THREAD_CPUTIME_ID);
-    for (uint64_t i = 0; i < chunk; ++i) Iterate(w);
-    const uint64_t end = NowNs(CLOCK_THREAD_CPUTIME_ID);
-    per_chunk.push_back(static_cast<double>(end - start) / static_cast<double>(chunk));
-  }
+  for (uint64_t done = 0; done < iterations; done += chunk) per_chunk.push_back(ChunkNs(w, chunk));
   return Median(std::move(per_chunk));
+}
+
+absl::StatusOr<PairedCost> MeasureTogglingPairs(Workload w, uint64_t chunk, int pairs,
+                                                const std::function<absl::Status()>& enter,
+                                                const std::function<void()>& leave) {
+  std::vector<double> base, added;
+  for (int p = 0; p < pairs; ++p) {
+    double without = 0, with = 0;
+    for (int half = 0; half < 2; ++half) {
+      const bool in_state = (half == 0) == (p % 2 == 1);
+      if (in_state) {
+        if (absl::Status s = enter(); !s.ok()) {
+          leave();
+          return s;
+        }
+        with = ChunkNs(w, chunk);
+        leave();
+      } else {
+        without = ChunkNs(w, chunk);
+      }
+    }
+    base.push_back(without);
+    added.push_back(with - without);
+  }
+  return PairedCost{.base_ns = Median(std::move(base)), .added_ns = Median(std::move(added))};
 }
 
 uint64_t RunUntilStopped(Workload w, const std::atomic<bool>& stop) {

@@ -4,9 +4,11 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 
 namespace kestrel::cli::bench {
 
@@ -34,6 +36,19 @@ int OnlineCpus();
 // time: the other tenants of the machine preempting us must not count as
 // syscall cost.
 double MeasureNsPerIteration(Workload w, uint64_t iterations);
+
+struct PairedCost {
+  double base_ns = 0;   // median chunk without the state, ns/iteration
+  double added_ns = 0;  // median of (with - without) over adjacent chunk pairs
+};
+
+// For states that are cheap to enter and leave (attaching a BPF program
+// takes microseconds): alternates chunks of `chunk` iterations without and
+// with the state, `pairs` times, swapping which comes first on every pair.
+// The machine's drift cancels within each pair, milliseconds apart.
+absl::StatusOr<PairedCost> MeasureTogglingPairs(Workload w, uint64_t chunk, int pairs,
+                                                const std::function<absl::Status()>& enter,
+                                                const std::function<void()>& leave);
 
 // Iterates as fast as it can until `stop` is set; returns the iterations run.
 uint64_t RunUntilStopped(Workload w, const std::atomic<bool>& stop);
