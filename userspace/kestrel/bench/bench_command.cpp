@@ -7,13 +7,12 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_format.h"
+#include "bench_modes.h"
 #include "bench_options.h"
 #include "bench_report.h"
 #include "bench_report_printer.h"
-#include "overhead_bench.h"
 #include "preflight.h"
 #include "syscall_loop.h"
-#include "throughput_bench.h"
 
 namespace kestrel::cli {
 namespace {

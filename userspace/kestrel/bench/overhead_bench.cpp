@@ -1,4 +1,4 @@
-#include "overhead_bench.h"
+#include "bench_modes.h"
 
 #include <sys/syscall.h>
 #include <unistd.h>

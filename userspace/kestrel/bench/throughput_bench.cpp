@@ -1,4 +1,4 @@
-#include "throughput_bench.h"
+#include "bench_modes.h"
 
 #include <unistd.h>
 
