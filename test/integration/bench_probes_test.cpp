@@ -64,8 +64,7 @@ TEST(BenchProbesTest, ProbeUnderTestAccountsForEveryGetppidOfThisProcess) {
   (*probe)->StopDrain();
   absl::StatusOr<kestrel_cpu_counters> totals = (*probe)->Totals();
   ASSERT_TRUE(totals.ok()) << totals.status();
-  const uint64_t drops = totals->drops_ring_full + totals->drops_no_ring + totals->drops_too_large +
-                         totals->drops_settings_busy;
+  const uint64_t drops = AllDrops(*totals);
   EXPECT_EQ((*probe)->consumed() + drops, kCalls);
   EXPECT_EQ(totals->records_written, (*probe)->consumed());
   EXPECT_EQ((*probe)->n_rings(), static_cast<uint32_t>(libbpf_num_possible_cpus()));

@@ -166,9 +166,7 @@ absl::StatusOr<BenchReport> RunOverheadBench(int repetitions) {
   const int foreign_after = CountSyscallHookLinks();
 
   absl::StatusOr<kestrel_cpu_counters> totals = probe.Totals();
-  const uint64_t drops = totals.ok() ? totals->drops_ring_full + totals->drops_no_ring +
-                                           totals->drops_too_large + totals->drops_settings_busy
-                                     : 0;
+  const uint64_t drops = totals.ok() ? AllDrops(*totals) : 0;
 
   const auto ratio_row = [&](Workload w, const std::string& name, const std::string& of,
                              std::optional<double> target, const std::string& extra) {

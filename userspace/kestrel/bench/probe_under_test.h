@@ -16,6 +16,11 @@
 
 namespace kestrel::cli::bench {
 
+// Every record the probe counted as dropped, whatever the cause.
+inline uint64_t AllDrops(const kestrel_cpu_counters& c) {
+  return c.drops_ring_full + c.drops_no_ring + c.drops_too_large + c.drops_settings_busy;
+}
+
 class ProbeUnderTest {
  public:
   // Loads (not attaches) a probe with the given ring topology. Records are

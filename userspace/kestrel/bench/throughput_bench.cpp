@@ -42,10 +42,6 @@ struct Window {
   double LossFraction() const { return issued ? static_cast<double>(drops) / issued : 0; }
 };
 
-uint64_t AllDrops(const kestrel_cpu_counters& c) {
-  return c.drops_ring_full + c.drops_no_ring + c.drops_too_large + c.drops_settings_busy;
-}
-
 // Runs one load thread per CPU in `load_cpus` (at `per_thread_rate` calls/s,
 // 0 = as fast as it can) against an attached probe whose records the
 // consumer reads, then lets the consumer catch up before counting.
