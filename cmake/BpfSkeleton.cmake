@@ -13,6 +13,14 @@ set(KESTREL_KERNEL_BTF "/sys/kernel/btf/vmlinux" CACHE FILEPATH
 # Provides ${dir}/vmlinux.h and sets KESTREL_VMLINUX_DIR in the caller's scope.
 function(kestrel_vmlinux_header out_target)
   set(dir "${CMAKE_BINARY_DIR}/vmlinux")
+  # Several skeletons share one header: generate it once.
+  get_property(made GLOBAL PROPERTY KESTREL_VMLINUX_RULE)
+  if(made)
+    add_custom_target(${out_target} DEPENDS "${dir}/vmlinux.h")
+    set(KESTREL_VMLINUX_DIR "${dir}" PARENT_SCOPE)
+    return()
+  endif()
+  set_property(GLOBAL PROPERTY KESTREL_VMLINUX_RULE TRUE)
   file(MAKE_DIRECTORY "${dir}")
   if(KESTREL_VMLINUX_H)
     if(NOT EXISTS "${KESTREL_VMLINUX_H}")

@@ -4,6 +4,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bench/bench_command.h"
 #include "capture_command.h"
 #include "dump_command.h"
 #include "recorder_command.h"
@@ -21,7 +22,8 @@ constexpr char kUsage[] =
     "  syscalls   list the syscalls Kestrel knows, or toggle them in a running capture\n"
     "  settings   read or change the settings of a running capture\n"
     "  recorder   start or stop a flight recorder (kestrel recorder --help)\n"
-    "  dump       print a flight recorder's newest records (kestrel dump --help)\n";
+    "  dump       print a flight recorder's newest records (kestrel dump --help)\n"
+    "  bench      measure the probe's overhead and throughput (kestrel bench --help)\n";
 
 }  // namespace
 
@@ -38,6 +40,7 @@ int main(int argc, char** argv) {
   if (command == "recorder") return kestrel::cli::RunRecorder(args);
   if (command == "dump") return kestrel::cli::RunDump(args);
   if (command == "settings") return kestrel::cli::RunSettings(args);
+  if (command == "bench") return kestrel::cli::RunBench(args);
   if (command == "help" || command == "--help" || command == "-h") {
     std::fputs(kUsage, stdout);
     return 0;

@@ -80,17 +80,13 @@ static __always_inline void emit_specific(void *ctx, struct pt_regs *regs, long 
 	rb_submit(s);
 }
 
-SEC("tp_btf/sys_exit")
-int BPF_PROG(kestrel_sys_exit, struct pt_regs *regs, long ret)
+/* Out of line so that the filter in kestrel_sys_exit needs no stack and no
+ * callee-saved registers: uninteresting syscalls skip their save/restore. */
+static __noinline int capture_syscall(void *ctx, struct pt_regs *regs, long ret, __u64 id)
 {
 	struct kestrel_capture_settings settings;
 	struct kestrel_cpu_counters *counters;
-	__u64 id = regs->orig_ax;
 	__u64 pid_tgid;
-
-	report_settings_change();
-	if (id >= KESTREL_SYSCALL_TABLE_SIZE || !interesting_syscalls[id])
-		return 0;
 
 	counters = this_cpu_counters();
 	if (!counters)
@@ -110,6 +106,17 @@ int BPF_PROG(kestrel_sys_exit, struct pt_regs *regs, long ret)
 	}
 	emit_generic(regs, ret, id, pid_tgid, counters);
 	return 0;
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(kestrel_sys_exit, struct pt_regs *regs, long ret)
+{
+	__u64 id = regs->orig_ax;
+
+	report_settings_change();
+	if (id >= KESTREL_SYSCALL_TABLE_SIZE || !interesting_syscalls[id])
+		return 0;
+	return capture_syscall(ctx, regs, ret, id);
 }
 
 char LICENSE[] SEC("license") = "GPL";
