@@ -22,6 +22,7 @@ struct kestrel_capture_settings {
 	__u32 target_tgid;  /* trace only this process; 0 = every process */
 	__u8 drop_failed;   /* skip syscalls that returned an error */
 	__u8 reserved[3];
+	__u8 capture_io_data; /* copy read/write data (up to snaplen) into records */
 };
 
 struct kestrel_settings_slot {
