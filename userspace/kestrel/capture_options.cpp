@@ -14,7 +14,7 @@ namespace kestrel::cli {
 const char kCaptureUsage[] =
     "usage: kestrel capture [--syscalls NAME,... | --all] [--pid PID] [--count N]\n"
     "                       [--duration SECONDS] [--json] [--buffer-bytes N]\n"
-    "                       [--cpus-per-buffer N]\n"
+    "                       [--cpus-per-buffer N] [--io-data]\n"
     "Prints one line per syscall event until Ctrl-C, --count or --duration,\n"
     "then the probe's counters on stderr.\n";
 
@@ -84,6 +84,10 @@ absl::StatusOr<CaptureOptions> ParseCaptureOptions(const std::vector<std::string
     }
     if (flag == "--json") {
       options.json = true;
+      continue;
+    }
+    if (flag == "--io-data") {
+      options.io_data = true;
       continue;
     }
     if (std::find(std::begin(kValuedFlags), std::end(kValuedFlags), flag) ==

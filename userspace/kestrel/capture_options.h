@@ -18,6 +18,7 @@ struct CaptureOptions {
   std::optional<uint64_t> count;
   std::optional<double> duration_s;
   bool json = false;
+  bool io_data = false;  // copy read/write data (up to the snaplen)
   uint64_t buffer_bytes = 8ULL << 20;
   uint32_t cpus_per_buffer = 0;
 };
