@@ -53,50 +53,37 @@ static __always_inline struct scratch_area *filler_scratch(__u16 type)
 	return s && s->type == type ? s : NULL;
 }
 
-SEC("tp_btf/sys_exit")
-int BPF_PROG(fill_OPENAT, struct pt_regs *regs, long ret)
-{
-	struct scratch_area *s = filler_scratch(KESTREL_EVT_OPENAT);
+/* Each filler program is named fill_<EVENT> (libpman registers it by that
+ * name) and hands its record to one of the functions below. */
+#define FILE_FILLER(event, fill)                                                                   \
+	SEC("tp_btf/sys_exit")                                                                     \
+	int BPF_PROG(fill_##event, struct pt_regs *regs, long ret)                                 \
+	{                                                                                          \
+		struct scratch_area *s = filler_scratch(KESTREL_EVT_##event);                      \
+                                                                                                   \
+		if (s) {                                                                           \
+			fill(s, regs, ret);                                                        \
+			rb_submit(s);                                                              \
+		}                                                                                  \
+		return 0;                                                                          \
+	}
 
-	if (!s)
-		return 0;
+/* open and creat name the file in their first argument. */
+static __always_inline void fill_opened_arg0(struct scratch_area *s, struct pt_regs *regs, long ret)
+{
+	rb_opened_file(s, ret, (const void *)regs->di);
+}
+
+/* openat names it in the second, after the dirfd. */
+static __always_inline void fill_opened_arg1(struct scratch_area *s, struct pt_regs *regs, long ret)
+{
 	rb_opened_file(s, ret, (const void *)regs->si);
-	rb_submit(s);
-	return 0;
 }
 
-SEC("tp_btf/sys_exit")
-int BPF_PROG(fill_OPEN, struct pt_regs *regs, long ret)
+static __always_inline void fill_openat2(struct scratch_area *s, struct pt_regs *regs, long ret)
 {
-	struct scratch_area *s = filler_scratch(KESTREL_EVT_OPEN);
-
-	if (!s)
-		return 0;
-	rb_opened_file(s, ret, (const void *)regs->di);
-	rb_submit(s);
-	return 0;
-}
-
-SEC("tp_btf/sys_exit")
-int BPF_PROG(fill_CREAT, struct pt_regs *regs, long ret)
-{
-	struct scratch_area *s = filler_scratch(KESTREL_EVT_CREAT);
-
-	if (!s)
-		return 0;
-	rb_opened_file(s, ret, (const void *)regs->di);
-	rb_submit(s);
-	return 0;
-}
-
-SEC("tp_btf/sys_exit")
-int BPF_PROG(fill_OPENAT2, struct pt_regs *regs, long ret)
-{
-	struct scratch_area *s = filler_scratch(KESTREL_EVT_OPENAT2);
 	struct open_how how;
 
-	if (!s)
-		return 0;
 	if (regs->r10 >= OPEN_HOW_SIZE_VER0 &&
 	    bpf_probe_read_user(&how, OPEN_HOW_SIZE_VER0, (const void *)regs->dx) == 0) {
 		rb_u32(s, (__u32)how.flags);
@@ -108,97 +95,38 @@ int BPF_PROG(fill_OPENAT2, struct pt_regs *regs, long ret)
 		rb_empty(s);
 	}
 	rb_opened_file(s, ret, (const void *)regs->si);
-	rb_submit(s);
-	return 0;
 }
 
 /* read, write, pread64, pwrite64: the buffer is the second argument. */
-static __always_inline int fill_io(__u16 type, struct pt_regs *regs, long ret)
+static __always_inline void fill_io(struct scratch_area *s, struct pt_regs *regs, long ret)
 {
-	struct scratch_area *s = filler_scratch(type);
-
-	if (!s)
-		return 0;
 	rb_io_buffer(s, (const void *)regs->si, ret);
-	rb_submit(s);
-	return 0;
 }
 
-SEC("tp_btf/sys_exit")
-int BPF_PROG(fill_READ, struct pt_regs *regs, long ret)
+/* readv, writev: iovec array and count in the second and third. */
+static __always_inline void fill_iov(struct scratch_area *s, struct pt_regs *regs, long ret)
 {
-	return fill_io(KESTREL_EVT_READ, regs, ret);
-}
-
-SEC("tp_btf/sys_exit")
-int BPF_PROG(fill_WRITE, struct pt_regs *regs, long ret)
-{
-	return fill_io(KESTREL_EVT_WRITE, regs, ret);
-}
-
-SEC("tp_btf/sys_exit")
-int BPF_PROG(fill_PREAD64, struct pt_regs *regs, long ret)
-{
-	return fill_io(KESTREL_EVT_PREAD64, regs, ret);
-}
-
-SEC("tp_btf/sys_exit")
-int BPF_PROG(fill_PWRITE64, struct pt_regs *regs, long ret)
-{
-	return fill_io(KESTREL_EVT_PWRITE64, regs, ret);
-}
-
-static __always_inline int fill_iov(__u16 type, struct pt_regs *regs, long ret)
-{
-	struct scratch_area *s = filler_scratch(type);
-
-	if (!s)
-		return 0;
 	rb_iovec_size_and_data(s, (const struct iovec *)regs->si, (int)regs->dx, ret);
-	rb_submit(s);
-	return 0;
-}
-
-SEC("tp_btf/sys_exit")
-int BPF_PROG(fill_READV, struct pt_regs *regs, long ret)
-{
-	return fill_iov(KESTREL_EVT_READV, regs, ret);
-}
-
-SEC("tp_btf/sys_exit")
-int BPF_PROG(fill_WRITEV, struct pt_regs *regs, long ret)
-{
-	return fill_iov(KESTREL_EVT_WRITEV, regs, ret);
 }
 
 /* fchmod, fchown, ftruncate: the fd is the first argument. */
-static __always_inline int fill_fd_path(__u16 type, struct pt_regs *regs)
+static __always_inline void fill_fd_path(struct scratch_area *s, struct pt_regs *regs, long ret)
 {
-	struct scratch_area *s = filler_scratch(type);
-
-	if (!s)
-		return 0;
 	rb_fd_path(s, (int)regs->di);
-	rb_submit(s);
-	return 0;
 }
 
-SEC("tp_btf/sys_exit")
-int BPF_PROG(fill_FCHMOD, struct pt_regs *regs, long ret)
-{
-	return fill_fd_path(KESTREL_EVT_FCHMOD, regs);
-}
-
-SEC("tp_btf/sys_exit")
-int BPF_PROG(fill_FCHOWN, struct pt_regs *regs, long ret)
-{
-	return fill_fd_path(KESTREL_EVT_FCHOWN, regs);
-}
-
-SEC("tp_btf/sys_exit")
-int BPF_PROG(fill_FTRUNCATE, struct pt_regs *regs, long ret)
-{
-	return fill_fd_path(KESTREL_EVT_FTRUNCATE, regs);
-}
+FILE_FILLER(OPEN, fill_opened_arg0)
+FILE_FILLER(CREAT, fill_opened_arg0)
+FILE_FILLER(OPENAT, fill_opened_arg1)
+FILE_FILLER(OPENAT2, fill_openat2)
+FILE_FILLER(READ, fill_io)
+FILE_FILLER(WRITE, fill_io)
+FILE_FILLER(PREAD64, fill_io)
+FILE_FILLER(PWRITE64, fill_io)
+FILE_FILLER(READV, fill_iov)
+FILE_FILLER(WRITEV, fill_iov)
+FILE_FILLER(FCHMOD, fill_fd_path)
+FILE_FILLER(FCHOWN, fill_fd_path)
+FILE_FILLER(FTRUNCATE, fill_fd_path)
 
 char LICENSE[] SEC("license") = "GPL";
