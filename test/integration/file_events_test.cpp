@@ -1,36 +1,23 @@
-// File events: each syscall made with known arguments, success and failure,
-// every decoded parameter checked.
+// File events, open family and close: each syscall made with known
+// arguments, success and failure, every decoded parameter checked.
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <linux/openat2.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <string>
 
-#include "probe_session.h"
-#include "shared/event_types.h"
-#include "temp_dir.h"
+#include "file_events_fixture.h"
 
 namespace kestrel::testing {
 namespace {
 
-class FileEventsTest : public ::testing::Test {
- protected:
-  void SetUp() override { KESTREL_REQUIRE_BPF_PRIVILEGES(); }
-
-  std::unique_ptr<ProbeSession> Start(std::vector<uint32_t> syscalls) {
-    return ProbeSession::Start({.syscalls = std::move(syscalls)});
-  }
-  TempDir dir_;
-};
-
 TEST_F(FileEventsTest, OpenatReportsTheResolvedPathDeviceAndInode) {
   const std::string path = dir_.Touch("target");
-  struct stat st {};
-  ASSERT_EQ(stat(path.c_str(), &st), 0);
+  const struct stat st = Stat(path);
   ASSERT_EQ(chdir(dir_.path().c_str()), 0);
   auto session = Start({SYS_openat});
   ASSERT_NE(session, nullptr);
@@ -51,9 +38,7 @@ TEST_F(FileEventsTest, OpenatReportsTheResolvedPathDeviceAndInode) {
   EXPECT_EQ(e.Int("mode"), 0);
   EXPECT_EQ(e.String("path"), path);
   EXPECT_EQ(e.Int("ino"), static_cast<int64_t>(st.st_ino));
-  // The kernel's dev_t packs major:minor as 12:20 bits; stat's is glibc's.
-  EXPECT_EQ(static_cast<uint64_t>(*e.Int("dev")),
-            (static_cast<uint64_t>(major(st.st_dev)) << 20) | minor(st.st_dev));
+  EXPECT_EQ(e.Int("dev"), KernelDev(st.st_dev));
   EXPECT_EQ(got[0].header().flags & KESTREL_RECORD_TRUNCATED, 0);
 }
 
@@ -73,6 +58,113 @@ TEST_F(FileEventsTest, FailedOpenatKeepsTheRequestedName) {
   EXPECT_EQ(e.String("path"), missing);
   EXPECT_EQ(e.Int("dev"), 0);
   EXPECT_EQ(e.Int("ino"), 0);
+}
+
+TEST_F(FileEventsTest, OpenSuccessAndFailure) {
+  const std::string path = dir_.Touch("target");
+  const std::string missing = dir_.path() + "/missing";
+  const struct stat st = Stat(path);
+  auto session = Start({SYS_open});
+  ASSERT_NE(session, nullptr);
+  const int fd =
+      static_cast<int>(syscall(SYS_open, path.c_str(), O_RDWR | O_APPEND | O_CLOEXEC, 0));
+  ASSERT_GE(fd, 0);
+  close(fd);
+  ASSERT_EQ(syscall(SYS_open, missing.c_str(), O_RDONLY, 0), -1);
+
+  const std::vector<OwnedRecord> got = Drain(*session, KESTREL_EVT_OPEN);
+  ASSERT_EQ(got.size(), 2u);
+  const engine::DecodedEvent ok = got[0].Event();
+  EXPECT_EQ(ok.Int("res"), fd);
+  EXPECT_EQ(ok.Int("flags"), O_RDWR | O_APPEND | O_CLOEXEC);
+  EXPECT_EQ(ok.Int("mode"), 0);
+  EXPECT_EQ(ok.String("path"), path);
+  EXPECT_EQ(ok.Int("dev"), KernelDev(st.st_dev));
+  EXPECT_EQ(ok.Int("ino"), static_cast<int64_t>(st.st_ino));
+  const engine::DecodedEvent bad = got[1].Event();
+  EXPECT_EQ(bad.Int("res"), -ENOENT);
+  EXPECT_EQ(bad.Int("flags"), O_RDONLY);
+  EXPECT_EQ(bad.Int("mode"), 0);
+  EXPECT_EQ(bad.String("path"), missing);
+  EXPECT_EQ(bad.Int("dev"), 0);
+  EXPECT_EQ(bad.Int("ino"), 0);
+}
+
+TEST_F(FileEventsTest, CreatSuccessAndFailure) {
+  const std::string path = dir_.path() + "/created";
+  const std::string orphan = dir_.path() + "/no-such-dir/created";
+  auto session = Start({SYS_creat});
+  ASSERT_NE(session, nullptr);
+  const int fd = static_cast<int>(syscall(SYS_creat, path.c_str(), 0640));
+  ASSERT_GE(fd, 0);
+  close(fd);
+  ASSERT_EQ(syscall(SYS_creat, orphan.c_str(), 0600), -1);
+  const struct stat st = Stat(path);
+
+  const std::vector<OwnedRecord> got = Drain(*session, KESTREL_EVT_CREAT);
+  ASSERT_EQ(got.size(), 2u);
+  const engine::DecodedEvent ok = got[0].Event();
+  EXPECT_EQ(ok.Int("res"), fd);
+  EXPECT_EQ(ok.Int("mode"), 0640);
+  EXPECT_EQ(ok.String("path"), path);
+  EXPECT_EQ(ok.Int("dev"), KernelDev(st.st_dev));
+  EXPECT_EQ(ok.Int("ino"), static_cast<int64_t>(st.st_ino));
+  const engine::DecodedEvent bad = got[1].Event();
+  EXPECT_EQ(bad.Int("res"), -ENOENT);
+  EXPECT_EQ(bad.Int("mode"), 0600);
+  EXPECT_EQ(bad.String("path"), orphan);
+  EXPECT_EQ(bad.Int("dev"), 0);
+  EXPECT_EQ(bad.Int("ino"), 0);
+}
+
+TEST_F(FileEventsTest, Openat2ReadsOpenHowAndTheOpenedFile) {
+  const std::string path = dir_.Touch("target");
+  const std::string link = dir_.path() + "/link";
+  ASSERT_EQ(symlink(path.c_str(), link.c_str()), 0);
+  const struct stat st = Stat(path);
+  const int dirfd = open(dir_.path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  ASSERT_GE(dirfd, 0);
+  auto session = Start({SYS_openat2});
+  ASSERT_NE(session, nullptr);
+
+  open_how how{};
+  how.flags = O_RDONLY | O_CLOEXEC;
+  how.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH;
+  const int fd = static_cast<int>(syscall(SYS_openat2, dirfd, "target", &how, sizeof(how)));
+  ASSERT_GE(fd, 0);
+  close(fd);
+  // The symlink is refused by RESOLVE_NO_SYMLINKS.
+  ASSERT_EQ(syscall(SYS_openat2, dirfd, "link", &how, sizeof(how)), -1);
+  // A size below the first open_how version: nothing of it is read.
+  ASSERT_EQ(syscall(SYS_openat2, dirfd, "target", &how, 8), -1);
+  close(dirfd);
+
+  const std::vector<OwnedRecord> got = Drain(*session, KESTREL_EVT_OPENAT2);
+  ASSERT_EQ(got.size(), 3u);
+  const engine::DecodedEvent ok = got[0].Event();
+  EXPECT_EQ(ok.Int("res"), fd);
+  EXPECT_EQ(ok.Int("dirfd"), dirfd);
+  EXPECT_EQ(ok.Int("size"), static_cast<int64_t>(sizeof(how)));
+  EXPECT_EQ(ok.Int("flags"), O_RDONLY | O_CLOEXEC);
+  EXPECT_EQ(ok.Int("mode"), 0);
+  EXPECT_EQ(ok.Int("resolve"), RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH);
+  EXPECT_EQ(ok.String("path"), path);
+  EXPECT_EQ(ok.Int("dev"), KernelDev(st.st_dev));
+  EXPECT_EQ(ok.Int("ino"), static_cast<int64_t>(st.st_ino));
+  const engine::DecodedEvent loop = got[1].Event();
+  EXPECT_EQ(loop.Int("res"), -ELOOP);
+  EXPECT_EQ(loop.Int("dirfd"), dirfd);
+  EXPECT_EQ(loop.Int("resolve"), RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH);
+  EXPECT_EQ(loop.String("path"), "link");
+  EXPECT_EQ(loop.Int("dev"), 0);
+  EXPECT_EQ(loop.Int("ino"), 0);
+  const engine::DecodedEvent small = got[2].Event();
+  EXPECT_EQ(small.Int("res"), -EINVAL);
+  EXPECT_EQ(small.Int("size"), 8);
+  EXPECT_EQ(small.Int("flags"), std::nullopt);
+  EXPECT_EQ(small.Int("mode"), std::nullopt);
+  EXPECT_EQ(small.Int("resolve"), std::nullopt);
+  EXPECT_EQ(small.String("path"), "target");
 }
 
 TEST_F(FileEventsTest, CloseSuccessAndFailure) {

@@ -40,6 +40,11 @@ TEST(CaptureOptionsTest, ParsesEveryFlag) {
   EXPECT_EQ(o->cpus_per_buffer, 1u);
 }
 
+TEST(CaptureOptionsTest, IoDataIsOptIn) {
+  EXPECT_FALSE(Parse({})->io_data);
+  EXPECT_TRUE(Parse({"--io-data"})->io_data);
+}
+
 TEST(CaptureOptionsTest, ErrorsNameTheFlag) {
   EXPECT_EQ(ErrorOf({"--pid", "abc"}), "--pid: \"abc\" is not a whole number");
   EXPECT_EQ(ErrorOf({"--pid", "0"}), "--pid: must be a process id above 0");

@@ -18,7 +18,7 @@ const char kCaptureUsage[] =
     "                       [--duration SECONDS] [--json]\n"
     "                       [--buffer-bytes small|default|large|N[K|M|G]]\n"
     "                       [--cpus-per-buffer auto|N] [--online-cpus-only]\n"
-    "                       [--pin | --pin-dir DIR] [--lock-settings]\n"
+    "                       [--pin | --pin-dir DIR] [--lock-settings] [--io-data]\n"
     "Prints one line per syscall event until Ctrl-C, --count or --duration,\n"
     "then the probe's counters on stderr. --pin exposes the capture to\n"
     "`kestrel settings` and `kestrel syscalls`; --lock-settings freezes the\n"
@@ -118,6 +118,10 @@ absl::StatusOr<CaptureOptions> ParseCaptureOptions(const std::vector<std::string
     }
     if (flag == "--lock-settings") {
       options.lock_settings = true;
+      continue;
+    }
+    if (flag == "--io-data") {
+      options.io_data = true;
       continue;
     }
     if (std::find(std::begin(kValuedFlags), std::end(kValuedFlags), flag) ==

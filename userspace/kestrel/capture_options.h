@@ -19,6 +19,7 @@ struct CaptureOptions {
   std::optional<uint64_t> count;
   std::optional<double> duration_s;
   bool json = false;
+  bool io_data = false;  // copy read/write data (up to the snaplen)
   uint64_t buffer_bytes = PMAN_DEFAULT_BUFFER_BYTES;
   uint32_t cpus_per_buffer = PMAN_CPUS_PER_BUFFER_AUTO;
   bool online_cpus_only = false;

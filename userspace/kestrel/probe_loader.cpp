@@ -28,6 +28,7 @@ HandlePtr LoadProbe(const CaptureOptions& options) {
   kestrel_capture_settings settings{};
   if (pman_get_capture_settings(raw, &settings) != 0) return nullptr;
   settings.target_tgid = options.pid;
+  settings.capture_io_data = options.io_data ? 1 : 0;
   if (pman_update_capture_settings(raw, &settings) != 0) return nullptr;
 
   std::vector<uint8_t> table(pman_syscall_table_size(), options.all_syscalls ? 1 : 0);

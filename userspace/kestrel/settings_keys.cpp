@@ -76,8 +76,9 @@ std::string FormatIdSet(const T (&slots)[N]) {
 
 const std::vector<std::string>& SettingKeys() {
   static const std::vector<std::string> keys = {
-      "snaplen",     "drop_failed",  "dropping_mode",  "sampling_ratio",    "own_tgid",
-      "target_tgid", "target_tgids", "target_cgroups", "fullcapture_ports", "boot_time_ns"};
+      "snaplen",           "drop_failed",  "dropping_mode",  "sampling_ratio",
+      "own_tgid",          "target_tgid",  "target_tgids",   "target_cgroups",
+      "fullcapture_ports", "boot_time_ns", "capture_io_data"};
   return keys;
 }
 
@@ -85,6 +86,7 @@ absl::StatusOr<std::string> FormatSetting(const kestrel_capture_settings& s, std
   if (key == "snaplen") return absl::StrCat(s.snaplen);
   if (key == "drop_failed") return absl::StrCat(s.drop_failed);
   if (key == "dropping_mode") return absl::StrCat(s.dropping_mode);
+  if (key == "capture_io_data") return absl::StrCat(s.capture_io_data);
   if (key == "sampling_ratio") return absl::StrCat(s.sampling_ratio);
   if (key == "own_tgid") return absl::StrCat(s.own_tgid);
   if (key == "target_tgid") return absl::StrCat(s.target_tgid);
@@ -107,8 +109,10 @@ absl::Status ApplySetting(kestrel_capture_settings& s, std::string_view key,
   if (key == "snaplen") {
     ok = ParseUnsigned<uint32_t>(value, KESTREL_MAX_RECORD_BYTES, &next.snaplen);
     accepts = "a byte count up to 65536";
-  } else if (key == "drop_failed" || key == "dropping_mode") {
-    ok = ParseBool(value, key == "drop_failed" ? &next.drop_failed : &next.dropping_mode);
+  } else if (key == "drop_failed" || key == "dropping_mode" || key == "capture_io_data") {
+    ok = ParseBool(value, key == "drop_failed"     ? &next.drop_failed
+                          : key == "dropping_mode" ? &next.dropping_mode
+                                                   : &next.capture_io_data);
     accepts = "0 or 1";
   } else if (key == "sampling_ratio") {
     ok = ParseUnsigned<uint32_t>(value, UINT32_MAX, &next.sampling_ratio) &&

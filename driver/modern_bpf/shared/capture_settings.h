@@ -35,9 +35,10 @@ struct kestrel_capture_settings {
 	 * target_tgids, or whose cgroup id is one of target_cgroups; all of
 	 * them 0 = every process. */
 	__u32 target_tgid;
-	__u8 drop_failed;   /* skip syscalls that returned an error */
-	__u8 dropping_mode; /* 1 = keep 1 in sampling_ratio droppable syscalls */
-	__u16 reserved;
+	__u8 drop_failed;     /* skip syscalls that returned an error */
+	__u8 dropping_mode;   /* 1 = keep 1 in sampling_ratio droppable syscalls */
+	__u8 capture_io_data; /* copy read/write data (up to snaplen) into records */
+	__u8 reserved;
 	__u32 sampling_ratio; /* N of the 1/N; 0 and 1 keep everything */
 	/* Socket data on these ports (inclusive) is captured in full, not cut
 	 * to snaplen; hi = 0 = no such range. */
