@@ -10,23 +10,13 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
+#include "../helpers/capture_filter.h"
 #include "../helpers/counters.h"
 #include "../helpers/maps.h"
 #include "../helpers/ring_writer.h"
 #include "../helpers/settings_reader.h"
 #include "../helpers/table_filler.h"
 #include "../shared/event_types.h"
-
-static __always_inline bool wanted(const struct kestrel_capture_settings *s, __u32 tgid, long ret)
-{
-	if (tgid == s->own_tgid)
-		return false;
-	if (s->target_tgid && tgid != s->target_tgid)
-		return false;
-	if (s->drop_failed && ret < 0)
-		return false;
-	return true;
-}
 
 static __always_inline void emit_generic(struct pt_regs *regs, long ret, __u64 id, __u64 pid_tgid,
 					 struct kestrel_cpu_counters *counters)
