@@ -817,8 +817,11 @@ TEST_F(ProcessEventsTest, ProcessExitBySignalAndOfAThread) {
 
   std::vector<OwnedRecord> k, th;
   for (OwnedRecord& r : DrainEvery(*session)) {
-    if (r.header().tid == static_cast<uint32_t>(killed)) k.push_back(std::move(r));
-    if (r.header().tid == static_cast<uint32_t>(thread_tid)) th.push_back(std::move(r));
+    const uint32_t tid = r.header().tid;
+    if (tid == static_cast<uint32_t>(killed))
+      k.push_back(std::move(r));
+    else if (tid == static_cast<uint32_t>(thread_tid))
+      th.push_back(std::move(r));
   }
   ASSERT_EQ(k.size(), 1u);
   EXPECT_EQ(k[0].Event().Int("exit_code"), 0);
