@@ -397,6 +397,26 @@ void ExpectCloneOrdered(const CloneRecords& r, uint16_t type, pid_t child_tid, p
   for (const OwnedRecord& c : r.child) EXPECT_LT(r.caller[0].header().ts_ns, c.header().ts_ns);
 }
 
+// A child that may not fork calls `make` (fork or vfork): one record of its
+// own, EAGAIN, no child.
+void ExpectFailedFork(uint32_t syscall_id, uint16_t type, pid_t (*make)()) {
+  auto session = ProbeSession::Start({.syscalls = {syscall_id}, .trace_only_this_process = false});
+  ASSERT_NE(session, nullptr);
+  int status = 0;
+  const pid_t child = RunChild(
+      [make] {
+        if (const int err = ForbidForks(); err != 0) return err;
+        return make() == -1 && errno == EAGAIN ? 0 : 102;
+      },
+      &status);
+  ASSERT_EQ(status, 0);
+  const std::vector<OwnedRecord> got = session->DrainRecords(child);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].header().type, type);
+  EXPECT_EQ(got[0].Event().Int("res"), -EAGAIN);
+  EXPECT_EQ(got[0].Event().Int("child_pid"), 0);
+}
+
 constexpr int kCloneRounds = 20;
 
 TEST_F(ProcessEventsTest, ForkCallerRecordPrecedesTheChild) {
@@ -418,21 +438,7 @@ TEST_F(ProcessEventsTest, ForkCallerRecordPrecedesTheChild) {
 }
 
 TEST_F(ProcessEventsTest, FailedForkHasNoChild) {
-  auto session = StartAll({SYS_fork});
-  ASSERT_NE(session, nullptr);
-  int status = 0;
-  const pid_t child = RunChild(
-      [] {
-        if (const int err = ForbidForks(); err != 0) return err;
-        return syscall(SYS_fork) == -1 && errno == EAGAIN ? 0 : 102;
-      },
-      &status);
-  ASSERT_EQ(status, 0);
-  const std::vector<OwnedRecord> got = session->DrainRecords(child);
-  ASSERT_EQ(got.size(), 1u);
-  EXPECT_EQ(got[0].header().type, KESTREL_EVT_FORK);
-  EXPECT_EQ(got[0].Event().Int("res"), -EAGAIN);
-  EXPECT_EQ(got[0].Event().Int("child_pid"), 0);
+  ExpectFailedFork(SYS_fork, KESTREL_EVT_FORK, [] { return static_cast<pid_t>(syscall(SYS_fork)); });
 }
 
 TEST_F(ProcessEventsTest, VforkCallerRecordPrecedesTheChild) {
@@ -450,21 +456,7 @@ TEST_F(ProcessEventsTest, VforkCallerRecordPrecedesTheChild) {
 }
 
 TEST_F(ProcessEventsTest, FailedVforkHasNoChild) {
-  auto session = StartAll({SYS_vfork});
-  ASSERT_NE(session, nullptr);
-  int status = 0;
-  const pid_t child = RunChild(
-      [] {
-        if (const int err = ForbidForks(); err != 0) return err;
-        return vfork() == -1 && errno == EAGAIN ? 0 : 102;
-      },
-      &status);
-  ASSERT_EQ(status, 0);
-  const std::vector<OwnedRecord> got = session->DrainRecords(child);
-  ASSERT_EQ(got.size(), 1u);
-  EXPECT_EQ(got[0].header().type, KESTREL_EVT_VFORK);
-  EXPECT_EQ(got[0].Event().Int("res"), -EAGAIN);
-  EXPECT_EQ(got[0].Event().Int("child_pid"), 0);
+  ExpectFailedFork(SYS_vfork, KESTREL_EVT_VFORK, [] { return vfork(); });
 }
 
 TEST_F(ProcessEventsTest, CloneReportsFlagsAndPrecedesTheChild) {

@@ -7,6 +7,8 @@
 #include "vmlinux.h"
 
 #include "../shared/capture_settings.h"
+#include "counters.h"
+#include "settings_reader.h"
 
 static __always_inline bool wanted(const struct kestrel_capture_settings *s, __u32 tgid, long ret)
 {
@@ -17,6 +19,22 @@ static __always_inline bool wanted(const struct kestrel_capture_settings *s, __u
 	if (s->drop_failed && ret < 0)
 		return false;
 	return true;
+}
+
+/* This CPU's counters with `settings` read, or NULL when the record must
+ * not be written (a settings read that kept racing is counted). */
+static __always_inline struct kestrel_cpu_counters *
+capture_begin(struct kestrel_capture_settings *settings)
+{
+	struct kestrel_cpu_counters *counters = this_cpu_counters();
+
+	if (!counters)
+		return NULL;
+	if (!read_capture_settings(settings)) {
+		counter_inc(counters->drops_settings_busy);
+		return NULL;
+	}
+	return counters;
 }
 
 #endif /* KESTREL_BPF_CAPTURE_FILTER_H */

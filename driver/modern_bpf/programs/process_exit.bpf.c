@@ -29,13 +29,9 @@ int BPF_PROG(kestrel_sched_process_exit, struct task_struct *task)
 
 	if (!interesting_syscalls[KESTREL_NR_exit] && !interesting_syscalls[KESTREL_NR_exit_group])
 		return 0;
-	counters = this_cpu_counters();
+	counters = capture_begin(&settings);
 	if (!counters)
 		return 0;
-	if (!read_capture_settings(&settings)) {
-		counter_inc(counters->drops_settings_busy);
-		return 0;
-	}
 	if (!wanted(&settings, bpf_get_current_pid_tgid() >> 32, 0))
 		return 0;
 	s = scratch_area();

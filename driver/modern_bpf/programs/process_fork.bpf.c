@@ -49,13 +49,9 @@ int BPF_PROG(kestrel_sched_process_fork, struct task_struct *parent, struct task
 	type = syscall_event[id];
 	if (!is_clone_event(type))
 		return 0;
-	counters = this_cpu_counters();
+	counters = capture_begin(&settings);
 	if (!counters)
 		return 0;
-	if (!read_capture_settings(&settings)) {
-		counter_inc(counters->drops_settings_busy);
-		return 0;
-	}
 	level = task_ns_level(task);
 	res = pid_nr_at(BPF_CORE_READ(child, thread_pid), level);
 	if (!wanted(&settings, bpf_get_current_pid_tgid() >> 32, res))

@@ -93,13 +93,9 @@ int BPF_PROG(kestrel_sys_exit, struct pt_regs *regs, long ret)
 	if (id >= KESTREL_SYSCALL_TABLE_SIZE || !interesting_syscalls[id])
 		return 0;
 
-	counters = this_cpu_counters();
+	counters = capture_begin(&settings);
 	if (!counters)
 		return 0;
-	if (!read_capture_settings(&settings)) {
-		counter_inc(counters->drops_settings_busy);
-		return 0;
-	}
 	pid_tgid = bpf_get_current_pid_tgid();
 	if (!wanted(&settings, pid_tgid >> 32, ret))
 		return 0;
