@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
@@ -99,6 +100,19 @@ std::string Comm() {
   std::string c;
   std::getline(in, c);
   return c;
+}
+
+// Copies `from` to a new file `to` with `mode`.
+void CopyFile(const std::string& from, const std::string& to, mode_t mode) {
+  const int in = open(from.c_str(), O_RDONLY | O_CLOEXEC);
+  const int out = open(to.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+  ASSERT_GE(in, 0);
+  ASSERT_GE(out, 0);
+  char buf[1 << 16];
+  for (ssize_t n; (n = read(in, buf, sizeof(buf))) > 0;) ASSERT_EQ(write(out, buf, n), n);
+  close(in);
+  ASSERT_EQ(fchmod(out, mode), 0);  // past the umask
+  close(out);
 }
 
 // Forks; the child runs `body` and _exits with what it returns. Returns the
@@ -241,6 +255,73 @@ TEST_F(ProcessEventsTest, ExecveByAnUnprivilegedUserHasNoCapsAndNoWritableExe) {
   EXPECT_EQ(e.Int("cap_effective"), 0);
   EXPECT_EQ(e.Int("cap_permitted"), 0);
   EXPECT_EQ(e.Int("exe_writable"), 0);  // root-owned 0755
+}
+
+// Execs `path` in a child that first ran `prepare`; returns the child.
+pid_t ExecInChild(const std::string& path, const std::function<int()>& prepare) {
+  int status = 0;
+  const pid_t child = RunChild(
+      [&] {
+        if (const int err = prepare(); err != 0) return err;
+        char* const argv[] = {const_cast<char*>(path.c_str()), nullptr};
+        char* const envp[] = {nullptr};
+        execve(path.c_str(), argv, envp);
+        return 101;
+      },
+      &status);
+  EXPECT_EQ(status, 0) << path;
+  return child;
+}
+
+TEST_F(ProcessEventsTest, ExecveOfAWorldWritableFileIsWritableForAnyone) {
+  ASSERT_EQ(chmod(dir_.path().c_str(), 0755), 0);
+  const std::string exe = dir_.path() + "/anyone-may-write";
+  CopyFile("/bin/true", exe, 0777);
+  auto session = StartAll({SYS_execve});
+  ASSERT_NE(session, nullptr);
+  const pid_t child = ExecInChild(exe, DropToNobody);
+  const std::vector<OwnedRecord> got = session->DrainRecords(child);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].Event().Int("uid"), kNobody);
+  EXPECT_EQ(got[0].Event().String("exe"), RealPath(exe));
+  EXPECT_EQ(got[0].Event().Int("exe_writable"), 1);
+}
+
+TEST_F(ProcessEventsTest, ExecveFromAnOverlayUpperLayerIsFlagged) {
+  const std::string d = dir_.path();
+  for (const char* sub : {"/lower", "/upper", "/work", "/merged"}) {
+    ASSERT_EQ(mkdir((d + sub).c_str(), 0755), 0);
+  }
+  CopyFile("/bin/true", d + "/lower/image-file", 0755);
+  CopyFile("/bin/true", d + "/upper/dropped-file", 0755);
+  const std::string opts =
+      "lowerdir=" + d + "/lower,upperdir=" + d + "/upper,workdir=" + d + "/work";
+  ASSERT_EQ(mount("overlay", (d + "/merged").c_str(), "overlay", 0, opts.c_str()), 0)
+      << strerror(errno);
+  // Unmounted however the test ends, before TempDir removes the tree.
+  struct Unmount {
+    std::string path;
+    ~Unmount() { umount2(path.c_str(), MNT_DETACH); }
+  } unmount{d + "/merged"};
+  auto session = StartAll({SYS_execve});
+  const pid_t lower = ExecInChild(d + "/merged/image-file", [] { return 0; });
+  const pid_t upper = ExecInChild(d + "/merged/dropped-file", [] { return 0; });
+  std::vector<OwnedRecord> from_lower, from_upper;
+  if (session != nullptr) {
+    for (OwnedRecord& r : DrainEvery(*session)) {
+      const uint32_t tid = r.header().tid;
+      if (tid == static_cast<uint32_t>(lower))
+        from_lower.push_back(std::move(r));
+      else if (tid == static_cast<uint32_t>(upper))
+        from_upper.push_back(std::move(r));
+    }
+  }
+  ASSERT_EQ(from_lower.size(), 1u);
+  ASSERT_EQ(from_upper.size(), 1u);
+  EXPECT_EQ(from_lower[0].Event().String("exe"), d + "/merged/image-file");
+  EXPECT_EQ(from_lower[0].Event().Int("exe_upper_layer"), 0);
+  EXPECT_EQ(from_upper[0].Event().String("exe"), d + "/merged/dropped-file");
+  EXPECT_EQ(from_upper[0].Event().Int("exe_upper_layer"), 1);
 }
 
 TEST_F(ProcessEventsTest, FailedExecveKeepsTheCallersArguments) {
@@ -438,7 +519,8 @@ TEST_F(ProcessEventsTest, ForkCallerRecordPrecedesTheChild) {
 }
 
 TEST_F(ProcessEventsTest, FailedForkHasNoChild) {
-  ExpectFailedFork(SYS_fork, KESTREL_EVT_FORK, [] { return static_cast<pid_t>(syscall(SYS_fork)); });
+  ExpectFailedFork(SYS_fork, KESTREL_EVT_FORK,
+                   [] { return static_cast<pid_t>(syscall(SYS_fork)); });
 }
 
 TEST_F(ProcessEventsTest, VforkCallerRecordPrecedesTheChild) {
