@@ -498,6 +498,23 @@ void ExpectFailedFork(uint32_t syscall_id, uint16_t type, pid_t (*make)()) {
   EXPECT_EQ(got[0].Event().Int("child_pid"), 0);
 }
 
+// Makes a child with `make` (a fork-like syscall, not vfork: its child
+// must not return from here); the child makes one getppid and exits.
+// Returns the records of the caller and of the child, whose pid is put in
+// `child`.
+CloneRecords ForkAndCollect(ProbeSession& session, const std::function<long()>& make,
+                            pid_t* child) {
+  *child = static_cast<pid_t>(make());
+  if (*child == 0) {
+    syscall(SYS_getppid);
+    _exit(0);
+  }
+  EXPECT_GT(*child, 0);
+  int status = 0;
+  EXPECT_EQ(waitpid(*child, &status, 0), *child);
+  return CollectClone(session, CurrentTid(), *child);
+}
+
 constexpr int kCloneRounds = 20;
 
 TEST_F(ProcessEventsTest, ForkCallerRecordPrecedesTheChild) {
@@ -505,15 +522,9 @@ TEST_F(ProcessEventsTest, ForkCallerRecordPrecedesTheChild) {
   ASSERT_NE(session, nullptr);
   // Repeated: the child usually runs first on the other CPU.
   for (int round = 0; round < kCloneRounds; ++round) {
-    const pid_t child = static_cast<pid_t>(syscall(SYS_fork));
-    if (child == 0) {
-      syscall(SYS_getppid);
-      _exit(0);
-    }
-    ASSERT_GT(child, 0);
-    int status = 0;
-    ASSERT_EQ(waitpid(child, &status, 0), child);
-    CloneRecords r = CollectClone(*session, CurrentTid(), child);
+    pid_t child = 0;
+    const CloneRecords r = ForkAndCollect(
+        *session, [] { return syscall(SYS_fork); }, &child);
     ExpectCloneOrdered(r, KESTREL_EVT_FORK, child, child);
   }
 }
@@ -545,15 +556,9 @@ TEST_F(ProcessEventsTest, CloneReportsFlagsAndPrecedesTheChild) {
   auto session = StartAll({SYS_clone, SYS_getppid});
   ASSERT_NE(session, nullptr);
   for (int round = 0; round < kCloneRounds; ++round) {
-    const pid_t child = static_cast<pid_t>(syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0));
-    if (child == 0) {
-      syscall(SYS_getppid);
-      _exit(0);
-    }
-    ASSERT_GT(child, 0);
-    int status = 0;
-    ASSERT_EQ(waitpid(child, &status, 0), child);
-    CloneRecords r = CollectClone(*session, CurrentTid(), child);
+    pid_t child = 0;
+    const CloneRecords r = ForkAndCollect(
+        *session, [] { return syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0); }, &child);
     ExpectCloneOrdered(r, KESTREL_EVT_CLONE, child, child);
     ASSERT_EQ(r.caller.size(), 1u);
     EXPECT_EQ(r.caller[0].Event().Int("flags"), SIGCHLD);
@@ -578,15 +583,9 @@ TEST_F(ProcessEventsTest, Clone3ReportsFlagsSizeAndPrecedesTheChild) {
   ASSERT_NE(session, nullptr);
   clone_args args{};
   args.exit_signal = SIGCHLD;
-  const pid_t child = static_cast<pid_t>(syscall(SYS_clone3, &args, sizeof(args)));
-  if (child == 0) {
-    syscall(SYS_getppid);
-    _exit(0);
-  }
-  ASSERT_GT(child, 0);
-  int status = 0;
-  ASSERT_EQ(waitpid(child, &status, 0), child);
-  CloneRecords r = CollectClone(*session, CurrentTid(), child);
+  pid_t child = 0;
+  const CloneRecords r = ForkAndCollect(
+      *session, [&] { return syscall(SYS_clone3, &args, sizeof(args)); }, &child);
   ExpectCloneOrdered(r, KESTREL_EVT_CLONE3, child, child);
   ASSERT_EQ(r.caller.size(), 1u);
   EXPECT_EQ(r.caller[0].Event().Int("flags"), 0);
