@@ -15,8 +15,10 @@
 #include <thread>
 #include <vector>
 
+#include "engine/event_decoder.h"
 #include "engine/generic_syscall.h"
 #include "engine/record_view.h"
+#include "engine/syscall_names.h"
 #include "probe_session.h"
 #include "stream_helpers.h"
 
@@ -66,14 +68,28 @@ TEST_P(OrderingTest, ForkExecOnAnotherCpuAndReapComeInOrder) {
   for (; NextRecord(session->handle(), view); ++index) {
     const kestrel_record_header& h = view->header();
     if (h.tgid != self && h.tgid != kid) continue;
-    absl::StatusOr<engine::GenericSyscall> call = engine::DecodeGenericSyscall(*view);
-    ASSERT_TRUE(call.ok()) << call.status();
-    const bool is_clone = call->id == SYS_clone || call->id == SYS_clone3;
+    // clone, clone3 and execve have specific events; wait4 stays generic.
+    std::string syscall;
+    int64_t ret = 0;
+    if (h.type == KESTREL_EVT_GENERIC_SYSCALL) {
+      absl::StatusOr<engine::GenericSyscall> call = engine::DecodeGenericSyscall(*view);
+      ASSERT_TRUE(call.ok()) << call.status();
+      syscall = std::string(engine::SyscallName(call->id));
+      ret = call->ret;
+    } else if (h.type > KESTREL_EVT_SYSCALL_BASE) {
+      absl::StatusOr<engine::DecodedEvent> event = engine::DecodedEvent::Decode(*view);
+      ASSERT_TRUE(event.ok()) << event.status();
+      syscall = std::string(event->info().syscall);
+      ret = event->Int("res").value_or(-1);
+    } else {
+      continue;  // process exit, control records
+    }
+    const bool is_clone = syscall == "clone" || syscall == "clone3";
     Seen here{index, h.cpu};
-    if (h.tid == self && is_clone && call->ret == child) parent_clone = here;
-    if (h.tid == kid && is_clone && call->ret == 0) child_clone = here;
-    if (h.tid == kid && call->id == SYS_execve && call->ret == 0) child_exec = here;
-    if (h.tid == self && call->id == SYS_wait4 && call->ret == child) parent_wait = here;
+    if (h.tid == self && is_clone && ret == child) parent_clone = here;
+    if (h.tid == kid && is_clone && ret == 0) child_clone = here;
+    if (h.tid == kid && syscall == "execve" && ret == 0) child_exec = here;
+    if (h.tid == self && syscall == "wait4" && ret == child) parent_wait = here;
   }
   ASSERT_GE(parent_clone.index, 0);
   ASSERT_GE(child_clone.index, 0);

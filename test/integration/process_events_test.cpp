@@ -1,5 +1,913 @@
-// process events: each syscall made with known arguments, success and
-// failure, every decoded parameter checked.
+// Process events: each syscall made with known arguments, success and
+// failure, every decoded parameter checked. Children are made with fork()
+// and exec /bin/true; records are picked by the tids the test knows.
+#include <fcntl.h>
+#include <grp.h>
 #include <gtest/gtest.h>
+#include <linux/capability.h>
+#include <linux/sched.h>
+#include <pty.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <thread>
 
 #include "probe_session.h"
+#include "shared/event_types.h"
+#include "temp_dir.h"
+
+namespace kestrel::testing {
+namespace {
+
+constexpr uid_t kNobody = 65534;
+constexpr int kChildFd = 100;
+
+// The kernel's dev_t packs major:minor as 12:20 bits; glibc's does not.
+uint64_t KernelDev(dev_t dev) { return (static_cast<uint64_t>(major(dev)) << 20) | minor(dev); }
+
+uint64_t Nanos(const timespec& t) {
+  return static_cast<uint64_t>(t.tv_sec) * 1'000'000'000ULL + static_cast<uint64_t>(t.tv_nsec);
+}
+
+std::string RealPath(const std::string& p) {
+  char buf[PATH_MAX];
+  EXPECT_NE(realpath(p.c_str(), buf), nullptr) << p;
+  return buf;
+}
+
+// A "Cap*:" line of /proc/self/status as a mask.
+uint64_t ProcCaps(const std::string& field) {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind(field + ":", 0) == 0)
+      return std::stoull(line.substr(field.size() + 1), nullptr, 16);
+  }
+  ADD_FAILURE() << "no " << field << " in /proc/self/status";
+  return 0;
+}
+
+uint32_t LoginUid() {
+  std::ifstream in("/proc/self/loginuid");
+  uint64_t v = UINT32_MAX;
+  in >> v;
+  return static_cast<uint32_t>(v);
+}
+
+// The cgroup v2 id of this process: the inode of its unified-hierarchy dir.
+uint64_t CgroupId() {
+  std::ifstream cg("/proc/self/cgroup");
+  std::string line, path;
+  while (std::getline(cg, line)) {
+    if (line.rfind("0::", 0) == 0) path = line.substr(3);
+  }
+  std::ifstream mi("/proc/self/mountinfo");
+  std::string mount;
+  while (std::getline(mi, line)) {
+    if (line.find(" - cgroup2 ") == std::string::npos) continue;
+    std::istringstream fields(line);
+    std::string skip;
+    fields >> skip >> skip >> skip >> skip >> mount;
+    break;
+  }
+  struct stat st {};
+  EXPECT_EQ(stat((mount + path).c_str(), &st), 0) << mount << path;
+  return st.st_ino;
+}
+
+std::string Comm() {
+  std::ifstream in("/proc/self/comm");
+  std::string c;
+  std::getline(in, c);
+  return c;
+}
+
+// Copies `from` to a new file `to` with `mode`.
+void CopyFile(const std::string& from, const std::string& to, mode_t mode) {
+  const int in = open(from.c_str(), O_RDONLY | O_CLOEXEC);
+  const int out = open(to.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+  ASSERT_GE(in, 0);
+  ASSERT_GE(out, 0);
+  char buf[1 << 16];
+  for (ssize_t n; (n = read(in, buf, sizeof(buf))) > 0;) ASSERT_EQ(write(out, buf, n), n);
+  close(in);
+  ASSERT_EQ(fchmod(out, mode), 0);  // past the umask
+  close(out);
+}
+
+// Forks; the child runs `body` and _exits with what it returns. Returns the
+// child's pid after it has been reaped, and its exit status in `status`.
+pid_t RunChild(const std::function<int()>& body, int* status) {
+  const pid_t pid = fork();
+  if (pid == 0) _exit(body());
+  EXPECT_GT(pid, 0);
+  EXPECT_EQ(waitpid(pid, status, 0), pid);
+  return pid;
+}
+
+int DropToNobody() {
+  if (setgroups(0, nullptr) != 0 || setgid(kNobody) != 0 || setuid(kNobody) != 0) return 100;
+  return 0;
+}
+
+// Makes the process unable to fork: an unprivileged user with no room in
+// RLIMIT_NPROC.
+int ForbidForks() {
+  if (const int err = DropToNobody(); err != 0) return err;
+  const rlimit none{0, 0};
+  return setrlimit(RLIMIT_NPROC, &none) == 0 ? 0 : 101;
+}
+
+// Every record now in the rings, copied out.
+std::vector<OwnedRecord> DrainEvery(ProbeSession& session) {
+  std::vector<OwnedRecord> out;
+  for (;;) {
+    void* record = nullptr;
+    int16_t ring = -1;
+    EXPECT_EQ(pman_consume_first_event(session.handle(), &record, &ring), 0);
+    if (record == nullptr) return out;
+    out.emplace_back(static_cast<const kestrel_record_header*>(record));
+  }
+}
+
+class ProcessEventsTest : public ::testing::Test {
+ protected:
+  void SetUp() override { KESTREL_REQUIRE_BPF_PRIVILEGES(); }
+
+  // Children have their own tgid, so the session traces every process and
+  // the test keeps the records of the tids it made.
+  std::unique_ptr<ProbeSession> StartAll(std::vector<uint32_t> syscalls) {
+    return ProbeSession::Start({.syscalls = std::move(syscalls), .trace_only_this_process = false});
+  }
+  std::unique_ptr<ProbeSession> StartSelf(std::vector<uint32_t> syscalls) {
+    return ProbeSession::Start({.syscalls = std::move(syscalls)});
+  }
+  TempDir dir_;
+};
+
+// ---- execve / execveat --------------------------------------------------
+
+TEST_F(ProcessEventsTest, ExecveReportsTheNewImage) {
+  struct stat exe {};
+  ASSERT_EQ(stat("/bin/true", &exe), 0);
+  // A terminal the child makes its controlling tty as a session leader.
+  int master = -1, slave = -1;
+  ASSERT_EQ(openpty(&master, &slave, nullptr, nullptr, nullptr), 0);
+  struct stat tty {};
+  ASSERT_EQ(fstat(slave, &tty), 0);
+  const std::string cwd = RealPath(dir_.path());
+  auto session = StartAll({SYS_execve});
+  ASSERT_NE(session, nullptr);
+
+  int status = 0;
+  const pid_t child = RunChild(
+      [&] {
+        if (setsid() < 0 || ioctl(slave, TIOCSCTTY, 0) != 0 || chdir(cwd.c_str()) != 0) return 100;
+        char* const argv[] = {const_cast<char*>("true"), const_cast<char*>("alpha"),
+                              const_cast<char*>("beta gamma"), nullptr};
+        char* const envp[] = {nullptr};
+        execve("/bin/true", argv, envp);
+        return 101;
+      },
+      &status);
+  ASSERT_EQ(status, 0);
+  close(master);
+  close(slave);
+
+  const std::vector<OwnedRecord> got = session->DrainRecords(child);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].header().type, KESTREL_EVT_EXECVE);
+  EXPECT_EQ(got[0].header().flags, 0);
+  const engine::DecodedEvent e = got[0].Event();
+  EXPECT_EQ(e.Int("res"), 0);
+  EXPECT_EQ(e.String("exe"), RealPath("/bin/true"));
+  EXPECT_EQ(e.StringList("argv"), (std::vector<std::string>{"true", "alpha", "beta gamma"}));
+  EXPECT_EQ(e.Int("pid"), child);
+  EXPECT_EQ(e.Int("tid"), child);
+  EXPECT_EQ(e.Int("ppid"), getpid());
+  EXPECT_EQ(e.String("comm"), "true");
+  EXPECT_EQ(e.Int("uid"), 0);
+  EXPECT_EQ(e.Int("gid"), 0);
+  EXPECT_EQ(e.Int("euid"), 0);
+  EXPECT_EQ(e.Int("loginuid"), LoginUid());
+  EXPECT_EQ(e.Int("cgroup_id"), static_cast<int64_t>(CgroupId()));
+  // Root execing a plain file: permitted = inheritable | bounding set, all
+  // effective; inheritable unchanged.
+  const uint64_t permitted = ProcCaps("CapInh") | ProcCaps("CapBnd");
+  EXPECT_EQ(static_cast<uint64_t>(*e.Int("cap_effective")), permitted);
+  EXPECT_EQ(static_cast<uint64_t>(*e.Int("cap_permitted")), permitted);
+  EXPECT_EQ(static_cast<uint64_t>(*e.Int("cap_inheritable")), ProcCaps("CapInh"));
+  EXPECT_EQ(e.Int("exe_ino"), static_cast<int64_t>(exe.st_ino));
+  EXPECT_EQ(static_cast<uint64_t>(*e.Int("exe_ctime")), Nanos(exe.st_ctim));
+  EXPECT_EQ(static_cast<uint64_t>(*e.Int("exe_mtime")), Nanos(exe.st_mtim));
+  EXPECT_EQ(e.Int("exe_writable"), 1);  // CAP_DAC_OVERRIDE
+  EXPECT_EQ(e.Int("exe_memfd"), 0);
+  EXPECT_EQ(e.Int("exe_upper_layer"), 0);
+  EXPECT_EQ(static_cast<uint64_t>(*e.Int("tty")), KernelDev(tty.st_rdev));
+  EXPECT_EQ(e.Int("sid"), child);
+  EXPECT_EQ(e.Int("pgid"), child);
+  EXPECT_EQ(e.String("cwd"), cwd);
+}
+
+TEST_F(ProcessEventsTest, ExecveByAnUnprivilegedUserHasNoCapsAndNoWritableExe) {
+  auto session = StartAll({SYS_execve});
+  ASSERT_NE(session, nullptr);
+  int status = 0;
+  const pid_t child = RunChild(
+      [] {
+        if (DropToNobody() != 0) return 100;
+        char* const argv[] = {const_cast<char*>("true"), nullptr};
+        char* const envp[] = {nullptr};
+        execve("/bin/true", argv, envp);
+        return 101;
+      },
+      &status);
+  ASSERT_EQ(status, 0);
+
+  const std::vector<OwnedRecord> got = session->DrainRecords(child);
+  ASSERT_EQ(got.size(), 1u);
+  const engine::DecodedEvent e = got[0].Event();
+  EXPECT_EQ(e.Int("res"), 0);
+  EXPECT_EQ(e.StringList("argv"), (std::vector<std::string>{"true"}));
+  EXPECT_EQ(e.Int("uid"), kNobody);
+  EXPECT_EQ(e.Int("gid"), kNobody);
+  EXPECT_EQ(e.Int("euid"), kNobody);
+  EXPECT_EQ(e.Int("cap_effective"), 0);
+  EXPECT_EQ(e.Int("cap_permitted"), 0);
+  EXPECT_EQ(e.Int("exe_writable"), 0);  // root-owned 0755
+}
+
+// Execs `path` in a child that first ran `prepare`; returns the child.
+pid_t ExecInChild(const std::string& path, const std::function<int()>& prepare) {
+  int status = 0;
+  const pid_t child = RunChild(
+      [&] {
+        if (const int err = prepare(); err != 0) return err;
+        char* const argv[] = {const_cast<char*>(path.c_str()), nullptr};
+        char* const envp[] = {nullptr};
+        execve(path.c_str(), argv, envp);
+        return 101;
+      },
+      &status);
+  EXPECT_EQ(status, 0) << path;
+  return child;
+}
+
+TEST_F(ProcessEventsTest, ExecveOfAWorldWritableFileIsWritableForAnyone) {
+  ASSERT_EQ(chmod(dir_.path().c_str(), 0755), 0);
+  const std::string exe = dir_.path() + "/anyone-may-write";
+  CopyFile("/bin/true", exe, 0777);
+  auto session = StartAll({SYS_execve});
+  ASSERT_NE(session, nullptr);
+  const pid_t child = ExecInChild(exe, DropToNobody);
+  const std::vector<OwnedRecord> got = session->DrainRecords(child);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].Event().Int("uid"), kNobody);
+  EXPECT_EQ(got[0].Event().String("exe"), RealPath(exe));
+  EXPECT_EQ(got[0].Event().Int("exe_writable"), 1);
+}
+
+TEST_F(ProcessEventsTest, ExecveFromAnOverlayUpperLayerIsFlagged) {
+  const std::string d = dir_.path();
+  for (const char* sub : {"/lower", "/upper", "/work", "/merged"}) {
+    ASSERT_EQ(mkdir((d + sub).c_str(), 0755), 0);
+  }
+  CopyFile("/bin/true", d + "/lower/image-file", 0755);
+  CopyFile("/bin/true", d + "/upper/dropped-file", 0755);
+  const std::string opts =
+      "lowerdir=" + d + "/lower,upperdir=" + d + "/upper,workdir=" + d + "/work";
+  ASSERT_EQ(mount("overlay", (d + "/merged").c_str(), "overlay", 0, opts.c_str()), 0)
+      << strerror(errno);
+  // Unmounted however the test ends, before TempDir removes the tree.
+  struct Unmount {
+    std::string path;
+    ~Unmount() { umount2(path.c_str(), MNT_DETACH); }
+  } unmount{d + "/merged"};
+  auto session = StartAll({SYS_execve});
+  const pid_t lower = ExecInChild(d + "/merged/image-file", [] { return 0; });
+  const pid_t upper = ExecInChild(d + "/merged/dropped-file", [] { return 0; });
+  std::vector<OwnedRecord> from_lower, from_upper;
+  if (session != nullptr) {
+    for (OwnedRecord& r : DrainEvery(*session)) {
+      const uint32_t tid = r.header().tid;
+      if (tid == static_cast<uint32_t>(lower))
+        from_lower.push_back(std::move(r));
+      else if (tid == static_cast<uint32_t>(upper))
+        from_upper.push_back(std::move(r));
+    }
+  }
+  ASSERT_EQ(from_lower.size(), 1u);
+  ASSERT_EQ(from_upper.size(), 1u);
+  EXPECT_EQ(from_lower[0].Event().String("exe"), d + "/merged/image-file");
+  EXPECT_EQ(from_lower[0].Event().Int("exe_upper_layer"), 0);
+  EXPECT_EQ(from_upper[0].Event().String("exe"), d + "/merged/dropped-file");
+  EXPECT_EQ(from_upper[0].Event().Int("exe_upper_layer"), 1);
+}
+
+TEST_F(ProcessEventsTest, FailedExecveKeepsTheCallersArguments) {
+  const std::string missing = dir_.path() + "/no-such-exe";
+  char cwd[PATH_MAX];
+  ASSERT_NE(getcwd(cwd, sizeof(cwd)), nullptr);
+  auto session = StartSelf({SYS_execve});
+  ASSERT_NE(session, nullptr);
+  char* const argv[] = {const_cast<char*>("prog"), const_cast<char*>("-x"), nullptr};
+  char* const envp[] = {nullptr};
+  ASSERT_EQ(execve(missing.c_str(), argv, envp), -1);
+  ASSERT_EQ(errno, ENOENT);
+
+  const std::vector<OwnedRecord> got = session->DrainRecords(CurrentTid());
+  ASSERT_EQ(got.size(), 1u);
+  const engine::DecodedEvent e = got[0].Event();
+  EXPECT_EQ(e.Int("res"), -ENOENT);
+  EXPECT_EQ(e.String("exe"), missing);
+  EXPECT_EQ(e.StringList("argv"), (std::vector<std::string>{"prog", "-x"}));
+  EXPECT_EQ(e.Int("pid"), getpid());
+  EXPECT_EQ(e.Int("tid"), gettid());
+  EXPECT_EQ(e.Int("ppid"), getppid());
+  EXPECT_EQ(e.String("comm"), Comm());
+  EXPECT_EQ(e.Int("uid"), getuid());
+  EXPECT_EQ(e.Int("gid"), getgid());
+  EXPECT_EQ(e.Int("euid"), geteuid());
+  EXPECT_EQ(e.Int("loginuid"), LoginUid());
+  EXPECT_EQ(e.Int("cgroup_id"), static_cast<int64_t>(CgroupId()));
+  EXPECT_EQ(static_cast<uint64_t>(*e.Int("cap_effective")), ProcCaps("CapEff"));
+  EXPECT_EQ(static_cast<uint64_t>(*e.Int("cap_permitted")), ProcCaps("CapPrm"));
+  EXPECT_EQ(static_cast<uint64_t>(*e.Int("cap_inheritable")), ProcCaps("CapInh"));
+  EXPECT_EQ(e.Int("exe_ino"), 0);
+  EXPECT_EQ(e.Int("exe_ctime"), 0);
+  EXPECT_EQ(e.Int("exe_mtime"), 0);
+  EXPECT_EQ(e.Int("exe_writable"), 0);
+  EXPECT_EQ(e.Int("exe_memfd"), 0);
+  EXPECT_EQ(e.Int("exe_upper_layer"), 0);
+  EXPECT_EQ(e.Int("sid"), getsid(0));
+  EXPECT_EQ(e.Int("pgid"), getpgid(0));
+  EXPECT_EQ(e.String("cwd"), std::string(cwd));
+}
+
+TEST_F(ProcessEventsTest, ExecveatOfAMemfdIsFlagged) {
+  const int src = open("/bin/true", O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(src, 0);
+  const int memfd = memfd_create("kestrel-exe", 0);
+  ASSERT_GE(memfd, 0);
+  char buf[1 << 16];
+  for (ssize_t n; (n = read(src, buf, sizeof(buf))) > 0;) ASSERT_EQ(write(memfd, buf, n), n);
+  close(src);
+  struct stat st {};
+  ASSERT_EQ(fstat(memfd, &st), 0);
+  // This kernel reports a successful execveat with the execve syscall id at
+  // exit, so its record is an EXECVE one; both are selected and the exec
+  // facts checked whichever comes.
+  auto session = StartAll({SYS_execve, SYS_execveat});
+  ASSERT_NE(session, nullptr);
+
+  int status = 0;
+  const pid_t child = RunChild(
+      [&] {
+        char* const argv[] = {const_cast<char*>("fileless"), nullptr};
+        char* const envp[] = {nullptr};
+        syscall(SYS_execveat, memfd, "", argv, envp, AT_EMPTY_PATH);
+        return 101;
+      },
+      &status);
+  ASSERT_EQ(status, 0);
+  close(memfd);
+
+  const std::vector<OwnedRecord> got = session->DrainRecords(child);
+  ASSERT_EQ(got.size(), 1u);
+  const uint16_t type = got[0].header().type;
+  ASSERT_TRUE(type == KESTREL_EVT_EXECVE || type == KESTREL_EVT_EXECVEAT) << type;
+  const engine::DecodedEvent e = got[0].Event();
+  EXPECT_EQ(e.Int("res"), 0);
+  if (type == KESTREL_EVT_EXECVEAT) {
+    EXPECT_EQ(e.Int("dirfd"), memfd);
+    EXPECT_EQ(e.Int("flags"), AT_EMPTY_PATH);
+  }
+  EXPECT_EQ(e.String("exe"), "memfd:kestrel-exe");
+  EXPECT_EQ(e.StringList("argv"), (std::vector<std::string>{"fileless"}));
+  EXPECT_EQ(e.Int("pid"), child);
+  EXPECT_EQ(e.Int("exe_memfd"), 1);
+  EXPECT_EQ(e.Int("exe_ino"), static_cast<int64_t>(st.st_ino));
+  EXPECT_EQ(e.Int("exe_upper_layer"), 0);
+}
+
+TEST_F(ProcessEventsTest, FailedExecveatKeepsTheRelativeName) {
+  auto session = StartSelf({SYS_execveat});
+  ASSERT_NE(session, nullptr);
+  const char* const argv[] = {"x", nullptr};
+  const char* const envp[] = {nullptr};
+  ASSERT_EQ(syscall(SYS_execveat, AT_FDCWD, "kestrel-no-such-exe", argv, envp, AT_SYMLINK_NOFOLLOW),
+            -1);
+  ASSERT_EQ(errno, ENOENT);
+
+  const std::vector<OwnedRecord> got = session->DrainRecords(CurrentTid());
+  ASSERT_EQ(got.size(), 1u);
+  const engine::DecodedEvent e = got[0].Event();
+  EXPECT_EQ(e.Int("res"), -ENOENT);
+  EXPECT_EQ(e.Int("dirfd"), AT_FDCWD);
+  EXPECT_EQ(e.Int("flags"), AT_SYMLINK_NOFOLLOW);
+  EXPECT_EQ(e.String("exe"), "kestrel-no-such-exe");
+  EXPECT_EQ(e.StringList("argv"), (std::vector<std::string>{"x"}));
+  EXPECT_EQ(e.Int("pid"), getpid());
+  EXPECT_EQ(e.Int("exe_ino"), 0);
+}
+
+// ---- clone family --------------------------------------------------------
+
+// The records of one successful clone-family call: the caller's, then the
+// child's own return, then whatever the child did next (a getppid).
+struct CloneRecords {
+  std::vector<OwnedRecord> caller;
+  std::vector<OwnedRecord> child;
+  bool caller_first_in_ring_order = false;
+};
+
+// Drains everything and keeps the records of `caller` and `child`.
+CloneRecords CollectClone(ProbeSession& session, uint32_t caller, uint32_t child) {
+  CloneRecords r;
+  bool seen_child = false;
+  for (;;) {
+    void* record = nullptr;
+    int16_t ring = -1;
+    EXPECT_EQ(pman_consume_first_event(session.handle(), &record, &ring), 0);
+    if (record == nullptr) break;
+    const auto* h = static_cast<const kestrel_record_header*>(record);
+    if (h->tid == caller) {
+      if (r.caller.empty()) r.caller_first_in_ring_order = !seen_child;
+      r.caller.emplace_back(h);
+    } else if (h->tid == child) {
+      seen_child = true;
+      r.child.emplace_back(h);
+    }
+  }
+  return r;
+}
+
+// Checks one successful clone-family call. The child's return and its
+// getppid must come after the caller's record in timestamp and ring order.
+void ExpectCloneOrdered(const CloneRecords& r, uint16_t type, pid_t child_tid, pid_t child_pid) {
+  ASSERT_EQ(r.caller.size(), 1u);
+  ASSERT_EQ(r.child.size(), 2u);
+  EXPECT_EQ(r.caller[0].header().type, type);
+  EXPECT_EQ(r.caller[0].Event().Int("res"), child_tid);
+  EXPECT_EQ(r.caller[0].Event().Int("child_pid"), child_pid);
+  EXPECT_EQ(r.child[0].header().type, type);
+  EXPECT_EQ(r.child[0].Event().Int("res"), 0);
+  EXPECT_EQ(r.child[0].Event().Int("child_pid"), child_pid);
+  EXPECT_EQ(r.child[1].header().type, KESTREL_EVT_GENERIC_SYSCALL);
+  EXPECT_TRUE(r.caller_first_in_ring_order);
+  for (const OwnedRecord& c : r.child) EXPECT_LT(r.caller[0].header().ts_ns, c.header().ts_ns);
+}
+
+// A child that may not fork calls `make` (fork or vfork): one record of its
+// own, EAGAIN, no child.
+void ExpectFailedFork(uint32_t syscall_id, uint16_t type, pid_t (*make)()) {
+  auto session = ProbeSession::Start({.syscalls = {syscall_id}, .trace_only_this_process = false});
+  ASSERT_NE(session, nullptr);
+  int status = 0;
+  const pid_t child = RunChild(
+      [make] {
+        if (const int err = ForbidForks(); err != 0) return err;
+        return make() == -1 && errno == EAGAIN ? 0 : 102;
+      },
+      &status);
+  ASSERT_EQ(status, 0);
+  const std::vector<OwnedRecord> got = session->DrainRecords(child);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].header().type, type);
+  EXPECT_EQ(got[0].Event().Int("res"), -EAGAIN);
+  EXPECT_EQ(got[0].Event().Int("child_pid"), 0);
+}
+
+// Makes a child with `make` (a fork-like syscall, not vfork: its child
+// must not return from here); the child makes one getppid and exits.
+// Returns the records of the caller and of the child, whose pid is put in
+// `child`.
+CloneRecords ForkAndCollect(ProbeSession& session, const std::function<long()>& make,
+                            pid_t* child) {
+  *child = static_cast<pid_t>(make());
+  if (*child == 0) {
+    syscall(SYS_getppid);
+    _exit(0);
+  }
+  EXPECT_GT(*child, 0);
+  int status = 0;
+  EXPECT_EQ(waitpid(*child, &status, 0), *child);
+  return CollectClone(session, CurrentTid(), *child);
+}
+
+constexpr int kCloneRounds = 20;
+
+TEST_F(ProcessEventsTest, ForkCallerRecordPrecedesTheChild) {
+  auto session = StartAll({SYS_fork, SYS_getppid});
+  ASSERT_NE(session, nullptr);
+  // Repeated: the child usually runs first on the other CPU.
+  for (int round = 0; round < kCloneRounds; ++round) {
+    pid_t child = 0;
+    const CloneRecords r = ForkAndCollect(
+        *session, [] { return syscall(SYS_fork); }, &child);
+    ExpectCloneOrdered(r, KESTREL_EVT_FORK, child, child);
+  }
+}
+
+TEST_F(ProcessEventsTest, FailedForkHasNoChild) {
+  ExpectFailedFork(SYS_fork, KESTREL_EVT_FORK,
+                   [] { return static_cast<pid_t>(syscall(SYS_fork)); });
+}
+
+TEST_F(ProcessEventsTest, VforkCallerRecordPrecedesTheChild) {
+  auto session = StartAll({SYS_vfork, SYS_getppid});
+  ASSERT_NE(session, nullptr);
+  const pid_t child = vfork();
+  if (child == 0) {
+    syscall(SYS_getppid);
+    _exit(0);
+  }
+  ASSERT_GT(child, 0);
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ExpectCloneOrdered(CollectClone(*session, CurrentTid(), child), KESTREL_EVT_VFORK, child, child);
+}
+
+TEST_F(ProcessEventsTest, FailedVforkHasNoChild) {
+  ExpectFailedFork(SYS_vfork, KESTREL_EVT_VFORK, [] { return vfork(); });
+}
+
+TEST_F(ProcessEventsTest, CloneReportsFlagsAndPrecedesTheChild) {
+  auto session = StartAll({SYS_clone, SYS_getppid});
+  ASSERT_NE(session, nullptr);
+  for (int round = 0; round < kCloneRounds; ++round) {
+    pid_t child = 0;
+    const CloneRecords r = ForkAndCollect(
+        *session, [] { return syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0); }, &child);
+    ExpectCloneOrdered(r, KESTREL_EVT_CLONE, child, child);
+    ASSERT_EQ(r.caller.size(), 1u);
+    EXPECT_EQ(r.caller[0].Event().Int("flags"), SIGCHLD);
+  }
+}
+
+TEST_F(ProcessEventsTest, FailedCloneReportsFlags) {
+  auto session = StartSelf({SYS_clone});
+  ASSERT_NE(session, nullptr);
+  // CLONE_SIGHAND needs CLONE_VM.
+  ASSERT_EQ(syscall(SYS_clone, CLONE_SIGHAND | SIGCHLD, 0, 0, 0, 0), -1);
+  ASSERT_EQ(errno, EINVAL);
+  const std::vector<OwnedRecord> got = session->DrainRecords(CurrentTid());
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].Event().Int("res"), -EINVAL);
+  EXPECT_EQ(got[0].Event().Int("flags"), CLONE_SIGHAND | SIGCHLD);
+  EXPECT_EQ(got[0].Event().Int("child_pid"), 0);
+}
+
+TEST_F(ProcessEventsTest, Clone3ReportsFlagsSizeAndPrecedesTheChild) {
+  auto session = StartAll({SYS_clone3, SYS_getppid});
+  ASSERT_NE(session, nullptr);
+  clone_args args{};
+  args.exit_signal = SIGCHLD;
+  pid_t child = 0;
+  const CloneRecords r = ForkAndCollect(
+      *session, [&] { return syscall(SYS_clone3, &args, sizeof(args)); }, &child);
+  ExpectCloneOrdered(r, KESTREL_EVT_CLONE3, child, child);
+  ASSERT_EQ(r.caller.size(), 1u);
+  EXPECT_EQ(r.caller[0].Event().Int("flags"), 0);
+  EXPECT_EQ(r.caller[0].Event().Int("size"), static_cast<int64_t>(sizeof(args)));
+}
+
+TEST_F(ProcessEventsTest, Clone3OfAThreadReportsTheCallersProcess) {
+  auto session = StartSelf({SYS_clone3});
+  ASSERT_NE(session, nullptr);
+  pid_t thread_tid = 0;
+  std::thread t([&] { thread_tid = gettid(); });  // glibc makes threads with clone3
+  t.join();
+  const std::vector<OwnedRecord> caller = session->DrainRecords(CurrentTid());
+  ASSERT_EQ(caller.size(), 1u);
+  const engine::DecodedEvent e = caller[0].Event();
+  EXPECT_EQ(e.Int("res"), thread_tid);
+  EXPECT_EQ(e.Int("child_pid"), getpid());
+  const int64_t flags = *e.Int("flags");
+  EXPECT_EQ(flags & (CLONE_VM | CLONE_THREAD | CLONE_SIGHAND),
+            CLONE_VM | CLONE_THREAD | CLONE_SIGHAND);
+}
+
+TEST_F(ProcessEventsTest, FailedClone3ReportsFlagsAndSize) {
+  auto session = StartSelf({SYS_clone3});
+  ASSERT_NE(session, nullptr);
+  clone_args args{};
+  args.flags = CLONE_FS;
+  // Smaller than the first published struct: EINVAL before any fork.
+  ASSERT_EQ(syscall(SYS_clone3, &args, 8), -1);
+  ASSERT_EQ(errno, EINVAL);
+  const std::vector<OwnedRecord> got = session->DrainRecords(CurrentTid());
+  ASSERT_EQ(got.size(), 1u);
+  const engine::DecodedEvent e = got[0].Event();
+  EXPECT_EQ(e.Int("res"), -EINVAL);
+  EXPECT_EQ(e.Int("size"), 8);
+  EXPECT_EQ(e.Int("flags"), CLONE_FS);
+  EXPECT_EQ(e.Int("child_pid"), 0);
+}
+
+// ---- credentials, namespaces, signals, directories -----------------------
+
+// Runs `body` in a child traced for `syscalls` and returns the child's
+// records. Credential changes stay out of the test process that way.
+std::vector<OwnedRecord> ChildRecords(ProbeSession& session, const std::function<int()>& body) {
+  int status = 0;
+  const pid_t child = RunChild(body, &status);
+  EXPECT_EQ(status, 0);
+  return session.DrainRecords(child);
+}
+
+TEST_F(ProcessEventsTest, SetuidAndSetgid) {
+  auto session = StartAll({SYS_setuid, SYS_setgid});
+  ASSERT_NE(session, nullptr);
+  const std::vector<OwnedRecord> got = ChildRecords(*session, [] {
+    if (syscall(SYS_setgid, 1234) != 0 || syscall(SYS_setuid, 4321) != 0) return 100;
+    // Unprivileged now: back to root is refused.
+    return syscall(SYS_setuid, 0) == -1 && syscall(SYS_setgid, 0) == -1 ? 0 : 101;
+  });
+  ASSERT_EQ(got.size(), 4u);
+  EXPECT_EQ(got[0].header().type, KESTREL_EVT_SETGID);
+  EXPECT_EQ(got[0].Event().Int("res"), 0);
+  EXPECT_EQ(got[0].Event().Int("gid"), 1234);
+  EXPECT_EQ(got[1].header().type, KESTREL_EVT_SETUID);
+  EXPECT_EQ(got[1].Event().Int("res"), 0);
+  EXPECT_EQ(got[1].Event().Int("uid"), 4321);
+  EXPECT_EQ(got[2].Event().Int("res"), -EPERM);
+  EXPECT_EQ(got[2].Event().Int("uid"), 0);
+  EXPECT_EQ(got[3].header().type, KESTREL_EVT_SETGID);
+  EXPECT_EQ(got[3].Event().Int("res"), -EPERM);
+  EXPECT_EQ(got[3].Event().Int("gid"), 0);
+}
+
+TEST_F(ProcessEventsTest, SetreuidSetresuidSetresgid) {
+  auto session = StartAll({SYS_setreuid, SYS_setresuid, SYS_setresgid});
+  ASSERT_NE(session, nullptr);
+  const std::vector<OwnedRecord> got = ChildRecords(*session, [] {
+    if (syscall(SYS_setresgid, 11, 12, 13) != 0) return 100;
+    if (syscall(SYS_setreuid, 21, 22) != 0) return 101;
+    if (syscall(SYS_setresuid, 31, 32, 33) != -1) return 102;  // no longer privileged
+    return 0;
+  });
+  ASSERT_EQ(got.size(), 3u);
+  const engine::DecodedEvent g = got[0].Event();
+  EXPECT_EQ(got[0].header().type, KESTREL_EVT_SETRESGID);
+  EXPECT_EQ(g.Int("res"), 0);
+  EXPECT_EQ(g.Int("rgid"), 11);
+  EXPECT_EQ(g.Int("egid"), 12);
+  EXPECT_EQ(g.Int("sgid"), 13);
+  const engine::DecodedEvent r = got[1].Event();
+  EXPECT_EQ(got[1].header().type, KESTREL_EVT_SETREUID);
+  EXPECT_EQ(r.Int("res"), 0);
+  EXPECT_EQ(r.Int("ruid"), 21);
+  EXPECT_EQ(r.Int("euid"), 22);
+  const engine::DecodedEvent u = got[2].Event();
+  EXPECT_EQ(got[2].header().type, KESTREL_EVT_SETRESUID);
+  EXPECT_EQ(u.Int("res"), -EPERM);
+  EXPECT_EQ(u.Int("ruid"), 31);
+  EXPECT_EQ(u.Int("euid"), 32);
+  EXPECT_EQ(u.Int("suid"), 33);
+}
+
+TEST_F(ProcessEventsTest, UnshareAndSetns) {
+  auto session = StartAll({SYS_unshare, SYS_setns});
+  ASSERT_NE(session, nullptr);
+  const std::vector<OwnedRecord> got = ChildRecords(*session, [] {
+    // A known fd number: the child inherits the test runner's fds.
+    const int ns = dup2(open("/proc/self/ns/uts", O_RDONLY | O_CLOEXEC), kChildFd);
+    if (ns < 0 || syscall(SYS_unshare, CLONE_NEWUTS) != 0) return 100;
+    if (syscall(SYS_setns, ns, CLONE_NEWUTS) != 0) return 101;
+    if (syscall(SYS_setns, ns, CLONE_NEWNET) != -1) return 102;  // wrong type
+    if (syscall(SYS_unshare, CLONE_NEWPID | CLONE_VFORK) != -1) return 103;
+    return 0;
+  });
+  ASSERT_EQ(got.size(), 4u);
+  EXPECT_EQ(got[0].header().type, KESTREL_EVT_UNSHARE);
+  EXPECT_EQ(got[0].Event().Int("res"), 0);
+  EXPECT_EQ(got[0].Event().Int("flags"), CLONE_NEWUTS);
+  EXPECT_EQ(got[1].header().type, KESTREL_EVT_SETNS);
+  EXPECT_EQ(got[1].Event().Int("res"), 0);
+  EXPECT_EQ(got[1].Event().Int("fd"), kChildFd);
+  EXPECT_EQ(got[1].Event().Int("nstype"), CLONE_NEWUTS);
+  EXPECT_EQ(got[2].Event().Int("res"), -EINVAL);
+  EXPECT_EQ(got[2].Event().Int("nstype"), CLONE_NEWNET);
+  EXPECT_EQ(got[3].Event().Int("res"), -EINVAL);
+  EXPECT_EQ(got[3].Event().Int("flags"), CLONE_NEWPID | CLONE_VFORK);
+}
+
+TEST_F(ProcessEventsTest, Prctl) {
+  auto session = StartSelf({SYS_prctl});
+  ASSERT_NE(session, nullptr);
+  ASSERT_EQ(prctl(PR_GET_DUMPABLE, 0, 0, 0, 0), 1);
+  ASSERT_EQ(prctl(PR_SET_DUMPABLE, 7, 0, 0, 0), -1);
+  const std::vector<OwnedRecord> got = session->DrainRecords(CurrentTid());
+  ASSERT_EQ(got.size(), 2u);
+  const engine::DecodedEvent a = got[0].Event();
+  EXPECT_EQ(a.Int("res"), 1);
+  EXPECT_EQ(a.Int("option"), PR_GET_DUMPABLE);
+  EXPECT_EQ(a.Int("arg2"), 0);
+  const engine::DecodedEvent b = got[1].Event();
+  EXPECT_EQ(b.Int("res"), -EINVAL);
+  EXPECT_EQ(b.Int("option"), PR_SET_DUMPABLE);
+  EXPECT_EQ(b.Int("arg2"), 7);
+  EXPECT_EQ(b.Int("arg3"), 0);
+  EXPECT_EQ(b.Int("arg4"), 0);
+  EXPECT_EQ(b.Int("arg5"), 0);
+}
+
+TEST_F(ProcessEventsTest, Ptrace) {
+  auto session = StartSelf({SYS_ptrace});
+  ASSERT_NE(session, nullptr);
+  const pid_t child = fork();
+  if (child == 0) {
+    pause();
+    _exit(0);
+  }
+  ASSERT_GT(child, 0);
+  ASSERT_EQ(ptrace(PTRACE_SEIZE, child, nullptr, nullptr), 0);
+  ASSERT_EQ(ptrace(PTRACE_PEEKUSER, 1, 8, nullptr), -1);  // init is not ours
+  const int peek_err = errno;
+  kill(child, SIGKILL);
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  const std::vector<OwnedRecord> got = session->DrainRecords(CurrentTid());
+  ASSERT_EQ(got.size(), 2u);
+  const engine::DecodedEvent a = got[0].Event();
+  EXPECT_EQ(a.Int("res"), 0);
+  EXPECT_EQ(a.Int("request"), PTRACE_SEIZE);
+  EXPECT_EQ(a.Int("pid"), child);
+  EXPECT_EQ(a.Int("addr"), 0);
+  EXPECT_EQ(a.Int("data"), 0);
+  const engine::DecodedEvent b = got[1].Event();
+  EXPECT_EQ(b.Int("res"), -peek_err);
+  EXPECT_EQ(b.Int("request"), PTRACE_PEEKUSER);
+  EXPECT_EQ(b.Int("pid"), 1);
+  EXPECT_EQ(b.Int("addr"), 8);
+}
+
+TEST_F(ProcessEventsTest, KillTkillTgkill) {
+  auto session = StartSelf({SYS_kill, SYS_tkill, SYS_tgkill});
+  ASSERT_NE(session, nullptr);
+  ASSERT_EQ(syscall(SYS_kill, getpid(), 0), 0);
+  ASSERT_EQ(syscall(SYS_kill, getpid(), 1000), -1);
+  ASSERT_EQ(syscall(SYS_tkill, gettid(), 0), 0);
+  ASSERT_EQ(syscall(SYS_tkill, -5, SIGTERM), -1);
+  ASSERT_EQ(syscall(SYS_tgkill, getpid(), gettid(), 0), 0);
+  ASSERT_EQ(syscall(SYS_tgkill, getpid(), INT_MAX, SIGUSR1), -1);
+  const std::vector<OwnedRecord> got = session->DrainRecords(CurrentTid());
+  ASSERT_EQ(got.size(), 6u);
+  EXPECT_EQ(got[0].header().type, KESTREL_EVT_KILL);
+  EXPECT_EQ(got[0].Event().Int("res"), 0);
+  EXPECT_EQ(got[0].Event().Int("pid"), getpid());
+  EXPECT_EQ(got[0].Event().Int("sig"), 0);
+  EXPECT_EQ(got[1].Event().Int("res"), -EINVAL);
+  EXPECT_EQ(got[1].Event().Int("sig"), 1000);
+  EXPECT_EQ(got[2].header().type, KESTREL_EVT_TKILL);
+  EXPECT_EQ(got[2].Event().Int("res"), 0);
+  EXPECT_EQ(got[2].Event().Int("tid"), gettid());
+  EXPECT_EQ(got[3].Event().Int("res"), -EINVAL);
+  EXPECT_EQ(got[3].Event().Int("tid"), -5);
+  EXPECT_EQ(got[3].Event().Int("sig"), SIGTERM);
+  EXPECT_EQ(got[4].header().type, KESTREL_EVT_TGKILL);
+  EXPECT_EQ(got[4].Event().Int("res"), 0);
+  EXPECT_EQ(got[4].Event().Int("tgid"), getpid());
+  EXPECT_EQ(got[4].Event().Int("tid"), gettid());
+  EXPECT_EQ(got[5].Event().Int("res"), -ESRCH);
+  EXPECT_EQ(got[5].Event().Int("tid"), INT_MAX);
+  EXPECT_EQ(got[5].Event().Int("sig"), SIGUSR1);
+}
+
+TEST_F(ProcessEventsTest, Capset) {
+  auto session = StartAll({SYS_capset});
+  ASSERT_NE(session, nullptr);
+  constexpr uint64_t kKeep = 1ULL << CAP_NET_BIND_SERVICE | 1ULL << CAP_SETUID;
+  const std::vector<OwnedRecord> got = ChildRecords(*session, [] {
+    __user_cap_header_struct h{_LINUX_CAPABILITY_VERSION_3, 0};
+    __user_cap_data_struct d[2]{};
+    d[0].effective = d[0].permitted = static_cast<uint32_t>(kKeep);
+    if (syscall(SYS_capset, &h, d) != 0) return 100;
+    // Permitted cannot grow back.
+    d[0].permitted = d[0].effective = ~0U;
+    d[1].inheritable = 1;
+    return syscall(SYS_capset, &h, d) == -1 ? 0 : 101;
+  });
+  ASSERT_EQ(got.size(), 2u);
+  const engine::DecodedEvent a = got[0].Event();
+  EXPECT_EQ(a.Int("res"), 0);
+  EXPECT_EQ(a.Int("cap_effective"), static_cast<int64_t>(kKeep));
+  EXPECT_EQ(a.Int("cap_permitted"), static_cast<int64_t>(kKeep));
+  EXPECT_EQ(a.Int("cap_inheritable"), 0);
+  const engine::DecodedEvent b = got[1].Event();
+  EXPECT_EQ(b.Int("res"), -EPERM);
+  EXPECT_EQ(b.Int("cap_effective"), 0xffffffffLL);
+  EXPECT_EQ(b.Int("cap_permitted"), 0xffffffffLL);
+  EXPECT_EQ(b.Int("cap_inheritable"), 1LL << 32);
+}
+
+TEST_F(ProcessEventsTest, ChrootChdirFchdir) {
+  const std::string dir = dir_.path();
+  const std::string missing = dir + "/missing";
+  auto session = StartAll({SYS_chroot, SYS_chdir, SYS_fchdir});
+  ASSERT_NE(session, nullptr);
+  const std::vector<OwnedRecord> got = ChildRecords(*session, [&] {
+    const int fd = dup2(open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC), kChildFd);
+    if (fd < 0) return 100;
+    if (syscall(SYS_chdir, dir.c_str()) != 0 || syscall(SYS_chdir, missing.c_str()) != -1)
+      return 101;
+    if (syscall(SYS_fchdir, fd) != 0 || syscall(SYS_fchdir, -1) != -1) return 102;
+    if (syscall(SYS_chroot, dir.c_str()) != 0 || syscall(SYS_chroot, "/missing") != -1) return 103;
+    return 0;
+  });
+  ASSERT_EQ(got.size(), 6u);
+  EXPECT_EQ(got[0].header().type, KESTREL_EVT_CHDIR);
+  EXPECT_EQ(got[0].Event().Int("res"), 0);
+  EXPECT_EQ(got[0].Event().String("path"), dir);
+  EXPECT_EQ(got[1].Event().Int("res"), -ENOENT);
+  EXPECT_EQ(got[1].Event().String("path"), missing);
+  EXPECT_EQ(got[2].header().type, KESTREL_EVT_FCHDIR);
+  EXPECT_EQ(got[2].Event().Int("res"), 0);
+  EXPECT_EQ(got[2].Event().Int("fd"), kChildFd);
+  EXPECT_EQ(got[3].Event().Int("res"), -EBADF);
+  EXPECT_EQ(got[3].Event().Int("fd"), -1);
+  EXPECT_EQ(got[4].header().type, KESTREL_EVT_CHROOT);
+  EXPECT_EQ(got[4].Event().Int("res"), 0);
+  EXPECT_EQ(got[4].Event().String("path"), dir);
+  EXPECT_EQ(got[5].Event().Int("res"), -ENOENT);
+  EXPECT_EQ(got[5].Event().String("path"), "/missing");
+}
+
+// ---- process exit ----------------------------------------------------------
+
+TEST_F(ProcessEventsTest, ProcessExitReportsCodeAndSignal) {
+  auto session = StartAll({SYS_exit_group});
+  ASSERT_NE(session, nullptr);
+  int status = 0;
+  const pid_t exited = RunChild([] { return 42; }, &status);
+  ASSERT_TRUE(WIFEXITED(status));
+
+  const std::vector<OwnedRecord> a = session->DrainRecords(exited);
+  ASSERT_EQ(a.size(), 1u);
+  EXPECT_EQ(a[0].header().type, KESTREL_EVT_PROCESS_EXIT);
+  EXPECT_EQ(a[0].header().tgid, static_cast<uint32_t>(exited));
+  EXPECT_EQ(a[0].Event().Int("exit_code"), 42);
+  EXPECT_EQ(a[0].Event().Int("signal"), 0);
+  EXPECT_EQ(a[0].Event().Int("core_dumped"), 0);
+  EXPECT_EQ(a[0].Event().Int("group_dead"), 1);
+}
+
+TEST_F(ProcessEventsTest, ProcessExitBySignalAndOfAThread) {
+  auto session = StartAll({SYS_exit});
+  ASSERT_NE(session, nullptr);
+  const pid_t killed = fork();
+  if (killed == 0) {
+    raise(SIGTERM);
+    _exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(killed, &status, 0), killed);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  pid_t thread_tid = 0;
+  std::thread t([&] { thread_tid = gettid(); });
+  t.join();
+
+  std::vector<OwnedRecord> k, th;
+  for (OwnedRecord& r : DrainEvery(*session)) {
+    const uint32_t tid = r.header().tid;
+    if (tid == static_cast<uint32_t>(killed))
+      k.push_back(std::move(r));
+    else if (tid == static_cast<uint32_t>(thread_tid))
+      th.push_back(std::move(r));
+  }
+  ASSERT_EQ(k.size(), 1u);
+  EXPECT_EQ(k[0].Event().Int("exit_code"), 0);
+  EXPECT_EQ(k[0].Event().Int("signal"), SIGTERM);
+  EXPECT_EQ(k[0].Event().Int("core_dumped"), 0);
+  EXPECT_EQ(k[0].Event().Int("group_dead"), 1);
+  // A thread leaving on its own: exit(0), and the process lives on.
+  ASSERT_EQ(th.size(), 1u);
+  EXPECT_EQ(th[0].header().tgid, static_cast<uint32_t>(getpid()));
+  EXPECT_EQ(th[0].Event().Int("exit_code"), 0);
+  EXPECT_EQ(th[0].Event().Int("signal"), 0);
+  EXPECT_EQ(th[0].Event().Int("group_dead"), 0);
+}
+
+}  // namespace
+}  // namespace kestrel::testing

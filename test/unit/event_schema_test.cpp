@@ -46,6 +46,20 @@ TEST(EventSchemaTest, EveryEventIsWellFormed) {
   }
 }
 
+// Events of no syscall sit below the syscall events, in 2..63, and are
+// written whole by their own program.
+TEST(EventSchemaTest, OtherEventsAreWellFormed) {
+  for (const EventInfo& e : OtherEvents()) {
+    EXPECT_GE(e.type, 2) << e.name;
+    EXPECT_LT(e.type, KESTREL_EVT_SYSCALL_BASE) << e.name;
+    EXPECT_TRUE(e.syscall.empty()) << e.name;
+    EXPECT_LE(e.params.size(), static_cast<size_t>(KESTREL_MAX_EVENT_PARAMS)) << e.name;
+    for (const ParamInfo& p : e.params) EXPECT_EQ(p.source, KPS_CUSTOM) << e.name << "." << p.name;
+    EXPECT_EQ(FindEvent(e.type), &e);
+  }
+  EXPECT_EQ(FindEvent(KESTREL_EVT_PROCESS_EXIT)->name, "PROCESS_EXIT");
+}
+
 TEST(EventSchemaTest, UnknownTypesHaveNoEntry) {
   EXPECT_EQ(FindEvent(KESTREL_EVT_GENERIC_SYSCALL), nullptr);
   EXPECT_EQ(FindEvent(KESTREL_EVT_TYPE_MAX), nullptr);

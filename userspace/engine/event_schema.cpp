@@ -13,6 +13,16 @@ const std::vector<EventInfo>& Events() {
   return *events;
 }
 
+#define KESTREL_OTHER_EVENT_INFO(name, id, params) \
+  EventInfo{KESTREL_EVT_##name, #name, "", {params(KESTREL_PARAM_INFO)}},
+
+const std::vector<EventInfo>& Others() {
+  static const auto* events =
+      new std::vector<EventInfo>{KESTREL_OTHER_EVENTS(KESTREL_OTHER_EVENT_INFO)};
+  return *events;
+}
+
+#undef KESTREL_OTHER_EVENT_INFO
 #undef KESTREL_EVENT_INFO
 #undef KESTREL_PARAM_INFO
 
@@ -27,7 +37,15 @@ int EventInfo::ParamIndex(std::string_view param) const {
 
 const std::vector<EventInfo>& AllEvents() { return Events(); }
 
+const std::vector<EventInfo>& OtherEvents() { return Others(); }
+
 const EventInfo* FindEvent(uint16_t type) {
+  if (type < KESTREL_EVT_SYSCALL_BASE) {
+    for (const EventInfo& e : Others()) {
+      if (e.type == type) return &e;
+    }
+    return nullptr;
+  }
   const std::vector<EventInfo>& events = Events();
   const int index = static_cast<int>(type) - KESTREL_EVT_SYSCALL_BASE - 1;
   if (index < 0 || index >= static_cast<int>(events.size())) return nullptr;

@@ -22,7 +22,7 @@ struct ParamInfo {
 struct EventInfo {
   uint16_t type;             // enum kestrel_event_type
   std::string_view name;     // e.g. "OPENAT"
-  std::string_view syscall;  // e.g. "openat"
+  std::string_view syscall;  // e.g. "openat"; empty for events of no syscall
   std::vector<ParamInfo> params;
 
   // Index of the parameter called `name`, or -1.
@@ -31,6 +31,9 @@ struct EventInfo {
 
 // Every specific event, by increasing type.
 const std::vector<EventInfo>& AllEvents();
+
+// Every event not tied to a syscall (syscall is empty), by increasing type.
+const std::vector<EventInfo>& OtherEvents();
 
 // The event with type `type`, or nullptr when it has no schema entry.
 const EventInfo* FindEvent(uint16_t type);

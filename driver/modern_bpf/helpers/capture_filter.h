@@ -13,6 +13,9 @@
 #include <bpf/bpf_helpers.h>
 
 #include "../shared/capture_settings.h"
+#include "counters.h"
+#include "drop_markers.h"
+#include "settings_reader.h"
 
 static __always_inline bool in_target_set(const struct kestrel_capture_settings *s, __u32 tgid)
 {
@@ -53,6 +56,23 @@ static __always_inline bool wanted(const struct kestrel_capture_settings *s, __u
 	if (s->drop_failed && ret < 0)
 		return false;
 	return true;
+}
+
+/* This CPU's counters with `settings` read, or NULL when no record may be
+ * written (a settings read that kept racing is counted as a loss). Shared by
+ * every program that emits records: sys_exit and the scheduler hooks. */
+static __always_inline struct kestrel_cpu_counters *
+capture_begin(struct kestrel_capture_settings *settings)
+{
+	struct kestrel_cpu_counters *counters = this_cpu_counters();
+
+	if (!counters)
+		return NULL;
+	if (!read_capture_settings(settings)) {
+		count_loss(&counters->drops_settings_busy);
+		return NULL;
+	}
+	return counters;
 }
 
 #endif /* KESTREL_BPF_CAPTURE_FILTER_H */

@@ -88,13 +88,9 @@ static __noinline int capture_syscall(void *ctx, struct pt_regs *regs, long ret,
 	struct kestrel_cpu_counters *counters;
 	__u64 pid_tgid;
 
-	counters = this_cpu_counters();
+	counters = capture_begin(&settings);
 	if (!counters)
 		return 0;
-	if (!read_capture_settings(&settings)) {
-		count_loss(&counters->drops_settings_busy);
-		return 0;
-	}
 	pid_tgid = bpf_get_current_pid_tgid();
 	if (!wanted(&settings, pid_tgid >> 32, ret) || !sink_wants_current())
 		return 0;

@@ -12,6 +12,10 @@
  *   PARAMS(PARAM) lists PARAM(name, type, source, flag_set) in record
  *   order. KPS_CUSTOM parameters come last.
  *
+ *   KESTREL_OTHER_EVENTS(EVENT): EVENT(NAME, id, PARAMS) for events not
+ *   tied to one syscall (scheduler hooks), each with its explicit id in
+ *   2..63; all their parameters are KPS_CUSTOM.
+ *
  * Events are emitted at syscall exit, one record per syscall, so the return
  * value is always a parameter, named "res".
  */
@@ -34,5 +38,8 @@
 	KESTREL_PROCESS_EVENTS(EVENT)                                                              \
 	KESTREL_NETWORK_EVENTS(EVENT)                                                              \
 	KESTREL_KERNEL_EVENTS(EVENT)
+
+/* Events not tied to one syscall. Ids: 16..31 process. */
+#define KESTREL_OTHER_EVENTS(EVENT) KESTREL_PROCESS_OTHER_EVENTS(EVENT)
 
 #endif /* KESTREL_SHARED_EVENT_SCHEMA_H */

@@ -24,6 +24,10 @@ enum kestrel_event_type {
 	/* Per CPU (tid = tgid = 0): dropping mode started or stopped there. */
 	KESTREL_EVT_DROP_START = 4,
 	KESTREL_EVT_DROP_STOP = 5,
+/* Events of the schema not tied to one syscall, ids fixed there. */
+#define KESTREL_OTHER_ENUM_ENTRY(name, id, params) KESTREL_EVT_##name = id,
+	KESTREL_OTHER_EVENTS(KESTREL_OTHER_ENUM_ENTRY)
+#undef KESTREL_OTHER_ENUM_ENTRY
 	/* Specific syscall events follow, one per event of the schema. */
 	KESTREL_EVT_SYSCALL_BASE = 63,
 #define KESTREL_EVENT_ENUM_ENTRY(name, syscall, params) KESTREL_EVT_##name,
@@ -36,7 +40,10 @@ enum kestrel_event_type {
 #define KESTREL_PARAM_COUNT_ONE(name, type, source, flag_set) +1
 #define KESTREL_EVENT_NPARAMS_ENTRY(name, syscall, params)                                         \
 	KESTREL_NPARAMS_##name = 0 params(KESTREL_PARAM_COUNT_ONE),
-enum kestrel_event_nparams { KESTREL_SYSCALL_EVENTS(KESTREL_EVENT_NPARAMS_ENTRY) };
+enum kestrel_event_nparams {
+	KESTREL_SYSCALL_EVENTS(KESTREL_EVENT_NPARAMS_ENTRY)
+	    KESTREL_OTHER_EVENTS(KESTREL_EVENT_NPARAMS_ENTRY)
+};
 #undef KESTREL_EVENT_NPARAMS_ENTRY
 
 #define KESTREL_GENERIC_NPARAMS 8

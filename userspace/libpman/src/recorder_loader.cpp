@@ -34,6 +34,12 @@ struct LinkCloser {
 };
 using LinkPtr = std::unique_ptr<bpf_link, LinkCloser>;
 
+struct RecorderLinks {
+  LinkPtr sys_exit;
+  LinkPtr fork;  // the caller's clone records are written at fork time
+  LinkPtr exit;
+};
+
 absl::Status Sized(kestrel_recorder_probe* skel, const RecorderLayout& layout) {
   // The ring-buffer table belongs to the other sink; this variant never
   // touches it, so it is not created at all.
@@ -100,20 +106,26 @@ absl::Status Pin(bpf_map* map, const std::string& path) {
   return absl::OkStatus();
 }
 
-absl::Status PinAll(kestrel_recorder_probe* skel, bpf_link* link, const RecorderPins& pins) {
+absl::Status PinLink(bpf_link* link, const std::string& path) {
+  if (const int err = bpf_link__pin(link, path.c_str()); err != 0) {
+    return ErrnoStatus(-err, absl::StrFormat("pinning %s", path));
+  }
+  if (chmod(path.c_str(), 0600) != 0) return ErrnoStatus(errno, absl::StrFormat("chmod %s", path));
+  return absl::OkStatus();
+}
+
+// The scheduler hooks' links go before the sys_exit one: once that is pinned
+// the recorder is complete.
+absl::Status PinAll(kestrel_recorder_probe* skel, const RecorderLinks& links,
+                    const RecorderPins& pins) {
   if (absl::Status s = Pin(skel->maps.recorder_slots, pins.slots); !s.ok()) return s;
   if (absl::Status s = Pin(skel->maps.recorder_heads, pins.heads); !s.ok()) return s;
   if (absl::Status s = Pin(skel->maps.recorder_info, pins.info); !s.ok()) return s;
   if (absl::Status s = Pin(skel->maps.cpu_counters, pins.counters); !s.ok()) return s;
   if (absl::Status s = Pin(skel->maps.custom_fillers, pins.fillers); !s.ok()) return s;
-  // The link last: once it is pinned the recorder is complete.
-  if (const int err = bpf_link__pin(link, pins.link.c_str()); err != 0) {
-    return ErrnoStatus(-err, absl::StrFormat("pinning %s", pins.link));
-  }
-  if (chmod(pins.link.c_str(), 0600) != 0) {
-    return ErrnoStatus(errno, absl::StrFormat("chmod %s", pins.link));
-  }
-  return absl::OkStatus();
+  if (absl::Status s = PinLink(links.fork.get(), pins.fork_link); !s.ok()) return s;
+  if (absl::Status s = PinLink(links.exit.get(), pins.exit_link); !s.ok()) return s;
+  return PinLink(links.sys_exit.get(), pins.link);
 }
 
 absl::StatusOr<RecorderLayout> PlanFor(const pman_recorder_options& options) {
@@ -137,9 +149,14 @@ absl::Status LoadAttachPin(const pman_recorder_options& options, const RecorderL
     return s;
   }
   Configure(skel.get(), options);
-  LinkPtr link(bpf_program__attach(skel->progs.kestrel_sys_exit));
-  if (!link) return ErrnoStatus(errno, "attaching the recorder probe to tp_btf/sys_exit");
-  if (absl::Status s = PinAll(skel.get(), link.get(), pins); !s.ok()) return s;
+  RecorderLinks links;
+  links.fork.reset(bpf_program__attach(skel->progs.kestrel_sched_process_fork));
+  if (!links.fork) return ErrnoStatus(errno, "attaching the recorder to sched_process_fork");
+  links.exit.reset(bpf_program__attach(skel->progs.kestrel_sched_process_exit));
+  if (!links.exit) return ErrnoStatus(errno, "attaching the recorder to sched_process_exit");
+  links.sys_exit.reset(bpf_program__attach(skel->progs.kestrel_sys_exit));
+  if (!links.sys_exit) return ErrnoStatus(errno, "attaching the recorder probe to tp_btf/sys_exit");
+  if (absl::Status s = PinAll(skel.get(), links, pins); !s.ok()) return s;
   // From here the pins hold the probe. Destroying our bpf_link only closes
   // our fd to it (the kernel link lives on through its pin); keeping the fd
   // instead would keep the probe attached after a stop in this process.

@@ -71,6 +71,8 @@ absl::StatusOr<RecorderPins> RecorderPinsFor(const pman_recorder_options& option
   RecorderPins pins;
   pins.dir = root + "/" + name;
   pins.link = pins.dir + "/link";
+  pins.fork_link = pins.dir + "/fork_link";
+  pins.exit_link = pins.dir + "/exit_link";
   pins.slots = pins.dir + "/slots";
   pins.heads = pins.dir + "/heads";
   pins.info = pins.dir + "/info";

@@ -13,18 +13,22 @@
 namespace kestrel::pman {
 
 struct RecorderPins {
-  std::string dir;       // <pin_root>/<name>
-  std::string link;      // the sys_exit link: unpinning it detaches the probe
-  std::string slots;     // the overwrite ring(s)
-  std::string heads;     // one head word per ring
-  std::string info;      // struct kestrel_recorder_info
-  std::string counters;  // the per-CPU counters
-  std::string fillers;   // the fillers' tail-call table: the kernel empties
-                         // a prog array when no fd or pin holds it
+  std::string dir;        // <pin_root>/<name>
+  std::string link;       // the sys_exit link: unpinning it detaches the probe
+  std::string fork_link;  // sched_process_fork: the parent's clone records
+  std::string exit_link;  // sched_process_exit: process exit records
+  std::string slots;      // the overwrite ring(s)
+  std::string heads;      // one head word per ring
+  std::string info;       // struct kestrel_recorder_info
+  std::string counters;   // the per-CPU counters
+  std::string fillers;    // the fillers' tail-call table: the kernel empties
+                          // a prog array when no fd or pin holds it
 
   // Every pinned file, in the order stop removes them (link first, so the
   // probe stops writing before its maps go).
-  std::vector<std::string> Files() const { return {link, slots, heads, info, counters, fillers}; }
+  std::vector<std::string> Files() const {
+    return {link, fork_link, exit_link, slots, heads, info, counters, fillers};
+  }
 };
 
 // Validates the name (it becomes a directory) and builds the paths.

@@ -5,9 +5,191 @@
  */
 #include "vmlinux.h"
 
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
+#include "../../helpers/argv_reader.h"
+#include "../../helpers/clone_params.h"
+#include "../../helpers/creds.h"
+#include "../../helpers/exe_facts.h"
+#include "../../helpers/path_reader.h"
 #include "../../helpers/record_builder.h"
+#include "../../helpers/task_ids.h"
+
+#define TASK_COMM_BYTES 16
+
+static __always_inline void rb_exe_facts(struct scratch_area *s, struct file *exe,
+					 const struct cred *cred)
+{
+	struct inode *inode = BPF_CORE_READ(exe, f_inode);
+
+	rb_u64(s, BPF_CORE_READ(inode, i_ino));
+	rb_u64(s, inode_ctime_ns(inode));
+	rb_u64(s, inode_mtime_ns(inode));
+	rb_u32(s, inode_writable_by(inode, cred));
+	rb_u32(s, file_is_memfd(exe));
+	rb_u32(s, file_on_overlay_upper(exe));
+}
+
+/* The exe's absolute path; a file of no directory (a memfd, whose dentry
+ * is its own parent) has no path to walk and is named by its dentry alone,
+ * e.g. "memfd:name". */
+static __always_inline void rb_exe_path(struct scratch_area *s, struct file *exe)
+{
+	struct dentry *dentry = BPF_CORE_READ(exe, f_path.dentry);
+
+	if (dentry == BPF_CORE_READ(dentry, d_parent) &&
+	    dentry != BPF_CORE_READ(exe, f_path.mnt, mnt_root)) {
+		rb_kernel_str(s, BPF_CORE_READ(dentry, d_name.name), KESTREL_MAX_PATH);
+		return;
+	}
+	rb_path(s, &exe->f_path);
+}
+
+/* The exec family's common parameters (KESTREL_PARAMS_EXEC_COMMON). */
+static __always_inline void fill_exec(struct scratch_area *s, long ret, const char *filename,
+				      const char *const *argv)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	const struct cred *cred = BPF_CORE_READ(task, cred);
+	struct fs_struct *fs = BPF_CORE_READ(task, fs);
+	struct file *exe = NULL;
+
+	if (ret == 0) {
+		struct mm_struct *mm = BPF_CORE_READ(task, mm);
+
+		exe = BPF_CORE_READ(mm, exe_file);
+	}
+	if (exe) {
+		rb_exe_path(s, exe);
+		rb_exec_argv(s, BPF_CORE_READ(task, mm));
+	} else {
+		rb_user_str(s, filename, KESTREL_MAX_PATH);
+		rb_user_argv(s, argv);
+	}
+	rb_u64(s, (__s64)BPF_CORE_READ(task, tgid));
+	rb_u64(s, (__s64)BPF_CORE_READ(task, pid));
+	rb_u64(s, (__s64)BPF_CORE_READ(task, real_parent, tgid));
+	rb_kernel_str(s, task->comm, TASK_COMM_BYTES);
+	rb_u32(s, BPF_CORE_READ(cred, uid.val));
+	rb_u32(s, BPF_CORE_READ(cred, gid.val));
+	rb_u32(s, BPF_CORE_READ(cred, euid.val));
+	rb_u32(s, task_loginuid(task));
+	rb_u64(s, bpf_get_current_cgroup_id());
+	rb_u64(s, cred_caps(cred, cap_effective));
+	rb_u64(s, cred_caps(cred, cap_permitted));
+	rb_u64(s, cred_caps(cred, cap_inheritable));
+	if (exe) {
+		rb_exe_facts(s, exe, cred);
+	} else {
+		for (int i = 0; i < 3; i++)
+			rb_u64(s, 0);
+		for (int i = 0; i < 3; i++)
+			rb_u32(s, 0);
+	}
+	rb_u32(s, task_tty(task));
+	rb_u64(s, (__s64)task_sid(task));
+	rb_u64(s, (__s64)task_pgid(task));
+	rb_path(s, &fs->pwd);
+	rb_submit(s);
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(fill_EXECVE, struct pt_regs *regs, long ret)
+{
+	struct scratch_area *s = scratch_area();
+
+	if (!s || s->type != KESTREL_EVT_EXECVE)
+		return 0;
+	fill_exec(s, ret, (const char *)regs->di, (const char *const *)regs->si);
+	return 0;
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(fill_EXECVEAT, struct pt_regs *regs, long ret)
+{
+	struct scratch_area *s = scratch_area();
+
+	if (!s || s->type != KESTREL_EVT_EXECVEAT)
+		return 0;
+	fill_exec(s, ret, (const char *)regs->si, (const char *const *)regs->dx);
+	return 0;
+}
+
+/* The clone family at syscall exit: the child's return (res 0) and
+ * failures. A caller's successful return was already written by the fork
+ * hook (process_fork.bpf.c), before the child could run. */
+static __always_inline int fill_clone_exit(__u16 type, struct pt_regs *regs, long ret)
+{
+	struct scratch_area *s = scratch_area();
+	struct task_struct *task;
+	__s32 child_pid = 0;
+
+	if (!s || s->type != type || ret > 0)
+		return 0;
+	if (ret == 0) {
+		task = bpf_get_current_task_btf();
+		child_pid = task_tgid_at(task, task_ns_level(task));
+	}
+	rb_clone_custom(s, regs, child_pid);
+	rb_submit(s);
+	return 0;
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(fill_CLONE, struct pt_regs *regs, long ret)
+{
+	return fill_clone_exit(KESTREL_EVT_CLONE, regs, ret);
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(fill_CLONE3, struct pt_regs *regs, long ret)
+{
+	return fill_clone_exit(KESTREL_EVT_CLONE3, regs, ret);
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(fill_FORK, struct pt_regs *regs, long ret)
+{
+	return fill_clone_exit(KESTREL_EVT_FORK, regs, ret);
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(fill_VFORK, struct pt_regs *regs, long ret)
+{
+	return fill_clone_exit(KESTREL_EVT_VFORK, regs, ret);
+}
+
+/* The caller's __user_cap_data_struct[2]: two 32-bit words per set. */
+struct user_cap_data {
+	__u32 effective;
+	__u32 permitted;
+	__u32 inheritable;
+};
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(fill_CAPSET, struct pt_regs *regs, long ret)
+{
+	struct scratch_area *s = scratch_area();
+	struct user_cap_data d[2] = {};
+	const struct cred *cred;
+
+	if (!s || s->type != KESTREL_EVT_CAPSET)
+		return 0;
+	if (ret == 0) {
+		cred = BPF_CORE_READ((struct task_struct *)bpf_get_current_task_btf(), cred);
+		rb_u64(s, cred_caps(cred, cap_effective));
+		rb_u64(s, cred_caps(cred, cap_permitted));
+		rb_u64(s, cred_caps(cred, cap_inheritable));
+	} else {
+		bpf_probe_read_user(d, sizeof(d), (const void *)regs->si);
+		rb_u64(s, d[0].effective | (__u64)d[1].effective << 32);
+		rb_u64(s, d[0].permitted | (__u64)d[1].permitted << 32);
+		rb_u64(s, d[0].inheritable | (__u64)d[1].inheritable << 32);
+	}
+	rb_submit(s);
+	return 0;
+}
 
 char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * PROCESS_EXIT: one record per exiting thread, from sched_process_exit,
+ * which runs in the exiting task after do_exit stored its wait status.
+ * Selected by marking exit or exit_group, which have no exit record of
+ * their own (see shared/schema/process_events.h).
+ */
+#include "vmlinux.h"
+
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "../helpers/capture_filter.h"
+#include "../helpers/counters.h"
+#include "../helpers/record_builder.h"
+#include "../helpers/settings_reader.h"
+#include "../shared/syscall_ids.h"
+
+/* Only the task is read: the tracepoint gained a group_dead argument in
+ * 6.16, and a tp_btf program may not read arguments a kernel lacks. */
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(kestrel_sched_process_exit, struct task_struct *task)
+{
+	struct kestrel_capture_settings settings;
+	struct kestrel_cpu_counters *counters;
+	struct scratch_area *s;
+	__s32 status;
+
+	if (!interesting_syscalls[KESTREL_NR_exit] && !interesting_syscalls[KESTREL_NR_exit_group])
+		return 0;
+	counters = capture_begin(&settings);
+	if (!counters)
+		return 0;
+	if (!wanted(&settings, bpf_get_current_pid_tgid() >> 32, 0))
+		return 0;
+	s = scratch_area();
+	if (!s) {
+		counter_inc(counters->drops_no_ring);
+		return 0;
+	}
+	status = BPF_CORE_READ(task, exit_code);
+	rb_begin(s, KESTREL_EVT_PROCESS_EXIT, KESTREL_NPARAMS_PROCESS_EXIT, settings.snaplen);
+	rb_u32(s, (status >> 8) & 0xff);
+	rb_u32(s, status & 0x7f);
+	rb_u32(s, (status & 0x80) != 0);
+	rb_u32(s, BPF_CORE_READ(task, signal, live.counter) == 0);
+	rb_submit(s);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

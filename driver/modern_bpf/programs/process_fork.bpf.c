@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The caller's record of a successful clone, fork or vfork, written from
+ * sched_process_fork: the kernel fires it after the child is complete but
+ * before wake_up_new_task, so the child cannot have run yet, and nothing
+ * after it can make the call fail. The record therefore precedes every
+ * record of the child both in timestamp and in ring order, which a record
+ * written at the caller's sys_exit could not promise: the child may return
+ * to user space on another CPU first.
+ *
+ * A tail call cannot cross from this hook into the sys_exit fillers (the
+ * kernel refuses tail calls between different attach points), so the
+ * record is built here with the same helpers.
+ */
+#include "vmlinux.h"
+
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "../helpers/capture_filter.h"
+#include "../helpers/clone_params.h"
+#include "../helpers/counters.h"
+#include "../helpers/settings_reader.h"
+#include "../helpers/table_filler.h"
+#include "../helpers/task_ids.h"
+
+#define KESTREL_PF_KTHREAD 0x00200000
+
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(kestrel_sched_process_fork, struct task_struct *parent, struct task_struct *child)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct kestrel_capture_settings settings;
+	struct kestrel_cpu_counters *counters;
+	struct scratch_area *s;
+	struct pt_regs *regs;
+	__u32 level;
+	__s32 res;
+	__u64 id;
+	__u16 type;
+
+	if (task->flags & KESTREL_PF_KTHREAD)
+		return 0;
+	regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	id = regs->orig_ax;
+	if (id >= KESTREL_SYSCALL_TABLE_SIZE || !interesting_syscalls[id])
+		return 0;
+	type = syscall_event[id];
+	if (!is_clone_event(type))
+		return 0;
+	counters = capture_begin(&settings);
+	if (!counters)
+		return 0;
+	level = task_ns_level(task);
+	res = pid_nr_at(BPF_CORE_READ(child, thread_pid), level);
+	if (!wanted(&settings, bpf_get_current_pid_tgid() >> 32, res))
+		return 0;
+	s = scratch_area();
+	if (!s) {
+		counter_inc(counters->drops_no_ring);
+		return 0;
+	}
+	fill_table_params(s, type, regs, res, settings.snaplen);
+	rb_clone_custom(s, regs, task_tgid_at(child, level));
+	rb_submit(s);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";
