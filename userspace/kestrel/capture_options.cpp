@@ -15,8 +15,10 @@ const char kCaptureUsage[] =
     "usage: kestrel capture [--syscalls NAME,... | --all] [--pid PID] [--count N]\n"
     "                       [--duration SECONDS] [--json] [--buffer-bytes N]\n"
     "                       [--cpus-per-buffer N]\n"
+    "       kestrel capture --list-events\n"
     "Prints one line per syscall event until Ctrl-C, --count or --duration,\n"
-    "then the probe's counters on stderr.\n";
+    "then the probe's counters on stderr. --list-events prints every specific\n"
+    "event with its syscall and typed parameters, and exits.\n";
 
 namespace {
 
@@ -84,6 +86,10 @@ absl::StatusOr<CaptureOptions> ParseCaptureOptions(const std::vector<std::string
     }
     if (flag == "--json") {
       options.json = true;
+      continue;
+    }
+    if (flag == "--list-events") {
+      options.list_events = true;
       continue;
     }
     if (std::find(std::begin(kValuedFlags), std::end(kValuedFlags), flag) ==

@@ -20,6 +20,7 @@ struct CaptureOptions {
   bool json = false;
   uint64_t buffer_bytes = 8ULL << 20;
   uint32_t cpus_per_buffer = 0;
+  bool list_events = false;  // print the event schema instead of capturing
 };
 
 // Parses the arguments that follow `kestrel capture`. Errors name the flag.
