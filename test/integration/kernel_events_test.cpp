@@ -15,9 +15,9 @@
 #include <cstring>
 #include <string>
 
+#include "event_test_fixture.h"
 #include "probe_session.h"
 #include "shared/event_types.h"
-#include "temp_dir.h"
 
 namespace kestrel::testing {
 namespace {
@@ -27,28 +27,7 @@ long Syscall(long nr, long a = 0, long b = 0, long c = 0, long d = 0, long e = 0
   return r < 0 ? -errno : r;
 }
 
-class KernelEventsTest : public ::testing::Test {
- protected:
-  void SetUp() override { KESTREL_REQUIRE_BPF_PRIVILEGES(); }
-
-  // Starts a probe and drops what the start itself produced (loading and
-  // attaching make bpf and ioctl calls of their own).
-  std::unique_ptr<ProbeSession> Start(std::vector<uint32_t> syscalls) {
-    auto session = ProbeSession::Start({.syscalls = std::move(syscalls)});
-    if (session) session->DrainRecords(CurrentTid());
-    return session;
-  }
-
-  std::vector<OwnedRecord> Drain(ProbeSession& session, uint16_t type) {
-    std::vector<OwnedRecord> got = session.DrainRecords(CurrentTid());
-    for (const OwnedRecord& r : got) {
-      EXPECT_EQ(r.header().type, type);
-      EXPECT_EQ(r.header().flags, 0);
-    }
-    return got;
-  }
-  TempDir dir_;
-};
+using KernelEventsTest = EventTest;
 
 TEST_F(KernelEventsTest, InitModuleOfGarbageFails) {
   auto session = Start({SYS_init_module});

@@ -13,9 +13,9 @@
 #include <optional>
 #include <string>
 
+#include "event_test_fixture.h"
 #include "probe_session.h"
 #include "shared/event_types.h"
-#include "temp_dir.h"
 
 namespace kestrel::testing {
 namespace {
@@ -117,28 +117,7 @@ uint16_t ClosedPort() {
   return port;
 }
 
-class NetworkEventsTest : public ::testing::Test {
- protected:
-  void SetUp() override { KESTREL_REQUIRE_BPF_PRIVILEGES(); }
-
-  // Starts a probe and drops what the start itself produced.
-  std::unique_ptr<ProbeSession> Start(std::vector<uint32_t> syscalls) {
-    auto session = ProbeSession::Start({.syscalls = std::move(syscalls)});
-    if (session) session->DrainRecords(CurrentTid());
-    return session;
-  }
-
-  // Every record this thread wrote since the last drain; all of `type`.
-  std::vector<OwnedRecord> Drain(ProbeSession& session, uint16_t type) {
-    std::vector<OwnedRecord> got = session.DrainRecords(CurrentTid());
-    for (const OwnedRecord& r : got) {
-      EXPECT_EQ(r.header().type, type);
-      EXPECT_EQ(r.header().flags, 0);
-    }
-    return got;
-  }
-  TempDir dir_;
-};
+using NetworkEventsTest = EventTest;
 
 TEST_F(NetworkEventsTest, Socket) {
   auto session = Start({SYS_socket});
