@@ -60,6 +60,16 @@ void AppendQuoted(std::string& out, std::string_view s, bool json) {
   out.push_back('"');
 }
 
+// Inet addresses print bare in text (tuple=127.0.0.1:40000->127.0.0.1:80);
+// unix paths may hold anything, so they stay quoted like every path.
+void AppendAddress(std::string& out, uint8_t family, std::string_view text, bool json) {
+  if (json || family == KESTREL_AF_UNIX) {
+    AppendQuoted(out, text, json);
+  } else {
+    AppendEscaped(out, text, json);
+  }
+}
+
 std::vector<std::string> SplitNulSeparated(std::span<const uint8_t> raw) {
   std::vector<std::string> out;
   std::string_view s(reinterpret_cast<const char*>(raw.data()), raw.size());
@@ -194,8 +204,13 @@ std::optional<std::pair<SocketAddress, SocketAddress>> DecodedEvent::Tuple(
   std::span<const uint8_t> raw = Raw(name);
   if (raw.empty()) return std::nullopt;
   const uint8_t family = raw[0];
-  if (family != KESTREL_AF_INET && family != KESTREL_AF_INET6) return std::nullopt;
   raw = raw.subspan(1);
+  if (family == KESTREL_AF_UNIX) {
+    const std::vector<std::string> paths = SplitNulSeparated(raw);
+    if (paths.size() != 2) return std::nullopt;
+    return std::make_pair(SocketAddress{family, paths[0], 0}, SocketAddress{family, paths[1], 0});
+  }
+  if (family != KESTREL_AF_INET && family != KESTREL_AF_INET6) return std::nullopt;
   std::optional<SocketAddress> local = TakeInetAddress(family, raw);
   std::optional<SocketAddress> remote = TakeInetAddress(family, raw);
   if (!local || !remote) return std::nullopt;
@@ -267,7 +282,7 @@ void DecodedEvent::AppendParams(std::string& out, bool json) const {
         if (!a) {
           out.append(json ? "null" : "<none>");
         } else {
-          AppendQuoted(out, a->ToString(), json);
+          AppendAddress(out, a->family, a->ToString(), json);
         }
         break;
       }
@@ -276,7 +291,8 @@ void DecodedEvent::AppendParams(std::string& out, bool json) const {
         if (!t) {
           out.append(json ? "null" : "<none>");
         } else {
-          AppendQuoted(out, absl::StrCat(t->first.ToString(), "->", t->second.ToString()), json);
+          AppendAddress(out, t->first.family,
+                        absl::StrCat(t->first.ToString(), "->", t->second.ToString()), json);
         }
         break;
       }

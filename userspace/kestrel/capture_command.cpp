@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_format.h"
 #include "capture_options.h"
+#include "engine/schema_listing.h"
 #include "event_printer.h"
 #include "libpman.h"
 #include "preflight.h"
@@ -42,6 +43,10 @@ int RunCapture(const std::vector<std::string>& args) {
     std::fprintf(stderr, "kestrel capture: %s\n%s", std::string(options.status().message()).c_str(),
                  kCaptureUsage);
     return 2;
+  }
+  if (options->list_events) {
+    std::fputs(engine::FormatEventList().c_str(), stdout);
+    return 0;
   }
   if (absl::Status s = CheckCanLoadProbe(); !s.ok()) {
     std::fprintf(stderr, "kestrel capture: %s\n", std::string(s.message()).c_str());

@@ -19,10 +19,12 @@ const char kCaptureUsage[] =
     "                       [--buffer-bytes small|default|large|N[K|M|G]]\n"
     "                       [--cpus-per-buffer auto|N] [--online-cpus-only]\n"
     "                       [--pin | --pin-dir DIR] [--lock-settings] [--io-data]\n"
+    "       kestrel capture --list-events\n"
     "Prints one line per syscall event until Ctrl-C, --count or --duration,\n"
     "then the probe's counters on stderr. --pin exposes the capture to\n"
     "`kestrel settings` and `kestrel syscalls`; --lock-settings freezes the\n"
-    "settings and syscall set once they are in place.\n";
+    "settings and syscall set once they are in place. --list-events prints every\n"
+    "specific event with its syscall and typed parameters, and exits.\n";
 
 namespace {
 
@@ -122,6 +124,10 @@ absl::StatusOr<CaptureOptions> ParseCaptureOptions(const std::vector<std::string
     }
     if (flag == "--io-data") {
       options.io_data = true;
+      continue;
+    }
+    if (flag == "--list-events") {
+      options.list_events = true;
       continue;
     }
     if (std::find(std::begin(kValuedFlags), std::end(kValuedFlags), flag) ==

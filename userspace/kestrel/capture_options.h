@@ -27,6 +27,7 @@ struct CaptureOptions {
   // string = libpman's default directory).
   std::optional<std::string> pin_dir;
   bool lock_settings = false;  // freeze the settings once set up
+  bool list_events = false;    // print the event schema instead of capturing
 };
 
 // Parses the arguments that follow `kestrel capture`. Errors name the flag.

@@ -3,12 +3,17 @@
 #include <cstdio>
 
 #include "absl/strings/str_format.h"
+#include "engine/schema_listing.h"
 #include "engine/syscall_names.h"
 #include "syscall_control_command.h"
 
 namespace kestrel::cli {
 
 int RunSyscalls(const std::vector<std::string>& args) {
+  if (!args.empty() && args[0] == "coverage") {
+    std::fputs(engine::FormatSyscallCoverage().c_str(), stdout);
+    return 0;
+  }
   // With a subcommand it acts on a running capture.
   if (!args.empty()) return RunSyscallControl(args);
   for (const engine::SyscallEntry& e : engine::AllSyscalls()) {

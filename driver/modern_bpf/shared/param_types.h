@@ -78,7 +78,8 @@ enum kestrel_flag_set {
  *   AF_INET6: 16-byte address, 2-byte port (host order)
  *   AF_UNIX:  NUL-terminated path (abstract names start with '@')
  * KPT_SOCKTUPLE: family byte, then local address+port, then remote
- * address+port, in the AF_INET/AF_INET6 layout above. */
+ * address+port, in the AF_INET/AF_INET6 layout above; for AF_UNIX the
+ * local then the peer's NUL-terminated path ("" when unnamed). */
 #define KESTREL_AF_UNIX	 1
 #define KESTREL_AF_INET	 2
 #define KESTREL_AF_INET6 10

@@ -1,13 +1,186 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Custom parameters of network events, reached by tail call from the
- * dispatcher after the table-driven parameters are written.
+ * dispatcher after the table-driven parameters are written. Why a tuple
+ * comes from the kernel and an addr from user memory: see
+ * shared/schema/network_events.h.
  */
 #include "vmlinux.h"
 
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
+#include "../../helpers/filler_scratch.h"
 #include "../../helpers/record_builder.h"
+#include "../../helpers/socket_reader.h"
+
+#define NET_EINPROGRESS 115
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(fill_SOCKETPAIR, struct pt_regs *regs, long ret)
+{
+	struct scratch_area *s = scratch_for(KESTREL_EVT_SOCKETPAIR);
+	int fds[2];
+
+	if (!s)
+		return 0;
+	if (ret == 0 && bpf_probe_read_user(fds, sizeof(fds), (const void *)regs->r10) == 0) {
+		rb_u64(s, (__s64)fds[0]);
+		rb_u64(s, (__s64)fds[1]);
+	} else {
+		rb_empty(s);
+		rb_empty(s);
+	}
+	rb_submit(s);
+	return 0;
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(fill_CONNECT, struct pt_regs *regs, long ret)
+{
+	struct scratch_area *s = scratch_for(KESTREL_EVT_CONNECT);
+
+	if (!s)
+		return 0;
+	rb_user_sockaddr(s, (const void *)regs->si, (int)regs->dx);
+	if (ret == 0 || ret == -NET_EINPROGRESS)
+		rb_socket_tuple(s, (int)regs->di);
+	else
+		rb_empty(s);
+	rb_submit(s);
+	return 0;
+}
+
+static __always_inline int fill_accept(__u16 type, long ret)
+{
+	struct scratch_area *s = scratch_for(type);
+
+	if (!s)
+		return 0;
+	if (ret >= 0)
+		rb_socket_tuple(s, ret);
+	else
+		rb_empty(s);
+	rb_submit(s);
+	return 0;
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(fill_ACCEPT, struct pt_regs *regs, long ret)
+{
+	return fill_accept(KESTREL_EVT_ACCEPT, ret);
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(fill_ACCEPT4, struct pt_regs *regs, long ret)
+{
+	return fill_accept(KESTREL_EVT_ACCEPT4, ret);
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(fill_BIND, struct pt_regs *regs, long ret)
+{
+	struct scratch_area *s = scratch_for(KESTREL_EVT_BIND);
+
+	if (!s)
+		return 0;
+	if (ret == 0)
+		rb_socket_local(s, (int)regs->di);
+	else
+		rb_user_sockaddr(s, (const void *)regs->si, (int)regs->dx);
+	rb_submit(s);
+	return 0;
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(fill_SENDTO, struct pt_regs *regs, long ret)
+{
+	struct scratch_area *s = scratch_for(KESTREL_EVT_SENDTO);
+
+	if (!s)
+		return 0;
+	rb_user_sockaddr(s, (const void *)regs->r8, (int)regs->r9);
+	rb_socket_tuple(s, (int)regs->di);
+	rb_submit(s);
+	return 0;
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(fill_RECVFROM, struct pt_regs *regs, long ret)
+{
+	struct scratch_area *s = scratch_for(KESTREL_EVT_RECVFROM);
+	int addrlen = 0;
+
+	if (!s)
+		return 0;
+	/* The kernel wrote the sender's length back through the pointer. */
+	if (ret >= 0 && regs->r8 && regs->r9)
+		bpf_probe_read_user(&addrlen, sizeof(addrlen), (const void *)regs->r9);
+	rb_user_sockaddr(s, (const void *)regs->r8, addrlen);
+	rb_socket_tuple(s, (int)regs->di);
+	rb_submit(s);
+	return 0;
+}
+
+struct iov_sum {
+	const struct iovec *iov;
+	__u64 total;
+};
+
+static long add_iov_len(__u32 i, void *data)
+{
+	struct iov_sum *sum = data;
+	struct iovec v;
+
+	if (bpf_probe_read_user(&v, sizeof(v), &sum->iov[i]) != 0)
+		return 1;
+	sum->total += v.iov_len;
+	return 0;
+}
+
+/* size, addr and tuple of sendmsg/recvmsg. addr is msg_name: on recvmsg
+ * the kernel has written the sender and its length back by exit. */
+static __always_inline int fill_msg(__u16 type, struct pt_regs *regs, long ret, bool recv)
+{
+	struct scratch_area *s = scratch_for(type);
+	struct user_msghdr msg;
+	struct iov_sum sum = {};
+	__u64 n;
+
+	if (!s)
+		return 0;
+	if (bpf_probe_read_user(&msg, sizeof(msg), (const void *)regs->si) != 0) {
+		rb_empty(s);
+		rb_empty(s);
+	} else {
+		sum.iov = msg.msg_iov;
+		n = msg.msg_iovlen;
+		if (n > KESTREL_MAX_MSG_IOVECS) {
+			n = KESTREL_MAX_MSG_IOVECS;
+			s->flags |= KESTREL_RECORD_TRUNCATED;
+		}
+		bpf_loop(n, add_iov_len, &sum, 0);
+		rb_u64(s, sum.total);
+		if (recv && ret < 0)
+			rb_empty(s);
+		else
+			rb_user_sockaddr(s, msg.msg_name, msg.msg_namelen);
+	}
+	rb_socket_tuple(s, (int)regs->di);
+	rb_submit(s);
+	return 0;
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(fill_SENDMSG, struct pt_regs *regs, long ret)
+{
+	return fill_msg(KESTREL_EVT_SENDMSG, regs, ret, false);
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(fill_RECVMSG, struct pt_regs *regs, long ret)
+{
+	return fill_msg(KESTREL_EVT_RECVMSG, regs, ret, true);
+}
 
 char LICENSE[] SEC("license") = "GPL";

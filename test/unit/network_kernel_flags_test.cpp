@@ -1,0 +1,37 @@
+// Flag names of the network and kernel-surface events.
+#include <gtest/gtest.h>
+#include <linux/bpf.h>
+#include <linux/seccomp.h>
+#include <sys/socket.h>
+
+#include "engine/flag_sets.h"
+
+namespace kestrel::engine {
+namespace {
+
+TEST(NetworkKernelFlagsTest, SocketFamilyAndType) {
+  EXPECT_EQ(FormatFlags(KFS_SOCKET_FAMILY, AF_INET6), "AF_INET6");
+  EXPECT_EQ(FormatFlags(KFS_SOCKET_FAMILY, AF_UNIX), "AF_UNIX");
+  EXPECT_EQ(FormatFlags(KFS_SOCKET_FAMILY, 200), "200");
+  EXPECT_EQ(FormatFlags(KFS_SOCKET_TYPE, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC),
+            "SOCK_STREAM|SOCK_NONBLOCK|SOCK_CLOEXEC");
+  EXPECT_EQ(FormatFlags(KFS_SOCKET_TYPE, SOCK_DGRAM), "SOCK_DGRAM");
+}
+
+TEST(NetworkKernelFlagsTest, AcceptMsgAndShutdown) {
+  EXPECT_EQ(FormatFlags(KFS_ACCEPT_FLAGS, SOCK_CLOEXEC), "SOCK_CLOEXEC");
+  EXPECT_EQ(FormatFlags(KFS_ACCEPT_FLAGS, 0), "0");
+  EXPECT_EQ(FormatFlags(KFS_MSG_FLAGS, MSG_DONTWAIT | MSG_NOSIGNAL), "MSG_DONTWAIT|MSG_NOSIGNAL");
+  EXPECT_EQ(FormatFlags(KFS_MSG_FLAGS, MSG_PEEK | 0x10000000), "MSG_PEEK|0x10000000");
+  EXPECT_EQ(FormatFlags(KFS_SHUTDOWN_HOW, SHUT_RDWR), "SHUT_RDWR");
+}
+
+TEST(NetworkKernelFlagsTest, BpfCommandsAndSeccompOps) {
+  EXPECT_EQ(FormatFlags(KFS_BPF_CMD, BPF_MAP_CREATE), "BPF_MAP_CREATE");
+  EXPECT_EQ(FormatFlags(KFS_BPF_CMD, BPF_PROG_LOAD), "BPF_PROG_LOAD");
+  EXPECT_EQ(FormatFlags(KFS_BPF_CMD, 9999), "9999");
+  EXPECT_EQ(FormatFlags(KFS_SECCOMP_OP, SECCOMP_SET_MODE_FILTER), "SECCOMP_SET_MODE_FILTER");
+}
+
+}  // namespace
+}  // namespace kestrel::engine

@@ -1,0 +1,60 @@
+#include "engine/schema_listing.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "capture_options.h"
+#include "engine/event_schema.h"
+#include "engine/syscall_names.h"
+
+namespace kestrel::engine {
+namespace {
+
+// The committed table must be what the schema says today.
+TEST(SchemaListingTest, CoverageDocIsCurrent) {
+  std::ifstream in(KESTREL_SOURCE_DIR "/docs/syscall_coverage.md");
+  ASSERT_TRUE(in.is_open()) << "docs/syscall_coverage.md is missing";
+  std::stringstream committed;
+  committed << in.rdbuf();
+  EXPECT_EQ(committed.str(), FormatSyscallCoverage())
+      << "docs/syscall_coverage.md is stale: cmake --build build --target syscall_coverage_doc";
+}
+
+TEST(SchemaListingTest, CoverageListsEverySyscallOnce) {
+  const std::string doc = FormatSyscallCoverage();
+  for (const SyscallEntry& s : AllSyscalls()) {
+    const std::string row = "| " + std::to_string(s.id) + " | " + std::string(s.name) + " | ";
+    EXPECT_NE(doc.find(row), std::string::npos) << s.name;
+  }
+  EXPECT_NE(doc.find("| 42 | connect | `CONNECT` |\n"), std::string::npos);
+  EXPECT_NE(doc.find("| 0 | read | "), std::string::npos);
+  EXPECT_NE(doc.find(std::to_string(AllEvents().size()) + " of " +
+                     std::to_string(AllSyscalls().size()) + " syscalls"),
+            std::string::npos);
+}
+
+TEST(SchemaListingTest, EventListShowsTypesAndFlagSets) {
+  const std::string list = FormatEventList();
+  EXPECT_EQ(list.substr(0, list.find('\n')), "EVENT              SYSCALL            PARAMETERS");
+  EXPECT_NE(list.find("\nCONNECT            connect            res:errno fd:fd addr:sockaddr "
+                      "tuple:socktuple\n"),
+            std::string::npos)
+      << list;
+  EXPECT_NE(list.find(" type:flags<socket_type> "), std::string::npos);
+  size_t lines = 0;
+  for (char c : list) lines += c == '\n';
+  EXPECT_EQ(lines, AllEvents().size() + 1);
+}
+
+TEST(SchemaListingTest, ListEventsIsACaptureFlag) {
+  absl::StatusOr<cli::CaptureOptions> o = cli::ParseCaptureOptions({"--list-events"});
+  ASSERT_TRUE(o.ok());
+  EXPECT_TRUE(o->list_events);
+  EXPECT_FALSE(cli::ParseCaptureOptions({})->list_events);
+}
+
+}  // namespace
+}  // namespace kestrel::engine

@@ -1,0 +1,20 @@
+// Text renderings of the event schema: the `kestrel capture --list-events`
+// table, and the per-syscall coverage table kept in docs/syscall_coverage.md.
+#ifndef KESTREL_ENGINE_SCHEMA_LISTING_H_
+#define KESTREL_ENGINE_SCHEMA_LISTING_H_
+
+#include <string>
+
+namespace kestrel::engine {
+
+// One line per event: name, syscall, then each parameter as
+// name:type or name:type<flag_set>.
+std::string FormatEventList();
+
+// Markdown: every x86_64 syscall Kestrel knows and the specific event that
+// covers it, or "generic".
+std::string FormatSyscallCoverage();
+
+}  // namespace kestrel::engine
+
+#endif  // KESTREL_ENGINE_SCHEMA_LISTING_H_
