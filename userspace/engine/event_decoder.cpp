@@ -13,26 +13,7 @@
 namespace kestrel::engine {
 namespace {
 
-// Bytes a fixed-size type must have; 0 for variable-length types.
-size_t FixedSize(kestrel_param_type type) {
-  switch (type) {
-    case KPT_INT64:
-    case KPT_UINT64:
-    case KPT_FD:
-    case KPT_PID:
-    case KPT_ERRNO:
-      return 8;
-    case KPT_INT32:
-    case KPT_UINT32:
-    case KPT_UID:
-    case KPT_GID:
-    case KPT_FLAGS32:
-    case KPT_MODE:
-      return 4;
-    default:
-      return 0;
-  }
-}
+size_t FixedSize(kestrel_param_type type) { return kestrel_param_fixed_size(type); }
 
 // Strings are stored with their NUL; drop it (and anything after it).
 std::string_view AsString(std::span<const uint8_t> raw) {

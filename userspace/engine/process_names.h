@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "absl/container/flat_hash_map.h"
 
@@ -18,6 +19,13 @@ class ProcessNames {
 
   // Drops what is cached for `tid`, e.g. after it called execve.
   void Forget(uint32_t tid) { comms_.erase(tid); }
+
+  // Records what an event says `tid` is called now (an execve's comm), so
+  // threads that are gone before /proc is read still have a name.
+  void Remember(uint32_t tid, std::string comm) {
+    if (comms_.size() >= kMaxEntries) comms_.clear();
+    comms_.insert_or_assign(tid, std::move(comm));
+  }
 
  private:
   // Bounds the cache on hosts with heavy thread churn.

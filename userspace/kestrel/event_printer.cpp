@@ -112,7 +112,12 @@ absl::Status EventPrinter::FormatSpecific(const engine::RecordView& view, std::s
   const kestrel_record_header& h = view.header();
   if ((event->info().syscall == "execve" || event->info().syscall == "execveat") &&
       event->Int("res") == 0) {
-    names_.Forget(h.tid);
+    std::optional<std::string> comm = event->String("comm");
+    if (comm && !comm->empty()) {
+      names_.Remember(h.tid, *std::move(comm));
+    } else {
+      names_.Forget(h.tid);
+    }
   }
   AppendPrefix(h, line);
   if (json_) {

@@ -22,26 +22,17 @@ struct table_fill_ctx {
 
 static __always_inline void fill_one_param(struct scratch_area *s, __u8 type, __u64 v)
 {
-	switch (type) {
-	case KPT_INT64:
-	case KPT_UINT64:
-	case KPT_ERRNO:
-		rb_u64(s, v);
-		break;
-	case KPT_FD:
-	case KPT_PID:
+	switch (kestrel_param_fixed_size(type)) {
+	case 8:
 		/* fds and pids are C ints: the kernel reads the low 32 bits of
 		 * the register, and so do we. */
-		rb_u64(s, (__s64)(__s32)v);
-		break;
-	case KPT_INT32:
-	case KPT_UINT32:
-	case KPT_UID:
-	case KPT_GID:
-	case KPT_FLAGS32:
-	case KPT_MODE:
+		rb_u64(s, type == KPT_FD || type == KPT_PID ? (__u64)(__s64)(__s32)v : v);
+		return;
+	case 4:
 		rb_u32(s, (__u32)v);
-		break;
+		return;
+	}
+	switch (type) {
 	case KPT_PATH:
 		rb_user_str(s, (const void *)v, KESTREL_MAX_PATH);
 		break;

@@ -31,6 +31,29 @@ enum kestrel_param_type {
 	KPT_PARAM_TYPE_MAX,
 };
 
+/* Bytes of a fixed-size parameter type, 0 for the variable-length ones: the
+ * probe writes and the decoder checks exactly this many. */
+static inline __u32 kestrel_param_fixed_size(enum kestrel_param_type type)
+{
+	switch (type) {
+	case KPT_INT64:
+	case KPT_UINT64:
+	case KPT_FD:
+	case KPT_PID:
+	case KPT_ERRNO:
+		return 8;
+	case KPT_INT32:
+	case KPT_UINT32:
+	case KPT_UID:
+	case KPT_GID:
+	case KPT_FLAGS32:
+	case KPT_MODE:
+		return 4;
+	default:
+		return 0;
+	}
+}
+
 /* Where the table-driven filler reads a parameter. KPS_CUSTOM parameters are
  * written by the event's own filler program, after all table-driven ones;
  * the schema lists them last. */

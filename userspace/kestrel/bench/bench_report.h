@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kestrel::cli::bench {
@@ -18,6 +19,15 @@ struct BenchRow {
   std::optional<double> target;  // the ratio or value the issue asks for
   std::string note;              // e.g. "target missed by 12%", "peer skipped: not installed"
 };
+
+// A row with just a name, a median and its unit.
+inline BenchRow Row(std::string name, double value, std::string unit) {
+  BenchRow row;
+  row.name = std::move(name);
+  row.value = value;
+  row.unit = std::move(unit);
+  return row;
+}
 
 struct BenchReport {
   std::string mode;  // "overhead", "throughput", "settings", "rings"

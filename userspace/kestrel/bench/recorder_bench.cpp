@@ -188,14 +188,6 @@ class BenchRecorder {
   bool started_ = false;
 };
 
-BenchRow Row(const std::string& name, double value, const std::string& unit) {
-  BenchRow r;
-  r.name = name;
-  r.value = value;
-  r.unit = unit;
-  return r;
-}
-
 BenchRow RatioRow(const std::string& name, double value, const std::string& unit,
                   const BenchRow& of) {
   BenchRow r = Row(name, value, unit);

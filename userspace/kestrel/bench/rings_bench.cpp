@@ -184,14 +184,6 @@ double Median(std::vector<double> v) {
   return v.empty() ? 0 : v[v.size() / 2];
 }
 
-BenchRow Row(std::string name, double value, std::string unit) {
-  BenchRow row;
-  row.name = std::move(name);
-  row.value = value;
-  row.unit = std::move(unit);
-  return row;
-}
-
 struct Config {
   std::string name;
   std::function<absl::StatusOr<RunResult>()> run;

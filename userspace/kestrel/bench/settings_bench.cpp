@@ -35,14 +35,6 @@ double GetppidNs() {
          kSyscallsPerRun;
 }
 
-BenchRow Row(std::string name, double value, std::string unit) {
-  BenchRow row;
-  row.name = std::move(name);
-  row.value = value;
-  row.unit = std::move(unit);
-  return row;
-}
-
 }  // namespace
 
 absl::StatusOr<BenchReport> RunSettingsBench(int repetitions) {
