@@ -9,13 +9,10 @@
 #include "event_printer.h"
 #include "libpman_recorder.h"
 #include "recorder_options.h"
+#include "stderr_log.h"
 
 namespace kestrel::cli {
 namespace {
-
-void LogToStderr(void*, pman_log_level level, const char* message) {
-  if (level >= PMAN_LOG_WARNING) std::fprintf(stderr, "kestrel dump: %s\n", message);
-}
 
 struct RecorderCloser {
   void operator()(pman_recorder* r) const { pman_recorder_close(r); }
@@ -52,6 +49,7 @@ int RunDump(const std::vector<std::string>& args) {
   o.name = options->target.name.c_str();
   o.pin_root = options->target.pin_root.c_str();
   o.log_fn = LogToStderr;
+  o.log_ctx = CommandLogContext("kestrel dump");
   pman_recorder* raw = nullptr;
   if (pman_recorder_open(&o, &raw) != 0) return 1;
   std::unique_ptr<pman_recorder, RecorderCloser> recorder(raw);

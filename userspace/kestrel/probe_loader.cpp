@@ -1,16 +1,10 @@
 #include "probe_loader.h"
 
-#include <cstdio>
 #include <vector>
 
+#include "stderr_log.h"
+
 namespace kestrel::cli {
-namespace {
-
-void LogToStderr(void*, pman_log_level level, const char* message) {
-  if (level >= PMAN_LOG_WARNING) std::fprintf(stderr, "kestrel: %s\n", message);
-}
-
-}  // namespace
 
 HandlePtr LoadProbe(const CaptureOptions& options) {
   pman_options pman_opts;
@@ -19,6 +13,7 @@ HandlePtr LoadProbe(const CaptureOptions& options) {
   pman_opts.cpus_per_buffer = options.cpus_per_buffer;
   if (options.online_cpus_only) pman_opts.flags |= PMAN_OPT_ONLY_ONLINE_CPUS;
   pman_opts.log_fn = LogToStderr;
+  pman_opts.log_ctx = CommandLogContext("kestrel");
 
   pman_handle* raw = nullptr;
   if (pman_init(&pman_opts, &raw) != 0) return nullptr;

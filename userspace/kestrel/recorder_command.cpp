@@ -7,13 +7,10 @@
 #include "libpman_recorder.h"
 #include "preflight.h"
 #include "recorder_options.h"
+#include "stderr_log.h"
 
 namespace kestrel::cli {
 namespace {
-
-void LogToStderr(void*, pman_log_level level, const char* message) {
-  if (level >= PMAN_LOG_WARNING) std::fprintf(stderr, "kestrel recorder: %s\n", message);
-}
 
 pman_recorder_options PmanOptions(const RecorderTarget& target) {
   pman_recorder_options o;
@@ -21,6 +18,7 @@ pman_recorder_options PmanOptions(const RecorderTarget& target) {
   o.name = target.name.c_str();
   o.pin_root = target.pin_root.c_str();
   o.log_fn = LogToStderr;
+  o.log_ctx = CommandLogContext("kestrel recorder");
   return o;
 }
 

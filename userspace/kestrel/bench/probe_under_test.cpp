@@ -6,13 +6,10 @@
 #include <thread>
 
 #include "absl/strings/str_format.h"
+#include "stderr_log.h"
 
 namespace kestrel::cli::bench {
 namespace {
-
-void LogToStderr(void*, pman_log_level level, const char* message) {
-  if (level >= PMAN_LOG_WARNING) std::fprintf(stderr, "kestrel bench: %s\n", message);
-}
 
 absl::Status PmanStatus(int rc, const char* what) {
   if (rc >= 0) return absl::OkStatus();
@@ -48,6 +45,7 @@ absl::StatusOr<std::unique_ptr<ProbeUnderTest>> ProbeUnderTest::Load(uint32_t cp
   options.cpus_per_buffer = cpus_per_buffer;
   options.buffer_bytes = buffer_bytes;
   options.log_fn = LogToStderr;
+  options.log_ctx = CommandLogContext("kestrel bench");
   pman_handle* raw = nullptr;
   if (absl::Status s = PmanStatus(pman_init(&options, &raw), "pman_init"); !s.ok()) return s;
   std::unique_ptr<ProbeUnderTest> probe(new ProbeUnderTest(raw));
