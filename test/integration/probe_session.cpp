@@ -10,15 +10,10 @@
 
 #include "engine/record_view.h"
 #include "shared/event_types.h"
+#include "stderr_log.h"
 
 namespace kestrel::testing {
-namespace {
-
-void LogToStderr(void*, pman_log_level level, const char* message) {
-  if (level >= PMAN_LOG_WARNING) std::fprintf(stderr, "pman: %s\n", message);
-}
-
-}  // namespace
+namespace {}  // namespace
 
 bool HasBpfPrivileges() {
   if (geteuid() == 0) return true;
@@ -60,7 +55,8 @@ std::unique_ptr<ProbeSession> ProbeSession::Start(const SessionOptions& options)
   pman_default_options(&opts);
   opts.buffer_bytes = options.buffer_bytes;
   opts.cpus_per_buffer = options.cpus_per_buffer;
-  opts.log_fn = LogToStderr;
+  opts.log_fn = cli::LogToStderr;
+  opts.log_ctx = cli::CommandLogContext("pman");
   pman_handle* h = nullptr;
   EXPECT_EQ(pman_init(&opts, &h), 0);
   if (h == nullptr) return nullptr;

@@ -11,12 +11,10 @@
 #include <regex>
 #include <sstream>
 
+#include "stderr_log.h"
+
 namespace kestrel::testing {
 namespace {
-
-void LogToStderr(void*, pman_log_level level, const char* message) {
-  if (level >= PMAN_LOG_WARNING) std::fprintf(stderr, "pman recorder: %s\n", message);
-}
 
 std::atomic<int> g_next_root{0};
 
@@ -41,7 +39,8 @@ pman_recorder_options ScopedRecorderPins::Options() const {
   pman_recorder_default_options(&o);
   o.pin_root = root_.c_str();
   o.name = name_.c_str();
-  o.log_fn = LogToStderr;
+  o.log_fn = cli::LogToStderr;
+  o.log_ctx = cli::CommandLogContext("pman recorder");
   return o;
 }
 
