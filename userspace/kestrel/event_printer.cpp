@@ -66,6 +66,7 @@ void EventPrinter::AppendPrefix(const kestrel_record_header& h, std::string& lin
     AppendJsonString(line, comm);
     absl::StrAppend(&line, ",\"tid\":", h.tid, ",\"pid\":", h.tgid, ",\"cpu\":", h.cpu);
     if (h.flags & KESTREL_RECORD_TRUNCATED) line.append(",\"truncated\":true");
+    if (h.flags & KESTREL_RECORD_IA32) line.append(",\"ia32\":true");
     return;
   }
   AppendWallTime(line, wall_ns);
@@ -131,6 +132,7 @@ absl::Status EventPrinter::FormatSpecific(const engine::RecordView& view, std::s
   line.append(event->info().syscall).append(" ");
   event->AppendParams(line, /*json=*/false);
   if (h.flags & KESTREL_RECORD_TRUNCATED) line.append(" (truncated)");
+  if (h.flags & KESTREL_RECORD_IA32) line.append(" (ia32)");
   return absl::OkStatus();
 }
 

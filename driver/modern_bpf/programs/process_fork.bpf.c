@@ -22,6 +22,7 @@
 #include "../helpers/clone_params.h"
 #include "../helpers/counters.h"
 #include "../helpers/settings_reader.h"
+#include "../helpers/syscall_id.h"
 #include "../helpers/table_filler.h"
 #include "../helpers/task_ids.h"
 
@@ -40,7 +41,9 @@ int BPF_PROG(kestrel_sched_process_fork, struct task_struct *parent, struct task
 	__u64 id;
 	__u16 type;
 
-	if (task->flags & KESTREL_PF_KTHREAD)
+	/* An ia32 clone's arguments follow the ia32 ABI: sys_exit reports it
+	 * as a generic record instead. */
+	if ((task->flags & KESTREL_PF_KTHREAD) || in_ia32_syscall())
 		return 0;
 	regs = (struct pt_regs *)bpf_task_pt_regs(task);
 	id = regs->orig_ax;

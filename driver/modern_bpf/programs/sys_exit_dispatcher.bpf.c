@@ -20,10 +20,11 @@
 #include "../helpers/settings_reader.h"
 #include "../helpers/table_filler.h"
 #include "../helpers/sink.h"
+#include "../helpers/syscall_id.h"
 #include "../shared/event_types.h"
 
-static __always_inline void emit_generic(struct pt_regs *regs, long ret, __u64 id, __u64 pid_tgid,
-					 struct kestrel_cpu_counters *counters)
+static __always_inline void emit_generic(struct pt_regs *regs, long ret, __u64 id, bool ia32,
+					 __u64 pid_tgid, struct kestrel_cpu_counters *counters)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
 	struct kestrel_generic_record *r;
@@ -46,14 +47,24 @@ static __always_inline void emit_generic(struct pt_regs *regs, long ret, __u64 i
 	for (int i = 0; i < KESTREL_GENERIC_NPARAMS; i++)
 		r->param_len[i] = sizeof(__u64);
 	r->syscall_id = id;
-	/* The x86_64 syscall ABI: the user registers saved at entry are still
-	 * intact at exit; only ax now holds the return value. */
-	r->args[0] = regs->di;
-	r->args[1] = regs->si;
-	r->args[2] = regs->dx;
-	r->args[3] = regs->r10;
-	r->args[4] = regs->r8;
-	r->args[5] = regs->r9;
+	/* The user registers saved at entry are still intact at exit; only ax
+	 * now holds the return value. */
+	if (ia32) {
+		r->hdr.flags |= KESTREL_RECORD_IA32;
+		r->args[0] = (__u32)regs->bx;
+		r->args[1] = (__u32)regs->cx;
+		r->args[2] = (__u32)regs->dx;
+		r->args[3] = (__u32)regs->si;
+		r->args[4] = (__u32)regs->di;
+		r->args[5] = (__u32)regs->bp;
+	} else {
+		r->args[0] = regs->di;
+		r->args[1] = regs->si;
+		r->args[2] = regs->dx;
+		r->args[3] = regs->r10;
+		r->args[4] = regs->r8;
+		r->args[5] = regs->r9;
+	}
 	r->ret = ret;
 	sink_submit(ring, r, sizeof(*r));
 	counter_inc(counters->records_written);
@@ -82,7 +93,8 @@ static __always_inline void emit_specific(void *ctx, struct pt_regs *regs, long 
 
 /* Out of line so that the filter in kestrel_sys_exit needs no stack and no
  * callee-saved registers: uninteresting syscalls skip their save/restore. */
-static __noinline int capture_syscall(void *ctx, struct pt_regs *regs, long ret, __u64 id)
+static __noinline int capture_syscall(void *ctx, struct pt_regs *regs, long ret, __u64 id,
+				      bool ia32)
 {
 	struct kestrel_capture_settings settings;
 	struct kestrel_cpu_counters *counters;
@@ -96,23 +108,26 @@ static __noinline int capture_syscall(void *ctx, struct pt_regs *regs, long ret,
 		return 0;
 	if (!sample_keep(&settings, id, counters))
 		return 0;
-	if (syscall_event[id]) {
+	/* Specific events read their arguments with the 64-bit ABI: an ia32
+	 * call gets the generic record, whose arguments follow its own ABI. */
+	if (syscall_event[id] && !ia32) {
 		emit_specific(ctx, regs, ret, syscall_event[id], &settings, counters);
 		return 0;
 	}
-	emit_generic(regs, ret, id, pid_tgid, counters);
+	emit_generic(regs, ret, id, ia32, pid_tgid, counters);
 	return 0;
 }
 
 SEC("tp_btf/sys_exit")
 int BPF_PROG(kestrel_sys_exit, struct pt_regs *regs, long ret)
 {
-	__u64 id = regs->orig_ax;
+	bool ia32 = in_ia32_syscall();
+	__u64 id = native_syscall_id(regs->orig_ax, ia32);
 
 	report_settings_change();
 	if (id >= KESTREL_SYSCALL_TABLE_SIZE || !interesting_syscalls[id])
 		return 0;
-	return capture_syscall(ctx, regs, ret, id);
+	return capture_syscall(ctx, regs, ret, id, ia32);
 }
 
 char LICENSE[] SEC("license") = "GPL";

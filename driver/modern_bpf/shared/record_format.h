@@ -27,6 +27,9 @@
 /* kestrel_record_header.flags */
 #define KESTREL_RECORD_TRUNCATED      (1U << 0) /* a parameter was cut to fit */
 #define KESTREL_RECORD_PARAMS_MISSING (1U << 1) /* a filler was not loaded */
+/* An ia32 syscall: the record is generic, its syscall_id the 64-bit twin's
+ * and its args the ia32 argument registers (bx, cx, dx, si, di, bp). */
+#define KESTREL_RECORD_IA32           (1U << 2)
 
 struct kestrel_record_header {
 	__u64 ts_ns; /* CLOCK_BOOTTIME when the syscall returned */
