@@ -16,9 +16,10 @@
 #include "../shared/syscall_table_ia32.h"
 #include "../shared/syscall_table_x86_64.h"
 
-/* Resolved by libbpf from the running kernel's config: a kernel built
- * without ia32 emulation drops the compat test from the fast path. */
-extern bool CONFIG_IA32_EMULATION __kconfig __weak;
+/* Cleared by user space at load when the kernel refuses ia32 syscalls
+ * (built without ia32 emulation, or with it off at boot): the verifier then
+ * drops the compat test from every syscall's fast path. */
+__weak const volatile bool ia32_syscalls_possible = true;
 
 /* thread_info.status bit set while a task runs an ia32 syscall (a #define
  * in arch/x86, so it is not in BTF). */
@@ -36,7 +37,7 @@ static const __u16 ia32_twin[KESTREL_IA32_SYSCALL_TABLE_SIZE] = {
 
 static __always_inline bool in_ia32_syscall(void)
 {
-	if (!CONFIG_IA32_EMULATION)
+	if (!ia32_syscalls_possible)
 		return false;
 	return bpf_get_current_task_btf()->thread_info.status & KESTREL_TS_COMPAT;
 }

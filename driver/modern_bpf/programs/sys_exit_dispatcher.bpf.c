@@ -93,9 +93,11 @@ static __always_inline void emit_specific(void *ctx, struct pt_regs *regs, long 
 
 /* Out of line so that the filter in kestrel_sys_exit needs no stack and no
  * callee-saved registers: uninteresting syscalls skip their save/restore. */
-static __noinline int capture_syscall(void *ctx, struct pt_regs *regs, long ret, __u64 id,
-				      bool ia32)
+static __noinline int capture_syscall(void *ctx, struct pt_regs *regs, long ret, __u64 id)
 {
+	/* Asked again rather than passed in: one more live value would make
+	 * the fast path above spill a register. */
+	bool ia32 = in_ia32_syscall();
 	struct kestrel_capture_settings settings;
 	struct kestrel_cpu_counters *counters;
 	__u64 pid_tgid;
@@ -121,13 +123,12 @@ static __noinline int capture_syscall(void *ctx, struct pt_regs *regs, long ret,
 SEC("tp_btf/sys_exit")
 int BPF_PROG(kestrel_sys_exit, struct pt_regs *regs, long ret)
 {
-	bool ia32 = in_ia32_syscall();
-	__u64 id = native_syscall_id(regs->orig_ax, ia32);
+	__u64 id = native_syscall_id(regs->orig_ax, in_ia32_syscall());
 
 	report_settings_change();
 	if (id >= KESTREL_SYSCALL_TABLE_SIZE || !interesting_syscalls[id])
 		return 0;
-	return capture_syscall(ctx, regs, ret, id, ia32);
+	return capture_syscall(ctx, regs, ret, id);
 }
 
 char LICENSE[] SEC("license") = "GPL";

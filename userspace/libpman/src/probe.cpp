@@ -16,6 +16,7 @@
 #include "counter_sum.h"
 #include "custom_fillers.h"
 #include "errno_status.h"
+#include "ia32_syscalls.h"
 #include "kestrel_probe.skel.h"
 #include "libbpf_log_route.h"
 #include "map_freeze.h"
@@ -138,6 +139,7 @@ absl::Status Probe::Load() {
     // A quarter of a ring is enough backlog to be worth a wakeup and leaves
     // the consumer three quarters of the ring to catch up in.
     skel_->rodata->ring_wakeup_threshold_bytes = layout_.ring_bytes / 4;
+    skel_->rodata->ia32_syscalls_possible = KernelRunsIa32Syscalls();
     if (const int err = kestrel_probe__load(skel_); err != 0) status = LoadError(-err);
   }
   if (status.ok()) status = ConnectRings();
