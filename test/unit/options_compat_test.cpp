@@ -22,6 +22,16 @@ TEST(OptionsCompatTest, AnOlderCallerGetsDefaultsForFieldsItDoesNotKnow) {
   EXPECT_EQ(full.cpus_per_buffer, 1u);
   EXPECT_EQ(full.buffer_bytes, 1u << 20);
   EXPECT_EQ(full.flags, 0u);
+  EXPECT_EQ(full.settings_storage, static_cast<uint32_t>(PMAN_SETTINGS_STORAGE_DEFAULT));
+}
+
+TEST(OptionsCompatTest, AnUnknownSettingsStorageIsRejectedByInit) {
+  pman_options o;
+  pman_default_options(&o);
+  o.settings_storage = 3;
+  pman_handle* h = nullptr;
+  EXPECT_EQ(pman_init(&o, &h), -EINVAL);
+  EXPECT_EQ(h, nullptr);
 }
 
 TEST(OptionsCompatTest, DefaultsAreAutoTopologyAndTheDefaultSize) {
@@ -30,6 +40,7 @@ TEST(OptionsCompatTest, DefaultsAreAutoTopologyAndTheDefaultSize) {
   EXPECT_EQ(o.cpus_per_buffer, PMAN_CPUS_PER_BUFFER_AUTO);
   EXPECT_EQ(o.buffer_bytes, PMAN_DEFAULT_BUFFER_BYTES);
   EXPECT_EQ(o.flags, 0u);
+  EXPECT_EQ(o.settings_storage, static_cast<uint32_t>(PMAN_SETTINGS_STORAGE_DEFAULT));
 }
 
 TEST(OptionsCompatTest, ATooSmallStructIsRejectedByInit) {

@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include "shared/capture_settings.h"
+#include "shared/control_block.h"
 #include "shared/counters.h"
 
 #ifdef __cplusplus
@@ -78,7 +79,17 @@ struct pman_options {
   /* PMAN_OPT_* bits. Added after ABI 1's first fields: a caller whose
    * struct_size ends before it gets 0. */
   uint32_t flags;
-  uint32_t reserved;
+  /* Where the probe keeps the settings and syscall tables: one of
+   * enum pman_settings_storage. Was `reserved` (always 0): 0 still means
+   * the default. */
+  uint32_t settings_storage;
+};
+
+/* pman_options.settings_storage (README, "Settings storage modes"). */
+enum pman_settings_storage {
+  PMAN_SETTINGS_STORAGE_DEFAULT = 0,
+  PMAN_SETTINGS_STORAGE_BSS = KESTREL_STORAGE_BSS,     /* a .bss global */
+  PMAN_SETTINGS_STORAGE_ARRAY = KESTREL_STORAGE_ARRAY, /* a BPF_F_MMAPABLE array */
 };
 
 struct pman_handle;
@@ -168,8 +179,10 @@ struct pman_settings_costs {
   double mmap_toggle_ns;  /* one syscall on/off: a store + generation bump */
   double mmap_publish_ns; /* a whole settings struct through the seqlock */
   double map_update_ns;   /* the same toggle through bpf_map_update_elem */
-  uint32_t xlated_insns;  /* the sys_exit program after the verifier */
-  uint32_t jited_bytes;   /* its x86-64 machine code */
+  /* The sys_exit program's main function only, the path every syscall
+   * runs (its out-of-line capture subprograms excluded): */
+  uint32_t xlated_insns; /* BPF instructions after the verifier */
+  uint32_t jited_bytes;  /* x86-64 machine code */
 };
 
 int pman_measure_settings_costs(struct pman_handle* h, uint32_t iterations,
