@@ -8,6 +8,20 @@
 namespace kestrel::pman {
 namespace {
 
+// pman_init's result for the defaults changed by `edit`; a refused init
+// must leave no handle behind.
+template <typename Edit>
+int InitWith(Edit edit) {
+  pman_options o;
+  pman_default_options(&o);
+  edit(o);
+  pman_handle* h = nullptr;
+  const int rc = pman_init(&o, &h);
+  EXPECT_EQ(rc != 0, h == nullptr);
+  pman_close(h);
+  return rc;
+}
+
 TEST(OptionsCompatTest, AnOlderCallerGetsDefaultsForFieldsItDoesNotKnow) {
   // The caller's struct ends where ABI 1 first ended; the bytes after it in
   // this buffer are poison that must not be read.
@@ -26,12 +40,8 @@ TEST(OptionsCompatTest, AnOlderCallerGetsDefaultsForFieldsItDoesNotKnow) {
 }
 
 TEST(OptionsCompatTest, AnUnknownSettingsStorageIsRejectedByInit) {
-  pman_options o;
-  pman_default_options(&o);
-  o.settings_storage = 3;
-  pman_handle* h = nullptr;
-  EXPECT_EQ(pman_init(&o, &h), -EINVAL);
-  EXPECT_EQ(h, nullptr);
+  EXPECT_EQ(InitWith([](pman_options& o) { o.settings_storage = 3; }), -EINVAL);
+  EXPECT_EQ(InitWith([](pman_options& o) { o.settings_storage = PMAN_SETTINGS_STORAGE_ARRAY; }), 0);
 }
 
 TEST(OptionsCompatTest, DefaultsAreAutoTopologyAndTheDefaultSize) {
@@ -44,12 +54,7 @@ TEST(OptionsCompatTest, DefaultsAreAutoTopologyAndTheDefaultSize) {
 }
 
 TEST(OptionsCompatTest, ATooSmallStructIsRejectedByInit) {
-  pman_options o;
-  pman_default_options(&o);
-  o.struct_size = 4;
-  pman_handle* h = nullptr;
-  EXPECT_EQ(pman_init(&o, &h), -EINVAL);
-  EXPECT_EQ(h, nullptr);
+  EXPECT_EQ(InitWith([](pman_options& o) { o.struct_size = 4; }), -EINVAL);
 }
 
 }  // namespace

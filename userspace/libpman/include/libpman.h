@@ -160,16 +160,17 @@ int pman_set_syscall_drop_class(struct pman_handle* h, uint32_t syscall_id, uint
  * generation once as a KESTREL_EVT_SETTINGS_CHANGED record. */
 int pman_get_settings_generation(struct pman_handle* h, uint64_t* generation);
 
-/* Pins the settings and syscall tables (.bss), the counters and the ring
- * table under the bpffs directory `dir` (NULL = PMAN_DEFAULT_PIN_DIR),
+/* Pins the settings and syscall tables (the map holding the control block,
+ * .bss or array: pin "control"), the counters and the ring table under the
+ * bpffs directory `dir` (NULL = PMAN_DEFAULT_PIN_DIR),
  * created 0700 with 0600 pins, for control from other processes (see
  * libpman_control.h). pman_close removes them. From here on writes through
  * this handle take the same cross-process lock as other controllers. */
 int pman_pin(struct pman_handle* h, const char* dir);
 
 /* Tamper resistance for deployments that need no live tuning: unmaps the
- * writable settings mapping, freezes the .bss map (bpf_map_freeze) and maps
- * it back read-only. Every later change is refused with -EPERM, here and in
+ * writable settings mapping, freezes the control block's map (bpf_map_freeze,
+ * .bss or array) and maps it back read-only. Every later change is refused with -EPERM, here and in
  * any other process. Fails with -EBUSY while a controller maps it writable. */
 int pman_lock_settings(struct pman_handle* h);
 

@@ -18,23 +18,19 @@ namespace {
 template <typename Skel>
 struct SkeletonFns;
 
-template <>
-struct SkeletonFns<kestrel_probe> {
-  static constexpr auto open = kestrel_probe__open;
-  static constexpr auto load = kestrel_probe__load;
-  static constexpr auto attach = kestrel_probe__attach;
-  static constexpr auto detach = kestrel_probe__detach;
-  static constexpr auto destroy = kestrel_probe__destroy;
-};
+#define KESTREL_SKELETON_FNS(skel)                   \
+  template <>                                        \
+  struct SkeletonFns<skel> {                         \
+    static constexpr auto open = skel##__open;       \
+    static constexpr auto load = skel##__load;       \
+    static constexpr auto attach = skel##__attach;   \
+    static constexpr auto detach = skel##__detach;   \
+    static constexpr auto destroy = skel##__destroy; \
+  }
 
-template <>
-struct SkeletonFns<kestrel_probe_array> {
-  static constexpr auto open = kestrel_probe_array__open;
-  static constexpr auto load = kestrel_probe_array__load;
-  static constexpr auto attach = kestrel_probe_array__attach;
-  static constexpr auto detach = kestrel_probe_array__detach;
-  static constexpr auto destroy = kestrel_probe_array__destroy;
-};
+KESTREL_SKELETON_FNS(kestrel_probe);
+KESTREL_SKELETON_FNS(kestrel_probe_array);
+#undef KESTREL_SKELETON_FNS
 
 // The skeleton nests the .bss layout inside struct kestrel_probe in C++.
 using Bss = std::remove_pointer_t<decltype(kestrel_probe::bss)>;
