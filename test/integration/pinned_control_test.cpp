@@ -390,6 +390,32 @@ TEST_P(PinnedControlTest, TheChosenStorageModeIsTheOneLoaded) {
   EXPECT_TRUE(session->DrainThread(CurrentTid()).empty());
 }
 
+// A pin that looks like the control map of this test's mode but is not this
+// build's (one word longer) is refused rather than misread, and nothing
+// is written to it.
+TEST_P(PinnedControlTest, AForeignControlMapIsRefused) {
+  const std::string dir = UniquePinDir("foreign");
+  ASSERT_EQ(mkdir(dir.c_str(), 0700), 0);
+  const bool array = GetParam() == PMAN_SETTINGS_STORAGE_ARRAY;
+  LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_MMAPABLE);
+  const int fd =
+      bpf_map_create(BPF_MAP_TYPE_ARRAY, array ? KESTREL_CONTROL_MAP_NAME : "foreign.bss",
+                     sizeof(uint32_t), sizeof(kestrel_control_block) + 8, 1, &opts);
+  ASSERT_GE(fd, 0) << std::strerror(errno);
+  const std::string pin = dir + "/control";
+  ASSERT_EQ(bpf_obj_pin(fd, pin.c_str()), 0);
+  pman_control* c = nullptr;
+  EXPECT_LT(pman_control_open(dir.c_str(), nullptr, nullptr, &c), 0);
+  EXPECT_EQ(c, nullptr);
+  std::vector<uint8_t> value(sizeof(kestrel_control_block) + 8, 0xFF);
+  const uint32_t zero = 0;
+  ASSERT_EQ(bpf_map_lookup_elem(fd, &zero, value.data()), 0);
+  EXPECT_EQ(std::count(value.begin(), value.end(), 0), static_cast<long>(value.size()));
+  unlink(pin.c_str());
+  rmdir(dir.c_str());
+  close(fd);
+}
+
 KESTREL_INSTANTIATE_STORAGE_MODES(PinnedControlTest);
 
 }  // namespace
