@@ -18,6 +18,7 @@
 #include "engine/record_view.h"
 #include "probe_session.h"
 #include "shared/event_types.h"
+#include "storage_modes.h"
 
 namespace kestrel::testing {
 namespace {
@@ -64,9 +65,11 @@ void ExpectChain(const std::vector<engine::SettingsChanged>& chain, uint64_t fro
   EXPECT_EQ(all, what);
 }
 
-TEST(LiveSettingsTest, EveryKindOfChangeIsReportedOnce) {
+class LiveSettingsTest : public ::testing::TestWithParam<uint32_t> {};
+
+TEST_P(LiveSettingsTest, EveryKindOfChangeIsReportedOnce) {
   KESTREL_REQUIRE_BPF_PRIVILEGES();
-  auto session = ProbeSession::Start({.syscalls = {SYS_getppid}});
+  auto session = ProbeSession::Start({.syscalls = {SYS_getppid}, .settings_storage = GetParam()});
   ASSERT_NE(session, nullptr);
   pman_handle* h = session->handle();
 
@@ -99,9 +102,9 @@ TEST(LiveSettingsTest, EveryKindOfChangeIsReportedOnce) {
   }
 }
 
-TEST(LiveSettingsTest, RefusedChangesChangeNothing) {
+TEST_P(LiveSettingsTest, RefusedChangesChangeNothing) {
   KESTREL_REQUIRE_BPF_PRIVILEGES();
-  auto session = ProbeSession::Start({.syscalls = {SYS_getppid}});
+  auto session = ProbeSession::Start({.syscalls = {SYS_getppid}, .settings_storage = GetParam()});
   ASSERT_NE(session, nullptr);
   pman_handle* h = session->handle();
   const kestrel_capture_settings good = CurrentSettings(h);
@@ -127,9 +130,9 @@ TEST(LiveSettingsTest, RefusedChangesChangeNothing) {
   EXPECT_EQ(SettingsGeneration(h), generation);
 }
 
-TEST(LiveSettingsTest, SnaplenAndPortRangeRoundTrip) {
+TEST_P(LiveSettingsTest, SnaplenAndPortRangeRoundTrip) {
   KESTREL_REQUIRE_BPF_PRIVILEGES();
-  auto session = ProbeSession::Start({.syscalls = {SYS_getppid}});
+  auto session = ProbeSession::Start({.syscalls = {SYS_getppid}, .settings_storage = GetParam()});
   ASSERT_NE(session, nullptr);
   kestrel_capture_settings s = CurrentSettings(session->handle());
   s.snaplen = 4096;
@@ -142,11 +145,13 @@ TEST(LiveSettingsTest, SnaplenAndPortRangeRoundTrip) {
   EXPECT_EQ(got.fullcapture_port_hi, 8080);
 }
 
-TEST(LiveSettingsTest, TargetSetOfTgidsAndCgroupsHolds) {
+TEST_P(LiveSettingsTest, TargetSetOfTgidsAndCgroupsHolds) {
   KESTREL_REQUIRE_BPF_PRIVILEGES();
   const uint64_t cgroup = OwnCgroupId();
   ASSERT_NE(cgroup, 0u) << "no cgroup v2 hierarchy found";
-  auto session = ProbeSession::Start({.syscalls = {SYS_getppid}, .trace_only_this_process = false});
+  auto session = ProbeSession::Start({.syscalls = {SYS_getppid},
+                                      .trace_only_this_process = false,
+                                      .settings_storage = GetParam()});
   ASSERT_NE(session, nullptr);
   pman_handle* h = session->handle();
   const uint32_t me = static_cast<uint32_t>(getpid());
@@ -183,9 +188,10 @@ TEST(LiveSettingsTest, TargetSetOfTgidsAndCgroupsHolds) {
   EXPECT_EQ(Tags(session->DrainThread(CurrentTid())), (std::vector<uint64_t>{1, 3, 5, 7}));
 }
 
-TEST(LiveSettingsTest, SamplingKeepsOneInNBetweenMarkers) {
+TEST_P(LiveSettingsTest, SamplingKeepsOneInNBetweenMarkers) {
   KESTREL_REQUIRE_BPF_PRIVILEGES();
-  auto session = ProbeSession::Start({.syscalls = {SYS_getppid, SYS_lseek, SYS_getuid}});
+  auto session = ProbeSession::Start(
+      {.syscalls = {SYS_getppid, SYS_lseek, SYS_getuid}, .settings_storage = GetParam()});
   ASSERT_NE(session, nullptr);
   pman_handle* h = session->handle();
   // The sampling tick is per CPU: on one CPU exactly every Nth call is kept.
@@ -254,9 +260,10 @@ TEST(LiveSettingsTest, SamplingKeepsOneInNBetweenMarkers) {
 // missing, and every one after the enable returned is there. Only the one
 // call in flight at each toggle may go either way (the toggle's generation
 // bump is a locked instruction, so the store is visible when it returns).
-TEST(LiveSettingsTest, TogglesUnderLoadTakeEffectWithinOneSyscall) {
+TEST_P(LiveSettingsTest, TogglesUnderLoadTakeEffectWithinOneSyscall) {
   KESTREL_REQUIRE_BPF_PRIVILEGES();
-  auto session = ProbeSession::Start({.buffer_bytes = 16 << 20, .syscalls = {SYS_getppid}});
+  auto session = ProbeSession::Start(
+      {.buffer_bytes = 16 << 20, .syscalls = {SYS_getppid}, .settings_storage = GetParam()});
   ASSERT_NE(session, nullptr);
   std::atomic<uint64_t> next_tag{0};
   std::atomic<bool> stop{false};
@@ -291,6 +298,8 @@ TEST(LiveSettingsTest, TogglesUnderLoadTakeEffectWithinOneSyscall) {
   for (uint64_t t = after_enable; t < last; ++t) ASSERT_TRUE(seen.count(t)) << t;
   EXPECT_EQ(session->Stats().total.drops_ring_full, 0u);
 }
+
+KESTREL_INSTANTIATE_STORAGE_MODES(LiveSettingsTest);
 
 }  // namespace
 }  // namespace kestrel::testing

@@ -2,6 +2,7 @@
 // a child, and a forked writer racing this process for the writer lock.
 // Each test mounts a private bpffs in its own mount namespace, so its pins
 // are invisible to everything else and cannot outlive it.
+#include <bpf/bpf.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sched.h>
@@ -11,14 +12,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "libpman_control.h"
 #include "probe_session.h"
+#include "storage_modes.h"
 
 namespace kestrel::testing {
 namespace {
@@ -79,7 +83,7 @@ mode_t Mode(const std::string& path) {
   return st.st_mode & 07777;
 }
 
-class PinnedControlTest : public ::testing::Test {
+class PinnedControlTest : public ::testing::TestWithParam<uint32_t> {
  protected:
   void SetUp() override {
     if (!HasBpfPrivileges()) GTEST_SKIP() << "needs root or CAP_BPF+CAP_PERFMON";
@@ -87,15 +91,17 @@ class PinnedControlTest : public ::testing::Test {
   }
 };
 
-TEST_F(PinnedControlTest, SecondProcessTogglesAndSetsOnTheRunningCapture) {
+TEST_P(PinnedControlTest, SecondProcessTogglesAndSetsOnTheRunningCapture) {
   const std::string dir = UniquePinDir("cli");
   {
-    auto session = ProbeSession::Start({.syscalls = {SYS_getppid, SYS_lseek}});
+    auto session =
+        ProbeSession::Start({.syscalls = {SYS_getppid, SYS_lseek}, .settings_storage = GetParam()});
     ASSERT_NE(session, nullptr);
     pman_handle* h = session->handle();
     ASSERT_EQ(pman_pin(h, dir.c_str()), 0);
     EXPECT_EQ(Mode(dir), 0700u);
-    for (const char* pin : {"bss", "counters", "rings"}) EXPECT_EQ(Mode(dir + "/" + pin), 0600u);
+    for (const char* pin : {"control", "counters", "rings"})
+      EXPECT_EQ(Mode(dir + "/" + pin), 0600u);
     EXPECT_EQ(pman_pin(h, dir.c_str()), -EBADFD);  // once per handle
     const uint64_t g0 = SettingsGeneration(h);
 
@@ -150,9 +156,9 @@ TEST_F(PinnedControlTest, SecondProcessTogglesAndSetsOnTheRunningCapture) {
   EXPECT_NE(stat(dir.c_str(), &st), 0);
 }
 
-TEST_F(PinnedControlTest, BadKeysValuesAndNamesAreRefusedWithNothingChanged) {
+TEST_P(PinnedControlTest, BadKeysValuesAndNamesAreRefusedWithNothingChanged) {
   const std::string dir = UniquePinDir("refuse");
-  auto session = ProbeSession::Start({.syscalls = {SYS_getppid}});
+  auto session = ProbeSession::Start({.syscalls = {SYS_getppid}, .settings_storage = GetParam()});
   ASSERT_NE(session, nullptr);
   pman_handle* h = session->handle();
   ASSERT_EQ(pman_pin(h, dir.c_str()), 0);
@@ -194,9 +200,9 @@ TEST_F(PinnedControlTest, BadKeysValuesAndNamesAreRefusedWithNothingChanged) {
 
 // Read-modify-write from two processes at once: with the writer lock no
 // increment is lost. (sampling_ratio is free to count: dropping mode is off.)
-TEST_F(PinnedControlTest, WritersInTwoProcessesDoNotInterleave) {
+TEST_P(PinnedControlTest, WritersInTwoProcessesDoNotInterleave) {
   const std::string dir = UniquePinDir("lock");
-  auto session = ProbeSession::Start({.syscalls = {SYS_getppid}});
+  auto session = ProbeSession::Start({.syscalls = {SYS_getppid}, .settings_storage = GetParam()});
   ASSERT_NE(session, nullptr);
   ASSERT_EQ(pman_pin(session->handle(), dir.c_str()), 0);
   const uint32_t start = CurrentSettings(session->handle()).sampling_ratio;
@@ -240,9 +246,10 @@ TEST_F(PinnedControlTest, WritersInTwoProcessesDoNotInterleave) {
 }
 
 // Nothing that could reach the settings leaks into a child across exec.
-TEST_F(PinnedControlTest, EveryDescriptorOfTheCaptureIsCloseOnExec) {
+TEST_P(PinnedControlTest, EveryDescriptorOfTheCaptureIsCloseOnExec) {
   const std::string dir = UniquePinDir("cloexec");
-  auto session = ProbeSession::Start({.cpus_per_buffer = 1, .syscalls = {SYS_getppid}});
+  auto session = ProbeSession::Start(
+      {.cpus_per_buffer = 1, .syscalls = {SYS_getppid}, .settings_storage = GetParam()});
   ASSERT_NE(session, nullptr);
   ASSERT_EQ(pman_pin(session->handle(), dir.c_str()), 0);
   pman_control* c = nullptr;
@@ -262,9 +269,9 @@ TEST_F(PinnedControlTest, EveryDescriptorOfTheCaptureIsCloseOnExec) {
   EXPECT_GE(checked, 6) << "expected the maps, the program, the rings and the pin directory";
 }
 
-TEST_F(PinnedControlTest, LockedSettingsRefuseEveryWriter) {
+TEST_P(PinnedControlTest, LockedSettingsRefuseEveryWriter) {
   const std::string dir = UniquePinDir("frozen");
-  auto session = ProbeSession::Start({.syscalls = {SYS_getppid}});
+  auto session = ProbeSession::Start({.syscalls = {SYS_getppid}, .settings_storage = GetParam()});
   ASSERT_NE(session, nullptr);
   pman_handle* h = session->handle();
   ASSERT_EQ(pman_pin(h, dir.c_str()), 0);
@@ -301,6 +308,115 @@ TEST_F(PinnedControlTest, LockedSettingsRefuseEveryWriter) {
   ASSERT_EQ(got.size(), 1u);
   EXPECT_EQ(got[0].call.args[0], 42u);
 }
+
+struct MapFacts {
+  uint32_t id = 0;
+  std::string name;
+  uint32_t type = 0, flags = 0, value_size = 0, max_entries = 0;
+};
+
+MapFacts FactsOfMapFd(int fd) {
+  bpf_map_info info{};
+  uint32_t len = sizeof(info);
+  EXPECT_EQ(bpf_obj_get_info_by_fd(fd, &info, &len), 0);
+  return {info.id, info.name, info.type, info.map_flags, info.value_size, info.max_entries};
+}
+
+// The names of the maps the sys_exit program that uses map `map_id` uses;
+// empty when no such program is loaded. Other probes on the machine use
+// maps of their own, so only ours matches.
+std::vector<std::string> MapsOfProgramUsing(uint32_t map_id) {
+  for (uint32_t id = 0; bpf_prog_get_next_id(id, &id) == 0;) {
+    const int fd = bpf_prog_get_fd_by_id(id);
+    if (fd < 0) continue;
+    std::vector<uint32_t> ids(64);
+    bpf_prog_info info{};
+    info.nr_map_ids = ids.size();
+    info.map_ids = reinterpret_cast<uintptr_t>(ids.data());
+    uint32_t len = sizeof(info);
+    const bool read = bpf_obj_get_info_by_fd(fd, &info, &len) == 0;
+    close(fd);
+    if (!read || std::string_view(info.name) != "kestrel_sys_exi") continue;
+    ids.resize(std::min<size_t>(info.nr_map_ids, ids.size()));
+    if (std::find(ids.begin(), ids.end(), map_id) == ids.end()) continue;
+    std::vector<std::string> names;
+    for (uint32_t m : ids) {
+      const int map_fd = bpf_map_get_fd_by_id(m);
+      if (map_fd < 0) continue;
+      names.push_back(FactsOfMapFd(map_fd).name);
+      close(map_fd);
+    }
+    return names;
+  }
+  return {};
+}
+
+TEST_P(PinnedControlTest, TheChosenStorageModeIsTheOneLoaded) {
+  const std::string dir = UniquePinDir("mode");
+  auto session = ProbeSession::Start({.syscalls = {SYS_getppid}, .settings_storage = GetParam()});
+  ASSERT_NE(session, nullptr);
+  ASSERT_EQ(pman_pin(session->handle(), dir.c_str()), 0);
+  const int fd = bpf_obj_get((dir + "/control").c_str());
+  ASSERT_GE(fd, 0);
+  const MapFacts control = FactsOfMapFd(fd);
+  close(fd);
+  EXPECT_EQ(control.type, BPF_MAP_TYPE_ARRAY);
+  EXPECT_TRUE(control.flags & BPF_F_MMAPABLE);
+  EXPECT_EQ(control.max_entries, 1u);
+  // Exactly one block in either mode: no stray copies in the .bss.
+  EXPECT_EQ(control.value_size, sizeof(kestrel_control_block));
+  const std::vector<std::string> maps = MapsOfProgramUsing(control.id);
+  ASSERT_FALSE(maps.empty()) << "no kestrel_sys_exit program uses the pinned control map";
+  const bool has_array = std::count(maps.begin(), maps.end(), KESTREL_CONTROL_MAP_NAME) > 0;
+  const bool has_bss = std::any_of(maps.begin(), maps.end(),
+                                   [](const std::string& n) { return n.ends_with(".bss"); });
+  if (GetParam() == PMAN_SETTINGS_STORAGE_ARRAY) {
+    EXPECT_EQ(control.name, KESTREL_CONTROL_MAP_NAME);
+    EXPECT_TRUE(has_array);
+    EXPECT_FALSE(has_bss);
+  } else {
+    EXPECT_TRUE(control.name.ends_with(".bss")) << control.name;
+    EXPECT_TRUE(has_bss);
+    EXPECT_FALSE(has_array);
+  }
+  // And the probe really reads it: a toggle through the mapping takes effect.
+  TaggedGetppid(7);
+  const std::vector<Captured> got = session->DrainThread(CurrentTid());
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].call.args[0], 7u);
+  ASSERT_EQ(pman_mark_single_64bit_syscall(session->handle(), SYS_getppid, false), 0);
+  EXPECT_FALSE(session->AwaitSettingsChanged().empty());
+  TaggedGetppid(8);
+  EXPECT_TRUE(session->DrainThread(CurrentTid()).empty());
+}
+
+// A pin that looks like the control map of this test's mode but is not this
+// build's (one word longer) is refused rather than misread, and nothing
+// is written to it.
+TEST_P(PinnedControlTest, AForeignControlMapIsRefused) {
+  const std::string dir = UniquePinDir("foreign");
+  ASSERT_EQ(mkdir(dir.c_str(), 0700), 0);
+  const bool array = GetParam() == PMAN_SETTINGS_STORAGE_ARRAY;
+  LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_MMAPABLE);
+  const int fd =
+      bpf_map_create(BPF_MAP_TYPE_ARRAY, array ? KESTREL_CONTROL_MAP_NAME : "foreign.bss",
+                     sizeof(uint32_t), sizeof(kestrel_control_block) + 8, 1, &opts);
+  ASSERT_GE(fd, 0) << std::strerror(errno);
+  const std::string pin = dir + "/control";
+  ASSERT_EQ(bpf_obj_pin(fd, pin.c_str()), 0);
+  pman_control* c = nullptr;
+  EXPECT_LT(pman_control_open(dir.c_str(), nullptr, nullptr, &c), 0);
+  EXPECT_EQ(c, nullptr);
+  std::vector<uint8_t> value(sizeof(kestrel_control_block) + 8, 0xFF);
+  const uint32_t zero = 0;
+  ASSERT_EQ(bpf_map_lookup_elem(fd, &zero, value.data()), 0);
+  EXPECT_EQ(std::count(value.begin(), value.end(), 0), static_cast<long>(value.size()));
+  unlink(pin.c_str());
+  rmdir(dir.c_str());
+  close(fd);
+}
+
+KESTREL_INSTANTIATE_STORAGE_MODES(PinnedControlTest);
 
 }  // namespace
 }  // namespace kestrel::testing

@@ -54,6 +54,7 @@ struct SessionOptions {
   uint32_t cpus_per_buffer = 0;
   std::vector<uint32_t> syscalls;
   bool trace_only_this_process = true;
+  uint32_t settings_storage = PMAN_SETTINGS_STORAGE_DEFAULT;
 };
 
 class ProbeSession {

@@ -10,14 +10,17 @@
 #include <thread>
 
 #include "probe_session.h"
+#include "storage_modes.h"
 
 namespace kestrel::testing {
 namespace {
 
-TEST(SettingsConsistencyTest, ProbeNeverActsOnATornUpdate) {
+class SettingsConsistencyTest : public ::testing::TestWithParam<uint32_t> {};
+
+TEST_P(SettingsConsistencyTest, ProbeNeverActsOnATornUpdate) {
   KESTREL_REQUIRE_BPF_PRIVILEGES();
   if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "needs two CPUs";
-  auto session = ProbeSession::Start({.syscalls = {SYS_getppid}});
+  auto session = ProbeSession::Start({.syscalls = {SYS_getppid}, .settings_storage = GetParam()});
   ASSERT_NE(session, nullptr);
   pman_handle* h = session->handle();
   kestrel_capture_settings s{};
@@ -67,6 +70,8 @@ TEST(SettingsConsistencyTest, ProbeNeverActsOnATornUpdate) {
             << calls[1] << "), settings busy " << busy << ", torn " << t.settings_torn_reads
             << "\n";
 }
+
+KESTREL_INSTANTIATE_STORAGE_MODES(SettingsConsistencyTest);
 
 }  // namespace
 }  // namespace kestrel::testing

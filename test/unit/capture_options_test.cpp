@@ -25,6 +25,16 @@ TEST(CaptureOptionsTest, DefaultsCaptureEverythingForever) {
   EXPECT_FALSE(o->json);
 }
 
+TEST(CaptureOptionsTest, SettingsStorageIsBssOrArray) {
+  EXPECT_EQ(Parse({})->settings_storage, static_cast<uint32_t>(PMAN_SETTINGS_STORAGE_DEFAULT));
+  EXPECT_EQ(Parse({"--settings-storage", "bss"})->settings_storage,
+            static_cast<uint32_t>(PMAN_SETTINGS_STORAGE_BSS));
+  EXPECT_EQ(Parse({"--settings-storage", "array"})->settings_storage,
+            static_cast<uint32_t>(PMAN_SETTINGS_STORAGE_ARRAY));
+  EXPECT_EQ(ErrorOf({"--settings-storage", "map"}),
+            "--settings-storage: \"map\" is neither bss nor array");
+}
+
 TEST(CaptureOptionsTest, ParsesEveryFlag) {
   absl::StatusOr<CaptureOptions> o =
       Parse({"--syscalls", "openat,execve", "--pid", "1234", "--count", "10", "--duration", "2.5",

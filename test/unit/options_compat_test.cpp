@@ -8,6 +8,20 @@
 namespace kestrel::pman {
 namespace {
 
+// pman_init's result for the defaults changed by `edit`; a refused init
+// must leave no handle behind.
+template <typename Edit>
+int InitWith(Edit edit) {
+  pman_options o;
+  pman_default_options(&o);
+  edit(o);
+  pman_handle* h = nullptr;
+  const int rc = pman_init(&o, &h);
+  EXPECT_EQ(rc != 0, h == nullptr);
+  pman_close(h);
+  return rc;
+}
+
 TEST(OptionsCompatTest, AnOlderCallerGetsDefaultsForFieldsItDoesNotKnow) {
   // The caller's struct ends where ABI 1 first ended; the bytes after it in
   // this buffer are poison that must not be read.
@@ -22,6 +36,12 @@ TEST(OptionsCompatTest, AnOlderCallerGetsDefaultsForFieldsItDoesNotKnow) {
   EXPECT_EQ(full.cpus_per_buffer, 1u);
   EXPECT_EQ(full.buffer_bytes, 1u << 20);
   EXPECT_EQ(full.flags, 0u);
+  EXPECT_EQ(full.settings_storage, static_cast<uint32_t>(PMAN_SETTINGS_STORAGE_DEFAULT));
+}
+
+TEST(OptionsCompatTest, AnUnknownSettingsStorageIsRejectedByInit) {
+  EXPECT_EQ(InitWith([](pman_options& o) { o.settings_storage = 3; }), -EINVAL);
+  EXPECT_EQ(InitWith([](pman_options& o) { o.settings_storage = PMAN_SETTINGS_STORAGE_ARRAY; }), 0);
 }
 
 TEST(OptionsCompatTest, DefaultsAreAutoTopologyAndTheDefaultSize) {
@@ -30,15 +50,11 @@ TEST(OptionsCompatTest, DefaultsAreAutoTopologyAndTheDefaultSize) {
   EXPECT_EQ(o.cpus_per_buffer, PMAN_CPUS_PER_BUFFER_AUTO);
   EXPECT_EQ(o.buffer_bytes, PMAN_DEFAULT_BUFFER_BYTES);
   EXPECT_EQ(o.flags, 0u);
+  EXPECT_EQ(o.settings_storage, static_cast<uint32_t>(PMAN_SETTINGS_STORAGE_DEFAULT));
 }
 
 TEST(OptionsCompatTest, ATooSmallStructIsRejectedByInit) {
-  pman_options o;
-  pman_default_options(&o);
-  o.struct_size = 4;
-  pman_handle* h = nullptr;
-  EXPECT_EQ(pman_init(&o, &h), -EINVAL);
-  EXPECT_EQ(h, nullptr);
+  EXPECT_EQ(InitWith([](pman_options& o) { o.struct_size = 4; }), -EINVAL);
 }
 
 }  // namespace

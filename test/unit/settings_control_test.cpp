@@ -1,4 +1,4 @@
-// SettingsControl over plain memory laid out like the probe's .bss: every
+// SettingsControl over a control block in plain memory: every
 // accepted change bumps the generation once with its kind, refused ones
 // change nothing, and a locked control refuses everything.
 #include "settings_control.h"
@@ -16,22 +16,13 @@
 namespace kestrel::pman {
 namespace {
 
-struct FakeBss {
-  uint8_t interesting[KESTREL_SYSCALL_TABLE_SIZE] = {};
-  uint8_t drop_class[KESTREL_SYSCALL_TABLE_SIZE] = {};
-  kestrel_settings_store store{};
-  kestrel_settings_generation generation{};
-
-  SharedMemoryView View() { return {interesting, drop_class, &store, &generation}; }
-};
-
 TEST(SettingsControlTest, AcceptedChangesBumpTheGenerationWithTheirKind) {
-  FakeBss bss;
-  SettingsControl control(bss.View(), -1);
+  kestrel_control_block block{};
+  SettingsControl control(&block, -1);
   ASSERT_TRUE(control.MarkSyscall(257, true).ok());
-  EXPECT_EQ(bss.interesting[257], 1);
-  EXPECT_EQ(bss.generation.generation, 1u);
-  EXPECT_EQ(bss.generation.changed, KESTREL_CHANGED_SYSCALLS);
+  EXPECT_EQ(block.interesting_syscalls[257], 1);
+  EXPECT_EQ(block.generation.generation, 1u);
+  EXPECT_EQ(block.generation.changed, KESTREL_CHANGED_SYSCALLS);
 
   ASSERT_TRUE(control.SetDropClass(0, KESTREL_DROP_ALWAYS).ok());
   EXPECT_EQ(control.DropClass(0), KESTREL_DROP_ALWAYS);
@@ -44,20 +35,20 @@ TEST(SettingsControlTest, AcceptedChangesBumpTheGenerationWithTheirKind) {
   EXPECT_TRUE(control.IsInteresting(0));
   EXPECT_FALSE(control.IsInteresting(257));
   EXPECT_EQ(control.Generation(), 4u);
-  EXPECT_EQ(bss.generation.changed,
+  EXPECT_EQ(block.generation.changed,
             KESTREL_CHANGED_SYSCALLS | KESTREL_CHANGED_DROP_CLASSES | KESTREL_CHANGED_SETTINGS);
   // Each publish stamps both ends of its slot alike.
-  const kestrel_settings_slot& slot = bss.store.slots[bss.store.active];
+  const kestrel_settings_slot& slot = block.settings_store.slots[block.settings_store.active];
   EXPECT_EQ(slot.body.stamp_head, slot.body.stamp_tail);
   EXPECT_NE(slot.body.stamp_head, 0u);
 }
 
 TEST(SettingsControlTest, RefusedChangesLeaveEverythingAsItWas) {
-  FakeBss bss;
-  SettingsControl control(bss.View(), -1);
+  kestrel_control_block block{};
+  SettingsControl control(&block, -1);
   kestrel_capture_settings s{};
   ASSERT_TRUE(control.UpdateSettings(s).ok());
-  const FakeBss before = bss;
+  const kestrel_control_block before = block;
   s.dropping_mode = 1;  // with sampling_ratio 0
   EXPECT_EQ(control.UpdateSettings(s).code(), absl::StatusCode::kInvalidArgument);
   s = {};
@@ -74,12 +65,12 @@ TEST(SettingsControlTest, RefusedChangesLeaveEverythingAsItWas) {
                      return absl::CancelledError("changed my mind");
                    })
                    .ok());
-  EXPECT_EQ(std::memcmp(&before, &bss, sizeof(bss)), 0);
+  EXPECT_EQ(std::memcmp(&before, &block, sizeof(block)), 0);
 }
 
 TEST(SettingsControlTest, ReadOnlyControlRefusesEveryWrite) {
-  FakeBss bss;
-  SettingsControl control(bss.View(), -1);
+  kestrel_control_block block{};
+  SettingsControl control(&block, -1);
   control.MakeReadOnly();
   const uint8_t set[1] = {1};
   EXPECT_EQ(control.MarkSyscall(1, true).code(), absl::StatusCode::kPermissionDenied);
@@ -98,8 +89,8 @@ TEST(SettingsControlTest, WritesHoldTheDirectoryLock) {
   const int other = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   ASSERT_GE(ours, 0);
   ASSERT_GE(other, 0);
-  FakeBss bss;
-  SettingsControl control(bss.View(), ours);
+  kestrel_control_block block{};
+  SettingsControl control(&block, ours);
   bool held = false;
   ASSERT_TRUE(control
                   .EditSettings([&](kestrel_capture_settings&) {

@@ -19,18 +19,21 @@ const char kCaptureUsage[] =
     "                       [--buffer-bytes small|default|large|N[K|M|G]]\n"
     "                       [--cpus-per-buffer auto|N] [--online-cpus-only]\n"
     "                       [--pin | --pin-dir DIR] [--lock-settings] [--io-data]\n"
+    "                       [--settings-storage bss|array]\n"
     "       kestrel capture --list-events\n"
     "Prints one line per syscall event until Ctrl-C, --count or --duration,\n"
     "then the probe's counters on stderr. --pin exposes the capture to\n"
     "`kestrel settings` and `kestrel syscalls`; --lock-settings freezes the\n"
     "settings and syscall set once they are in place. --list-events prints every\n"
-    "specific event with its syscall and typed parameters, and exits.\n";
+    "specific event with its syscall and typed parameters, and exits.\n"
+    "--settings-storage picks where the probe keeps settings and syscall tables:\n"
+    "a .bss global (the default) or a BPF_F_MMAPABLE array; both are mmapped.\n";
 
 namespace {
 
-constexpr std::string_view kValuedFlags[] = {"--syscalls", "--pid",          "--count",
-                                             "--duration", "--buffer-bytes", "--cpus-per-buffer",
-                                             "--pin-dir"};
+constexpr std::string_view kValuedFlags[] = {
+    "--syscalls",        "--pid",     "--count",           "--duration", "--buffer-bytes",
+    "--cpus-per-buffer", "--pin-dir", "--settings-storage"};
 
 absl::Status FlagError(const std::string& flag, const std::string& why) {
   return absl::InvalidArgumentError(absl::StrFormat("%s: %s", flag, why));
@@ -89,6 +92,16 @@ absl::Status ApplyValuedFlag(const std::string& flag, const std::string& value,
   if (flag == "--pin-dir") {
     if (value.empty()) return FlagError(flag, "needs a directory");
     options.pin_dir = value;
+    return absl::OkStatus();
+  }
+  if (flag == "--settings-storage") {
+    if (value == "bss") {
+      options.settings_storage = PMAN_SETTINGS_STORAGE_BSS;
+    } else if (value == "array") {
+      options.settings_storage = PMAN_SETTINGS_STORAGE_ARRAY;
+    } else {
+      return FlagError(flag, absl::StrFormat("\"%s\" is neither bss nor array", value));
+    }
     return absl::OkStatus();
   }
   return absl::InvalidArgumentError(absl::StrFormat("unknown option \"%s\"", flag));

@@ -27,7 +27,9 @@ struct CaptureOptions {
   // string = libpman's default directory).
   std::optional<std::string> pin_dir;
   bool lock_settings = false;  // freeze the settings once set up
-  bool list_events = false;    // print the event schema instead of capturing
+  // PMAN_SETTINGS_STORAGE_*: where the probe keeps its settings.
+  uint32_t settings_storage = PMAN_SETTINGS_STORAGE_DEFAULT;
+  bool list_events = false;  // print the event schema instead of capturing
 };
 
 // Parses the arguments that follow `kestrel capture`. Errors name the flag.

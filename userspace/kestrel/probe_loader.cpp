@@ -12,6 +12,7 @@ HandlePtr LoadProbe(const CaptureOptions& options) {
   pman_opts.buffer_bytes = options.buffer_bytes;
   pman_opts.cpus_per_buffer = options.cpus_per_buffer;
   if (options.online_cpus_only) pman_opts.flags |= PMAN_OPT_ONLY_ONLINE_CPUS;
+  pman_opts.settings_storage = options.settings_storage;
   pman_opts.log_fn = LogToStderr;
   pman_opts.log_ctx = CommandLogContext("kestrel");
 

@@ -22,9 +22,13 @@
  * than the filler itself. */
 static __always_inline bool io_data_wanted(void)
 {
-	__u32 idx = *(volatile __u32 *)&settings_store.active & 1;
+	struct kestrel_control_block *cb = control_block();
+	__u32 idx;
 
-	return *(volatile __u8 *)&settings_store.slots[idx].body.settings.capture_io_data != 0;
+	if (!cb)
+		return false;
+	idx = *(volatile __u32 *)&cb->settings_store.active & 1;
+	return *(volatile __u8 *)&cb->settings_store.slots[idx].body.settings.capture_io_data != 0;
 }
 
 /* The `ret` bytes a read/write moved through `buf`. */

@@ -16,21 +16,10 @@
 #include "../shared/event_schema.h"
 #include "../shared/record_format.h"
 #include "../shared/syscall_table_x86_64.h"
+#include "control_block.h"
 
 /* Load-time constants, fixed by user space before the verifier sees them. */
 __weak const volatile __u64 ring_wakeup_threshold_bytes = 0;
-
-/* 1 = emit a record for this syscall id. One byte per id so a toggle is a
- * single store from user space. */
-__weak __u8 interesting_syscalls[KESTREL_SYSCALL_TABLE_SIZE];
-
-__weak struct kestrel_settings_store settings_store;
-
-/* Dropping mode's enum kestrel_drop_class per syscall id: one byte each so a
- * change is a single store. */
-__weak __u8 syscall_drop_class[KESTREL_SYSCALL_TABLE_SIZE];
-
-__weak struct kestrel_settings_generation settings_generation;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);

@@ -29,14 +29,17 @@ struct {
 static __noinline void emit_drop_marker(__u16 type, __u32 ratio,
 					struct kestrel_cpu_counters *counters)
 {
+	struct kestrel_control_block *cb = control_block();
 	struct kestrel_sampling_marker_record r;
 	__u32 cpu = bpf_get_smp_processor_id();
 
+	if (!cb)
+		return;
 	control_header(&r.hdr, sizeof(r), type, KESTREL_SAMPLING_MARKER_NPARAMS, cpu);
 	r.param_len[0] = sizeof(r.sampling_ratio);
 	r.param_len[1] = sizeof(r.generation);
 	r.sampling_ratio = ratio;
-	r.generation = *(volatile __u64 *)&settings_generation.generation;
+	r.generation = *(volatile __u64 *)&cb->generation.generation;
 	output_control_record(&r, sizeof(r), cpu, counters);
 }
 
@@ -48,6 +51,7 @@ _Static_assert((KESTREL_SYSCALL_TABLE_SIZE & (KESTREL_SYSCALL_TABLE_SIZE - 1)) =
 static __always_inline bool sample_keep(const struct kestrel_capture_settings *s, __u64 id,
 					struct kestrel_cpu_counters *counters)
 {
+	struct kestrel_control_block *cb;
 	struct kestrel_sampling_state *st;
 	__u32 zero = 0;
 	__u8 class;
@@ -63,7 +67,10 @@ static __always_inline bool sample_keep(const struct kestrel_capture_settings *s
 	}
 	if (!s->dropping_mode)
 		return true;
-	class = syscall_drop_class[id & (KESTREL_SYSCALL_TABLE_SIZE - 1)];
+	cb = control_block();
+	if (!cb)
+		return true;
+	class = cb->syscall_drop_class[id & (KESTREL_SYSCALL_TABLE_SIZE - 1)];
 	if (class == KESTREL_DROP_NEVER)
 		return true;
 	if (class == KESTREL_DROP_SAMPLED &&

@@ -13,14 +13,15 @@
 #include "control_records.h"
 #include "maps.h"
 
-static __noinline void emit_settings_changed(__u64 old_gen, __u64 new_gen)
+static __noinline void emit_settings_changed(struct kestrel_settings_generation *g, __u64 old_gen,
+					     __u64 new_gen)
 {
 	struct kestrel_settings_changed_record r;
 	struct kestrel_cpu_counters *counters;
 	__u32 cpu;
 
 	/* Another CPU may claim it first; then it is that CPU's to report. */
-	if (__sync_val_compare_and_swap(&settings_generation.reported, old_gen, new_gen) != old_gen)
+	if (__sync_val_compare_and_swap(&g->reported, old_gen, new_gen) != old_gen)
 		return;
 	counters = this_cpu_counters();
 	if (!counters)
@@ -33,19 +34,19 @@ static __noinline void emit_settings_changed(__u64 old_gen, __u64 new_gen)
 	r.param_len[2] = sizeof(r.new_generation);
 	/* Bits a writer adds between its bump and this exchange are reported
 	 * one record early, never lost. */
-	r.what = __sync_lock_test_and_set(&settings_generation.changed, 0);
+	r.what = __sync_lock_test_and_set(&g->changed, 0);
 	r.old_generation = old_gen;
 	r.new_generation = new_gen;
 	output_control_record(&r, sizeof(r), cpu, counters);
 }
 
-static __always_inline void report_settings_change(void)
+static __always_inline void report_settings_change(struct kestrel_control_block *cb)
 {
-	__u64 gen = *(volatile __u64 *)&settings_generation.generation;
-	__u64 reported = *(volatile __u64 *)&settings_generation.reported;
+	__u64 gen = *(volatile __u64 *)&cb->generation.generation;
+	__u64 reported = *(volatile __u64 *)&cb->generation.reported;
 
 	if (gen != reported)
-		emit_settings_changed(reported, gen);
+		emit_settings_changed(&cb->generation, reported, gen);
 }
 
 #endif /* KESTREL_BPF_SETTINGS_CHANGED_H */

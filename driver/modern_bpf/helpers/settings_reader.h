@@ -30,9 +30,13 @@ static __noinline void count_torn_read(void)
  * order the sequence reads around the copy. */
 static __always_inline bool read_capture_settings(struct kestrel_capture_settings *out)
 {
+	struct kestrel_control_block *cb = control_block();
+
+	if (!cb)
+		return false;
 	for (int i = 0; i < KESTREL_SETTINGS_READ_TRIES; i++) {
-		__u32 idx = *(volatile __u32 *)&settings_store.active & 1;
-		struct kestrel_settings_slot *slot = &settings_store.slots[idx];
+		__u32 idx = *(volatile __u32 *)&cb->settings_store.active & 1;
+		struct kestrel_settings_slot *slot = &cb->settings_store.slots[idx];
 		__u32 seq = *(volatile __u32 *)&slot->seq;
 
 		kestrel_compiler_barrier();

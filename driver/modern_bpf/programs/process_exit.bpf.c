@@ -27,7 +27,8 @@ int BPF_PROG(kestrel_sched_process_exit, struct task_struct *task)
 	struct scratch_area *s;
 	__s32 status;
 
-	if (!interesting_syscalls[KESTREL_NR_exit] && !interesting_syscalls[KESTREL_NR_exit_group])
+	if (!syscall_is_interesting(KESTREL_NR_exit) &&
+	    !syscall_is_interesting(KESTREL_NR_exit_group))
 		return 0;
 	counters = capture_begin(&settings);
 	if (!counters)

@@ -47,7 +47,7 @@ int BPF_PROG(kestrel_sched_process_fork, struct task_struct *parent, struct task
 		return 0;
 	regs = (struct pt_regs *)bpf_task_pt_regs(task);
 	id = regs->orig_ax;
-	if (id >= KESTREL_SYSCALL_TABLE_SIZE || !interesting_syscalls[id])
+	if (!syscall_is_interesting(id))
 		return 0;
 	type = syscall_event[id];
 	if (!is_clone_event(type))

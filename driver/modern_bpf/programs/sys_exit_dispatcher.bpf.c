@@ -123,10 +123,13 @@ static __noinline int capture_syscall(void *ctx, struct pt_regs *regs, long ret,
 SEC("tp_btf/sys_exit")
 int BPF_PROG(kestrel_sys_exit, struct pt_regs *regs, long ret)
 {
+	struct kestrel_control_block *cb = control_block();
 	__u64 id = native_syscall_id(regs->orig_ax, in_ia32_syscall());
 
-	report_settings_change();
-	if (id >= KESTREL_SYSCALL_TABLE_SIZE || !interesting_syscalls[id])
+	if (!cb)
+		return 0;
+	report_settings_change(cb);
+	if (id >= KESTREL_SYSCALL_TABLE_SIZE || !cb->interesting_syscalls[id])
 		return 0;
 	return capture_syscall(ctx, regs, ret, id);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Capture settings read by the probe on every interesting syscall and written
- * by user space through the mmapped .bss, never through bpf().
+ * by user space through the mmapped control block (shared/control_block.h),
+ * never through bpf().
  *
  * Torn reads: user space publishes a whole struct at a time with a seqlock
  * over two slots (see kestrel_settings_store). The writer always fills the

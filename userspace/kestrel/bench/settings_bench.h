@@ -7,11 +7,13 @@
 
 namespace kestrel::cli::bench {
 
-// Loads its own probe with no interesting syscall and reports, as medians of
-// `repetitions` runs: the cost of one settings change by mmap store against
-// bpf_map_update_elem (target: >= 10x cheaper), a whole seqlock publish,
-// the ns the attached probe adds to an uninteresting getppid, and the size
-// of the program after verification and JIT. Needs CAP_BPF + CAP_PERFMON.
+// Loads one probe per settings storage mode (.bss and the mmapable array),
+// with no interesting syscall, and reports for each, as medians of
+// `repetitions` runs taken side by side in alternating order: the cost of
+// one settings change by mmap store against bpf_map_update_elem (target:
+// >= 10x cheaper), a whole seqlock publish, the ns the attached probe adds
+// to an uninteresting getppid, and the size of the sys_exit fast path after
+// verification and JIT; then array/bss ratios. Needs CAP_BPF + CAP_PERFMON.
 absl::StatusOr<BenchReport> RunSettingsBench(int repetitions);
 
 }  // namespace kestrel::cli::bench

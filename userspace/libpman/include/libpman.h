@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include "shared/capture_settings.h"
+#include "shared/control_block.h"
 #include "shared/counters.h"
 
 #ifdef __cplusplus
@@ -78,7 +79,17 @@ struct pman_options {
   /* PMAN_OPT_* bits. Added after ABI 1's first fields: a caller whose
    * struct_size ends before it gets 0. */
   uint32_t flags;
-  uint32_t reserved;
+  /* Where the probe keeps the settings and syscall tables: one of
+   * enum pman_settings_storage. Was `reserved` (always 0): 0 still means
+   * the default. */
+  uint32_t settings_storage;
+};
+
+/* pman_options.settings_storage (README, "Settings storage modes"). */
+enum pman_settings_storage {
+  PMAN_SETTINGS_STORAGE_DEFAULT = 0,
+  PMAN_SETTINGS_STORAGE_BSS = KESTREL_STORAGE_BSS,     /* a .bss global */
+  PMAN_SETTINGS_STORAGE_ARRAY = KESTREL_STORAGE_ARRAY, /* a BPF_F_MMAPABLE array */
 };
 
 struct pman_handle;
@@ -149,16 +160,17 @@ int pman_set_syscall_drop_class(struct pman_handle* h, uint32_t syscall_id, uint
  * generation once as a KESTREL_EVT_SETTINGS_CHANGED record. */
 int pman_get_settings_generation(struct pman_handle* h, uint64_t* generation);
 
-/* Pins the settings and syscall tables (.bss), the counters and the ring
- * table under the bpffs directory `dir` (NULL = PMAN_DEFAULT_PIN_DIR),
+/* Pins the settings and syscall tables (the map holding the control block,
+ * .bss or array: pin "control"), the counters and the ring table under the
+ * bpffs directory `dir` (NULL = PMAN_DEFAULT_PIN_DIR),
  * created 0700 with 0600 pins, for control from other processes (see
  * libpman_control.h). pman_close removes them. From here on writes through
  * this handle take the same cross-process lock as other controllers. */
 int pman_pin(struct pman_handle* h, const char* dir);
 
 /* Tamper resistance for deployments that need no live tuning: unmaps the
- * writable settings mapping, freezes the .bss map (bpf_map_freeze) and maps
- * it back read-only. Every later change is refused with -EPERM, here and in
+ * writable settings mapping, freezes the control block's map (bpf_map_freeze,
+ * .bss or array) and maps it back read-only. Every later change is refused with -EPERM, here and in
  * any other process. Fails with -EBUSY while a controller maps it writable. */
 int pman_lock_settings(struct pman_handle* h);
 
@@ -168,8 +180,10 @@ struct pman_settings_costs {
   double mmap_toggle_ns;  /* one syscall on/off: a store + generation bump */
   double mmap_publish_ns; /* a whole settings struct through the seqlock */
   double map_update_ns;   /* the same toggle through bpf_map_update_elem */
-  uint32_t xlated_insns;  /* the sys_exit program after the verifier */
-  uint32_t jited_bytes;   /* its x86-64 machine code */
+  /* The sys_exit program's main function only, the path every syscall
+   * runs (its out-of-line capture subprograms excluded): */
+  uint32_t xlated_insns; /* BPF instructions after the verifier */
+  uint32_t jited_bytes;  /* x86-64 machine code */
 };
 
 int pman_measure_settings_costs(struct pman_handle* h, uint32_t iterations,

@@ -16,7 +16,7 @@
 namespace kestrel::pman {
 namespace {
 
-constexpr const char* kPinNames[] = {kPinBss, kPinCounters, kPinRings};
+constexpr const char* kPinNames[] = {kPinControl, kPinCounters, kPinRings};
 
 std::string Parent(const std::string& dir) {
   const size_t slash = dir.find_last_of('/');
@@ -46,8 +46,9 @@ absl::StatusOr<int> OpenPinDirLock(const std::string& dir) {
   return fd;
 }
 
-absl::StatusOr<std::unique_ptr<PinnedMaps>> PinnedMaps::Create(const std::string& dir, int bss_fd,
-                                                               int counters_fd, int rings_fd) {
+absl::StatusOr<std::unique_ptr<PinnedMaps>> PinnedMaps::Create(const std::string& dir,
+                                                               int control_fd, int counters_fd,
+                                                               int rings_fd) {
   if (absl::Status s = RequireBpffs(Parent(dir)); !s.ok()) return s;
   if (mkdir(dir.c_str(), 0700) != 0) {
     if (errno == EEXIST) {
@@ -60,8 +61,9 @@ absl::StatusOr<std::unique_ptr<PinnedMaps>> PinnedMaps::Create(const std::string
   absl::StatusOr<int> lock = OpenPinDirLock(dir);
   if (!lock.ok()) return lock.status();
   pins->lock_fd_ = *lock;
-  for (const auto& [fd, name] : {std::pair{bss_fd, kPinBss}, std::pair{counters_fd, kPinCounters},
-                                 std::pair{rings_fd, kPinRings}}) {
+  for (const auto& [fd, name] :
+       {std::pair{control_fd, kPinControl}, std::pair{counters_fd, kPinCounters},
+        std::pair{rings_fd, kPinRings}}) {
     if (absl::Status s = pins->Pin(fd, name); !s.ok()) return s;
   }
   return pins;

@@ -13,7 +13,7 @@
 namespace kestrel::pman {
 
 // Names of the pins inside the directory.
-inline constexpr char kPinBss[] = "bss";            // settings + syscall tables
+inline constexpr char kPinControl[] = "control";    // the control block's map, either mode
 inline constexpr char kPinCounters[] = "counters";  // per-CPU counters
 inline constexpr char kPinRings[] = "rings";        // CPU -> ring array of maps
 
@@ -27,7 +27,7 @@ class PinnedMaps {
  public:
   // Creates `dir` (its parent must be on a bpffs) and pins the three maps.
   // Refuses a directory that already holds a capture.
-  static absl::StatusOr<std::unique_ptr<PinnedMaps>> Create(const std::string& dir, int bss_fd,
+  static absl::StatusOr<std::unique_ptr<PinnedMaps>> Create(const std::string& dir, int control_fd,
                                                             int counters_fd, int rings_fd);
   // Removes the pins and the directory.
   ~PinnedMaps();

@@ -5,13 +5,14 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <optional>
 #include <string_view>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "bss_view.h"
 #include "errno_status.h"
 #include "pin_dir.h"
+#include "probe_object.h"
 
 namespace kestrel::pman {
 
@@ -20,44 +21,66 @@ absl::StatusOr<std::unique_ptr<PinnedCapture>> PinnedCapture::Open(const std::st
   absl::StatusOr<int> lock = OpenPinDirLock(dir);
   if (!lock.ok()) return lock.status();
   capture->lock_fd_ = *lock;
-  if (absl::Status s = capture->MapBss(dir); !s.ok()) return s;
-  capture->control_.emplace(ViewOfBss(capture->bss_), capture->lock_fd_);
+  if (absl::Status s = capture->MapControl(dir); !s.ok()) return s;
+  capture->control_.emplace(static_cast<kestrel_control_block*>(capture->mem_), capture->lock_fd_);
   if (capture->read_only_) capture->control_->MakeReadOnly();
   return capture;
 }
 
-absl::Status PinnedCapture::MapBss(const std::string& dir) {
-  const std::string path = absl::StrCat(dir, "/", kPinBss);
+namespace {
+
+// The storage mode of a pinned control map, or nothing when it is not this
+// build's: a pin from another build of the probe would be misread.
+std::optional<kestrel_settings_storage> StorageOfPin(const bpf_map_info& info) {
+  if (info.type != BPF_MAP_TYPE_ARRAY || !(info.map_flags & BPF_F_MMAPABLE) ||
+      info.max_entries != 1) {
+    return std::nullopt;
+  }
+  for (kestrel_settings_storage storage : {KESTREL_STORAGE_BSS, KESTREL_STORAGE_ARRAY}) {
+    const bool named = storage == KESTREL_STORAGE_BSS
+                           ? std::string_view(info.name).ends_with(".bss")
+                           : std::string_view(info.name) == KESTREL_CONTROL_MAP_NAME;
+    if (named && info.value_size == ControlMapValueSize(storage)) return storage;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+absl::Status PinnedCapture::MapControl(const std::string& dir) {
+  const std::string path = absl::StrCat(dir, "/", kPinControl);
   // BPF object fds are always close-on-exec.
-  bss_fd_ = bpf_obj_get(path.c_str());
-  if (bss_fd_ < 0) return ErrnoStatus(errno, absl::StrFormat("opening the pin %s", path));
+  map_fd_ = bpf_obj_get(path.c_str());
+  if (map_fd_ < 0) return ErrnoStatus(errno, absl::StrFormat("opening the pin %s", path));
   bpf_map_info info{};
   uint32_t len = sizeof(info);
-  if (bpf_obj_get_info_by_fd(bss_fd_, &info, &len) != 0) {
+  if (bpf_obj_get_info_by_fd(map_fd_, &info, &len) != 0) {
     return ErrnoStatus(errno, absl::StrFormat("reading the map info of %s", path));
   }
-  // A pin from another build of the probe would be misread: refuse it.
-  if (info.type != BPF_MAP_TYPE_ARRAY || !(info.map_flags & BPF_F_MMAPABLE) ||
-      info.value_size != BssValueSize() || !std::string_view(info.name).ends_with(".bss")) {
+  const std::optional<kestrel_settings_storage> storage = StorageOfPin(info);
+  if (!storage) {
     return absl::FailedPreconditionError(absl::StrFormat(
-        "%s is not the .bss of this build's probe (map \"%s\", %u-byte value, this build "
-        "expects %u)",
-        path, info.name, info.value_size, BssValueSize()));
+        "%s is not the control block of this build's probe (map \"%s\", %u-byte value, this "
+        "build expects \"*.bss\" or \"%s\" of %u bytes)",
+        path, info.name, info.value_size, KESTREL_CONTROL_MAP_NAME,
+        ControlMapValueSize(KESTREL_STORAGE_ARRAY)));
   }
-  void* mem = mmap(nullptr, BssMmapSize(), PROT_READ | PROT_WRITE, MAP_SHARED, bss_fd_, 0);
+  storage_ = *storage;
+  const size_t size = ControlMmapSize(storage_);
+  void* mem = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, map_fd_, 0);
   if (mem == MAP_FAILED && errno == EPERM) {
     // Frozen by --lock-settings: the kernel grants read-only mappings only.
     read_only_ = true;
-    mem = mmap(nullptr, BssMmapSize(), PROT_READ, MAP_SHARED, bss_fd_, 0);
+    mem = mmap(nullptr, size, PROT_READ, MAP_SHARED, map_fd_, 0);
   }
   if (mem == MAP_FAILED) return ErrnoStatus(errno, absl::StrFormat("mapping %s", path));
-  bss_ = mem;
+  mem_ = mem;
   return absl::OkStatus();
 }
 
 PinnedCapture::~PinnedCapture() {
-  if (bss_ != nullptr) munmap(bss_, BssMmapSize());
-  if (bss_fd_ >= 0) close(bss_fd_);
+  if (mem_ != nullptr) munmap(mem_, ControlMmapSize(storage_));
+  if (map_fd_ >= 0) close(map_fd_);
   if (lock_fd_ >= 0) close(lock_fd_);
 }
 

@@ -1,4 +1,5 @@
-// A capture running in another process, reached through its pins: its .bss
+// A capture running in another process, reached through its pins: its
+// control block (in .bss or in the array, whichever mode it was loaded in)
 // is mmapped here, so changes are plain stores the probe sees on its next
 // syscall, with no reload and no bpf() call per change.
 #ifndef KESTREL_LIBPMAN_PINNED_CAPTURE_H_
@@ -10,6 +11,7 @@
 
 #include "absl/status/statusor.h"
 #include "settings_control.h"
+#include "shared/control_block.h"
 
 namespace kestrel::pman {
 
@@ -25,14 +27,16 @@ class PinnedCapture {
 
   SettingsControl& control() { return *control_; }
   bool read_only() const { return read_only_; }
+  kestrel_settings_storage storage() const { return storage_; }
 
  private:
   PinnedCapture() = default;
-  absl::Status MapBss(const std::string& dir);
+  absl::Status MapControl(const std::string& dir);
 
   int lock_fd_ = -1;
-  int bss_fd_ = -1;
-  void* bss_ = nullptr;
+  int map_fd_ = -1;
+  kestrel_settings_storage storage_ = KESTREL_STORAGE_BSS;
+  void* mem_ = nullptr;
   bool read_only_ = false;
   std::optional<SettingsControl> control_;
 };

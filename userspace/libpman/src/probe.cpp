@@ -12,12 +12,10 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
 #include "boot_clock.h"
-#include "bss_view.h"
 #include "counter_sum.h"
 #include "custom_fillers.h"
 #include "errno_status.h"
 #include "ia32_syscalls.h"
-#include "kestrel_probe.skel.h"
 #include "libbpf_log_route.h"
 #include "map_freeze.h"
 #include "map_memlock.h"
@@ -42,6 +40,15 @@ absl::Status LoadError(int error) {
   return ErrnoStatus(error, "loading the probe (see the libbpf log above)");
 }
 
+// The mode measured as the better one (README, "Settings storage modes").
+constexpr kestrel_settings_storage kDefaultStorage = KESTREL_STORAGE_BSS;
+
+kestrel_settings_storage SettingsStorageOf(const pman_options& options) {
+  return options.settings_storage == PMAN_SETTINGS_STORAGE_DEFAULT
+             ? kDefaultStorage
+             : static_cast<kestrel_settings_storage>(options.settings_storage);
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<Probe>> Probe::Create(const pman_options& options) {
@@ -49,6 +56,13 @@ absl::StatusOr<std::unique_ptr<Probe>> Probe::Create(const pman_options& options
     return absl::InvalidArgumentError(absl::StrFormat(
         "pman_options.struct_size is %u, expected at least %u: call pman_default_options()",
         options.struct_size, sizeof(pman_options)));
+  }
+  if (options.settings_storage != PMAN_SETTINGS_STORAGE_DEFAULT &&
+      options.settings_storage != PMAN_SETTINGS_STORAGE_BSS &&
+      options.settings_storage != PMAN_SETTINGS_STORAGE_ARRAY) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("pman_options.settings_storage is %u: use a PMAN_SETTINGS_STORAGE_* value",
+                        options.settings_storage));
   }
   if (absl::StatusOr<RingLayout> check = PlanRingLayout(1, 0, options.buffer_bytes); !check.ok()) {
     return check.status();
@@ -62,10 +76,12 @@ Probe::Probe(const pman_options& options)
 Probe::~Probe() { Unload(); }
 
 absl::Status Probe::Open() {
-  if (skel_ != nullptr) return absl::FailedPreconditionError("the probe is already open");
+  if (object_ != nullptr) return absl::FailedPreconditionError("the probe is already open");
   ScopedLibbpfLogRoute route(logger_);
-  skel_ = kestrel_probe__open();
-  if (skel_ == nullptr) return ErrnoStatus(errno, "opening the embedded BPF object");
+  absl::StatusOr<std::unique_ptr<ProbeObject>> object =
+      ProbeObject::Open(SettingsStorageOf(options_));
+  if (!object.ok()) return object.status();
+  object_ = *std::move(object);
   return absl::OkStatus();
 }
 
@@ -83,7 +99,7 @@ absl::Status Probe::CreateRings() {
 }
 
 absl::Status Probe::ConnectRings() {
-  const int outer = bpf_map__fd(skel_->maps.ringbuf_maps);
+  const int outer = bpf_map__fd(object_->ring_maps());
   for (uint32_t cpu = 0; cpu < layout_.n_cpus; ++cpu) {
     if (layout_.RingOfCpu(cpu) == RingLayout::kNoRing) continue;
     const int ring_fd = ring_fds_[layout_.RingOfCpu(cpu)];
@@ -113,7 +129,7 @@ absl::Status Probe::ConnectRings() {
 }
 
 absl::Status Probe::Load() {
-  if (skel_ == nullptr) return absl::FailedPreconditionError("pman_load before pman_open");
+  if (object_ == nullptr) return absl::FailedPreconditionError("pman_load before pman_open");
   if (loaded_) return absl::FailedPreconditionError("the probe is already loaded");
   ScopedLibbpfLogRoute route(logger_);
 
@@ -132,19 +148,19 @@ absl::Status Probe::Load() {
 
   absl::Status status = CreateRings();
   if (status.ok()) {
-    bpf_map__set_max_entries(skel_->maps.ringbuf_maps, layout_.n_cpus);
-    bpf_map__set_max_entries(skel_->maps.scratch_maps, layout_.n_cpus);
-    DisableFillerAutoattach(skel_->obj);
-    bpf_map__set_inner_map_fd(skel_->maps.ringbuf_maps, ring_fds_[0]);
+    bpf_map__set_max_entries(object_->ring_maps(), layout_.n_cpus);
+    bpf_map__set_max_entries(object_->scratch_maps(), layout_.n_cpus);
+    DisableFillerAutoattach(object_->object());
+    bpf_map__set_inner_map_fd(object_->ring_maps(), ring_fds_[0]);
     // A quarter of a ring is enough backlog to be worth a wakeup and leaves
     // the consumer three quarters of the ring to catch up in.
-    skel_->rodata->ring_wakeup_threshold_bytes = layout_.ring_bytes / 4;
-    skel_->rodata->ia32_syscalls_possible = KernelRunsIa32Syscalls();
-    if (const int err = kestrel_probe__load(skel_); err != 0) status = LoadError(-err);
+    object_->SetRingWakeupThreshold(layout_.ring_bytes / 4);
+    object_->SetIa32SyscallsPossible(KernelRunsIa32Syscalls());
+    if (const int err = object_->Load(); err != 0) status = LoadError(-err);
   }
   if (status.ok()) status = ConnectRings();
   if (status.ok()) {
-    status = RegisterCustomFillers(skel_->obj, bpf_map__fd(skel_->maps.custom_fillers));
+    status = RegisterCustomFillers(object_->object(), bpf_map__fd(object_->custom_fillers()));
   }
   if (!status.ok()) {
     Unload();
@@ -156,18 +172,20 @@ absl::Status Probe::Load() {
   settings.boot_time_ns = BootTimeWallNs();
   settings.snaplen = kDefaultSnaplen;
   settings.own_tgid = static_cast<uint32_t>(getpid());
-  control_.emplace(ViewOfBss(skel_->bss), -1);
+  control_.emplace(object_->control_block(), -1);
   if (absl::Status s = control_->UpdateSettings(settings); !s.ok()) return s;
-  logger_.Logf(PMAN_LOG_INFO, "probe loaded: %u ring(s) of %u bytes for %u of %u CPUs",
-               layout_.n_rings, layout_.ring_bytes, layout_.CpusWithRing(), layout_.n_cpus);
+  logger_.Logf(PMAN_LOG_INFO,
+               "probe loaded: %u ring(s) of %u bytes for %u of %u CPUs, settings in %s",
+               layout_.n_rings, layout_.ring_bytes, layout_.CpusWithRing(), layout_.n_cpus,
+               StorageName(object_->storage()));
   return absl::OkStatus();
 }
 
 absl::Status Probe::Attach() {
   if (absl::Status s = RequireLoaded("pman_attach"); !s.ok()) return s;
   ScopedLibbpfLogRoute route(logger_);
-  if (const int err = kestrel_probe__attach(skel_); err != 0) {
-    kestrel_probe__detach(skel_);
+  if (const int err = object_->Attach(); err != 0) {
+    object_->Detach();
     return ErrnoStatus(-err, "attaching the probe to tp_btf/sys_exit");
   }
   return absl::OkStatus();
@@ -175,7 +193,7 @@ absl::Status Probe::Attach() {
 
 absl::Status Probe::Detach() {
   if (absl::Status s = RequireLoaded("pman_detach"); !s.ok()) return s;
-  kestrel_probe__detach(skel_);
+  object_->Detach();
   return absl::OkStatus();
 }
 
@@ -185,8 +203,7 @@ void Probe::Unload() {
   merger_.reset();
   if (epoll_fd_ >= 0) close(epoll_fd_);
   epoll_fd_ = -1;
-  if (skel_ != nullptr) kestrel_probe__destroy(skel_);
-  skel_ = nullptr;
+  object_.reset();
   for (int fd : ring_fds_) close(fd);
   ring_fds_.clear();
   ring_locked_bytes_ = 0;
@@ -231,9 +248,9 @@ absl::StatusOr<uint64_t> Probe::Generation() const {
 absl::Status Probe::Pin(const char* dir) {
   if (absl::Status s = RequireLoaded("pman_pin"); !s.ok()) return s;
   if (pins_) return absl::FailedPreconditionError("the probe is already pinned");
-  absl::StatusOr<std::unique_ptr<PinnedMaps>> pins = PinnedMaps::Create(
-      dir != nullptr ? dir : kDefaultPinDir, bpf_map__fd(skel_->maps.bss),
-      bpf_map__fd(skel_->maps.cpu_counters), bpf_map__fd(skel_->maps.ringbuf_maps));
+  absl::StatusOr<std::unique_ptr<PinnedMaps>> pins =
+      PinnedMaps::Create(dir != nullptr ? dir : kDefaultPinDir, bpf_map__fd(object_->control_map()),
+                         bpf_map__fd(object_->cpu_counters()), bpf_map__fd(object_->ring_maps()));
   if (!pins.ok()) return pins.status();
   pins_ = *std::move(pins);
   // From now on other processes write too: serialize with them.
@@ -244,7 +261,9 @@ absl::Status Probe::Pin(const char* dir) {
 
 absl::Status Probe::LockSettings() {
   if (absl::Status s = RequireLoaded("pman_lock_settings"); !s.ok()) return s;
-  if (absl::Status s = FreezeMappedMap(bpf_map__fd(skel_->maps.bss), skel_->bss, BssMmapSize());
+  if (absl::Status s =
+          FreezeMappedMap(bpf_map__fd(object_->control_map()), object_->control_block(),
+                          ControlMmapSize(object_->storage()));
       !s.ok()) {
     return s;
   }
@@ -258,7 +277,7 @@ absl::Status Probe::GetStats(pman_stats* stats, kestrel_cpu_counters* per_cpu, s
   static_assert(sizeof(kestrel_cpu_counters) % 8 == 0);
   std::vector<kestrel_cpu_counters> values(layout_.n_cpus);
   const uint32_t zero = 0;
-  if (bpf_map_lookup_elem(bpf_map__fd(skel_->maps.cpu_counters), &zero, values.data()) != 0) {
+  if (bpf_map_lookup_elem(bpf_map__fd(object_->cpu_counters()), &zero, values.data()) != 0) {
     return ErrnoStatus(errno, "reading the per-CPU counters");
   }
   *stats = pman_stats{};

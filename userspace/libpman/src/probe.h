@@ -1,6 +1,6 @@
 // One loaded instance of the Kestrel probe and everything it owns: the BPF
-// skeleton, its rings and their readers. The C ABI in libpman.cpp is a thin
-// shell over this class.
+// object (in either settings storage mode), its rings and their readers.
+// The C ABI in libpman.cpp is a thin shell over this class.
 #ifndef KESTREL_LIBPMAN_PROBE_H_
 #define KESTREL_LIBPMAN_PROBE_H_
 
@@ -13,11 +13,10 @@
 #include "absl/status/statusor.h"
 #include "libpman.h"
 #include "logger.h"
+#include "probe_object.h"
 #include "ring_layout.h"
 #include "ring_merger.h"
 #include "settings_control.h"
-
-struct kestrel_probe;
 
 namespace kestrel::pman {
 
@@ -64,14 +63,14 @@ class Probe {
 
   pman_options options_;
   Logger logger_;
-  kestrel_probe* skel_ = nullptr;
+  std::unique_ptr<ProbeObject> object_;
   bool loaded_ = false;
   RingLayout layout_;
   std::vector<int> ring_fds_;
   uint64_t ring_locked_bytes_ = 0;
   std::optional<RingMerger> merger_;
   int epoll_fd_ = -1;
-  std::optional<SettingsControl> control_;  // over skel_->bss once loaded
+  std::optional<SettingsControl> control_;  // over the control block once loaded
   std::unique_ptr<PinnedMaps> pins_;
 };
 

@@ -1,17 +1,17 @@
 // Probe::MeasureSettingsCosts: the numbers behind the choice of mmapped
-// settings, measured on the live probe. Kept apart from probe.cpp because
+// settings and of their storage mode, measured on the live probe. Kept apart from probe.cpp because
 // it is measurement, not life cycle.
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstddef>
 #include <cstring>
 #include <vector>
 
 #include "absl/strings/str_format.h"
-#include "bss_view.h"
 #include "errno_status.h"
-#include "kestrel_probe.skel.h"
 #include "probe.h"
 #include "shared/syscall_table_x86_64.h"
 
@@ -31,6 +31,43 @@ double NsPerCall(uint32_t iterations, Fn&& fn) {
   return ns.count() / iterations;
 }
 
+struct FunctionSize {
+  uint32_t xlated_insns;
+  uint32_t jited_bytes;
+};
+
+// The size of a program's main function alone: the kernel reports where
+// each function starts in the verified program (func_info) and each one's
+// JIT-ed length, so the out-of-line subprograms can be left out.
+absl::StatusOr<FunctionSize> MainFunctionSize(int prog_fd) {
+  bpf_prog_info info{};
+  uint32_t len = sizeof(info);
+  if (bpf_obj_get_info_by_fd(prog_fd, &info, &len) != 0) {
+    return ErrnoStatus(errno, "reading the program info");
+  }
+  std::vector<bpf_func_info> funcs(info.nr_func_info);
+  std::vector<uint32_t> jited_lens(info.nr_jited_func_lens);
+  const uint32_t xlated_total = info.xlated_prog_len / 8;
+  const uint32_t jited_total = info.jited_prog_len;
+  info = bpf_prog_info{};
+  info.nr_func_info = funcs.size();
+  info.func_info_rec_size = sizeof(bpf_func_info);
+  info.func_info = reinterpret_cast<uintptr_t>(funcs.data());
+  info.nr_jited_func_lens = jited_lens.size();
+  info.jited_func_lens = reinterpret_cast<uintptr_t>(jited_lens.data());
+  len = sizeof(info);
+  if (bpf_obj_get_info_by_fd(prog_fd, &info, &len) != 0) {
+    return ErrnoStatus(errno, "reading the program's functions");
+  }
+  FunctionSize size{xlated_total, jited_total};
+  // Function 0 is the main one and starts at 0; the next start ends it.
+  for (const bpf_func_info& f : funcs) {
+    if (f.insn_off > 0) size.xlated_insns = std::min(size.xlated_insns, f.insn_off);
+  }
+  if (!jited_lens.empty()) size.jited_bytes = jited_lens[0];
+  return size;
+}
+
 }  // namespace
 
 absl::StatusOr<pman_settings_costs> Probe::MeasureSettingsCosts(uint32_t iterations) {
@@ -47,28 +84,27 @@ absl::StatusOr<pman_settings_costs> Probe::MeasureSettingsCosts(uint32_t iterati
   });
   if (!failed.ok()) return failed;
 
-  // The same one-byte toggle the way a non-mmapped global must be changed:
-  // the whole .bss value goes through bpf(BPF_MAP_UPDATE_ELEM).
-  const int fd = bpf_map__fd(skel_->maps.bss);
-  std::vector<uint8_t> value(BssValueSize());
-  const size_t offset = ViewOfBss(skel_->bss).interesting - reinterpret_cast<uint8_t*>(skel_->bss);
+  // The same one-byte toggle the way a non-mmapped map must be changed:
+  // the whole control map value goes through bpf(BPF_MAP_UPDATE_ELEM).
+  const int fd = bpf_map__fd(object_->control_map());
+  const kestrel_control_block* block = object_->control_block();
+  std::vector<uint8_t> value(ControlMapValueSize(object_->storage()));
+  const size_t offset = offsetof(kestrel_control_block, interesting_syscalls);
   const uint32_t zero = 0;
   int update_error = 0;
   costs.map_update_ns = NsPerCall(iterations, [&](uint32_t i) {
-    std::memcpy(value.data(), skel_->bss, value.size());
+    std::memcpy(value.data(), block, value.size());
     value[offset + kUnusedSyscallId] = i & 1;
     if (bpf_map_update_elem(fd, &zero, value.data(), BPF_ANY) != 0) update_error = errno;
   });
-  if (update_error != 0) return ErrnoStatus(update_error, "bpf_map_update_elem on .bss");
+  if (update_error != 0) return ErrnoStatus(update_error, "bpf_map_update_elem on the control map");
   if (absl::Status s = control_->MarkSyscall(kUnusedSyscallId, was_on); !s.ok()) return s;
 
-  bpf_prog_info info{};
-  uint32_t len = sizeof(info);
-  if (bpf_obj_get_info_by_fd(bpf_program__fd(skel_->progs.kestrel_sys_exit), &info, &len) != 0) {
-    return ErrnoStatus(errno, "reading the program info");
-  }
-  costs.xlated_insns = info.xlated_prog_len / 8;
-  costs.jited_bytes = info.jited_prog_len;
+  absl::StatusOr<FunctionSize> size =
+      MainFunctionSize(bpf_program__fd(object_->sys_exit_program()));
+  if (!size.ok()) return size.status();
+  costs.xlated_insns = size->xlated_insns;
+  costs.jited_bytes = size->jited_bytes;
   return costs;
 }
 

@@ -91,11 +91,11 @@ void Configure(kestrel_recorder_probe* skel, const pman_recorder_options& option
   // may later belong to anyone.
   settings.own_tgid = 0;
   settings.target_tgid = options.target_tgid;
-  PublishSettings(&skel->bss->settings_store, settings);
+  PublishSettings(&skel->bss->kestrel_control_bss.settings_store, settings);
   for (size_t id = 0; id < KESTREL_SYSCALL_TABLE_SIZE; ++id) {
     const bool on = options.interesting == nullptr ||
                     (id < options.n_interesting && options.interesting[id] != 0);
-    skel->bss->interesting_syscalls[id] = on ? 1 : 0;
+    skel->bss->kestrel_control_bss.interesting_syscalls[id] = on ? 1 : 0;
   }
 }
 

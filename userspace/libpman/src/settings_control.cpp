@@ -72,8 +72,8 @@ absl::Status SettingsControl::CheckId(uint32_t id) const {
 // The change bits first, then the generation: a probe that sees the new
 // generation finds the bits already there.
 void SettingsControl::Bump(uint32_t what) {
-  __atomic_fetch_or(&view_.generation->changed, what, __ATOMIC_RELEASE);
-  __atomic_fetch_add(&view_.generation->generation, 1, __ATOMIC_RELEASE);
+  __atomic_fetch_or(&block_->generation.changed, what, __ATOMIC_RELEASE);
+  __atomic_fetch_add(&block_->generation.generation, 1, __ATOMIC_RELEASE);
 }
 
 absl::Status SettingsControl::EnforceSyscallSet(const uint8_t* interesting, size_t n) {
@@ -84,8 +84,8 @@ absl::Status SettingsControl::EnforceSyscallSet(const uint8_t* interesting, size
   }
   WriterLock lock(lock_fd_);
   for (size_t id = 0; id < KESTREL_SYSCALL_TABLE_SIZE; ++id) {
-    __atomic_store_n(&view_.interesting[id], static_cast<uint8_t>(id < n && interesting[id] != 0),
-                     __ATOMIC_RELAXED);
+    __atomic_store_n(&block_->interesting_syscalls[id],
+                     static_cast<uint8_t>(id < n && interesting[id] != 0), __ATOMIC_RELAXED);
   }
   Bump(KESTREL_CHANGED_SYSCALLS);
   return absl::OkStatus();
@@ -95,7 +95,8 @@ absl::Status SettingsControl::MarkSyscall(uint32_t id, bool interesting) {
   if (absl::Status s = CheckWritable(); !s.ok()) return s;
   if (absl::Status s = CheckId(id); !s.ok()) return s;
   WriterLock lock(lock_fd_);
-  __atomic_store_n(&view_.interesting[id], static_cast<uint8_t>(interesting), __ATOMIC_RELEASE);
+  __atomic_store_n(&block_->interesting_syscalls[id], static_cast<uint8_t>(interesting),
+                   __ATOMIC_RELEASE);
   Bump(KESTREL_CHANGED_SYSCALLS);
   return absl::OkStatus();
 }
@@ -108,7 +109,8 @@ absl::Status SettingsControl::SetDropClass(uint32_t id, uint32_t drop_class) {
         "drop class %u is not one of sampled (0), never (1), always (2)", drop_class));
   }
   WriterLock lock(lock_fd_);
-  __atomic_store_n(&view_.drop_class[id], static_cast<uint8_t>(drop_class), __ATOMIC_RELEASE);
+  __atomic_store_n(&block_->syscall_drop_class[id], static_cast<uint8_t>(drop_class),
+                   __ATOMIC_RELEASE);
   Bump(KESTREL_CHANGED_DROP_CLASSES);
   return absl::OkStatus();
 }
@@ -124,28 +126,31 @@ absl::Status SettingsControl::EditSettings(
     const std::function<absl::Status(kestrel_capture_settings&)>& edit) {
   if (absl::Status s = CheckWritable(); !s.ok()) return s;
   WriterLock lock(lock_fd_);
-  kestrel_capture_settings settings = ReadSettings(view_.store);
+  kestrel_capture_settings settings = ReadSettings(&block_->settings_store);
   if (absl::Status s = edit(settings); !s.ok()) return s;
   if (absl::Status s = ValidateSettings(settings); !s.ok()) return s;
-  PublishSettings(view_.store, settings);
+  PublishSettings(&block_->settings_store, settings);
   Bump(KESTREL_CHANGED_SETTINGS);
   return absl::OkStatus();
 }
 
-kestrel_capture_settings SettingsControl::GetSettings() const { return ReadSettings(view_.store); }
+kestrel_capture_settings SettingsControl::GetSettings() const {
+  return ReadSettings(&block_->settings_store);
+}
 
 bool SettingsControl::IsInteresting(uint32_t id) const {
   return id < KESTREL_SYSCALL_TABLE_SIZE &&
-         __atomic_load_n(&view_.interesting[id], __ATOMIC_RELAXED) != 0;
+         __atomic_load_n(&block_->interesting_syscalls[id], __ATOMIC_RELAXED) != 0;
 }
 
 uint8_t SettingsControl::DropClass(uint32_t id) const {
-  return id < KESTREL_SYSCALL_TABLE_SIZE ? __atomic_load_n(&view_.drop_class[id], __ATOMIC_RELAXED)
-                                         : 0;
+  return id < KESTREL_SYSCALL_TABLE_SIZE
+             ? __atomic_load_n(&block_->syscall_drop_class[id], __ATOMIC_RELAXED)
+             : 0;
 }
 
 uint64_t SettingsControl::Generation() const {
-  return __atomic_load_n(&view_.generation->generation, __ATOMIC_ACQUIRE);
+  return __atomic_load_n(&block_->generation.generation, __ATOMIC_ACQUIRE);
 }
 
 }  // namespace kestrel::pman

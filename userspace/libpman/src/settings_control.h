@@ -12,16 +12,9 @@
 
 #include "absl/status/status.h"
 #include "shared/capture_settings.h"
+#include "shared/control_block.h"
 
 namespace kestrel::pman {
-
-// Where the shared objects live inside a mapping of the probe's .bss.
-struct SharedMemoryView {
-  uint8_t* interesting = nullptr;  // KESTREL_SYSCALL_TABLE_SIZE bytes
-  uint8_t* drop_class = nullptr;   // KESTREL_SYSCALL_TABLE_SIZE bytes
-  kestrel_settings_store* store = nullptr;
-  kestrel_settings_generation* generation = nullptr;
-};
 
 // Refuses settings the probe could misread; the message names the field.
 absl::Status ValidateSettings(const kestrel_capture_settings& settings);
@@ -30,7 +23,9 @@ class SettingsControl {
  public:
   // `lock_fd` is flock()ed around each write when >= 0 (the pin directory,
   // shared by every process that controls the capture).
-  SettingsControl(const SharedMemoryView& view, int lock_fd) : view_(view), lock_fd_(lock_fd) {}
+  // `block` is a mapping of the probe's control block, in either storage
+  // mode.
+  SettingsControl(kestrel_control_block* block, int lock_fd) : block_(block), lock_fd_(lock_fd) {}
 
   absl::Status EnforceSyscallSet(const uint8_t* interesting, size_t n);
   absl::Status MarkSyscall(uint32_t id, bool interesting);
@@ -55,7 +50,7 @@ class SettingsControl {
   absl::Status CheckId(uint32_t id) const;
   void Bump(uint32_t what);
 
-  SharedMemoryView view_;
+  kestrel_control_block* block_;
   int lock_fd_;
   bool read_only_ = false;
 };
