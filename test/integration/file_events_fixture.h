@@ -36,11 +36,8 @@ class FileEventsTest : public ::testing::Test {
         ProbeSession::Start({.syscalls = std::move(syscalls),
                              .trace_only_this_process = options.trace_only_this_process});
     if (session == nullptr) return nullptr;
-    kestrel_capture_settings settings{};
-    EXPECT_EQ(pman_get_capture_settings(session->handle(), &settings), 0);
-    settings.capture_io_data = options.capture_io_data ? 1 : 0;
-    if (options.snaplen != 0) settings.snaplen = options.snaplen;
-    EXPECT_EQ(pman_update_capture_settings(session->handle(), &settings), 0);
+    SetDataCapture(session->handle(),
+                   {.io_data = options.capture_io_data, .snaplen = options.snaplen});
     return session;
   }
 

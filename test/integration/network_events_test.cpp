@@ -12,6 +12,8 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "event_test_fixture.h"
 #include "probe_session.h"
@@ -426,6 +428,7 @@ TEST_F(NetworkEventsTest, SendtoAndRecvfrom) {
   EXPECT_EQ(AddressText(sent, "addr"), receiver_end);
   // An unconnected, unbound sender: autobound to a port on any address.
   EXPECT_EQ(TupleText(sent), "0.0.0.0:" + sender_port + "->0.0.0.0:0");
+  EXPECT_EQ(sent.String("data"), "");  // data only when capture_io_data is set
   const engine::DecodedEvent received = got[1].Event();
   EXPECT_EQ(got[1].header().type, KESTREL_EVT_RECVFROM);
   EXPECT_EQ(received.Int("res"), 5);
@@ -526,6 +529,88 @@ TEST_F(NetworkEventsTest, Shutdown) {
                       " how=SHUT_RDWR");
   close(fd);
   close(unconnected);
+}
+
+TEST_F(NetworkEventsTest, SocketDataIsKeptWhenAskedAndCutAtTheSnaplen) {
+  Listener receiver(AF_INET, SOCK_DGRAM);
+  const int sender = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  auto session = Start({SYS_sendto, SYS_recvfrom, SYS_sendmsg, SYS_recvmsg});
+  ASSERT_NE(session, nullptr);
+  SetDataCapture(session->handle(), {.io_data = true, .snaplen = 4});
+  sockaddr_in to = Loopback4(receiver.port());
+  ASSERT_EQ(sendto(sender, "hello world", 11, 0, reinterpret_cast<sockaddr*>(&to), sizeof(to)), 11);
+  char buf[64];
+  ASSERT_EQ(recvfrom(receiver.fd(), buf, sizeof(buf), 0, nullptr, nullptr), 11);
+  char a[] = "ab", b[] = "cdefg";
+  iovec out_iov[2] = {{a, 2}, {b, 5}};
+  msghdr out{};
+  out.msg_name = &to;
+  out.msg_namelen = sizeof(to);
+  out.msg_iov = out_iov;
+  out.msg_iovlen = 2;
+  ASSERT_EQ(sendmsg(sender, &out, 0), 7);
+  char in1[3], in2[20];
+  iovec in_iov[2] = {{in1, sizeof(in1)}, {in2, sizeof(in2)}};
+  msghdr in{};
+  in.msg_iov = in_iov;
+  in.msg_iovlen = 2;
+  ASSERT_EQ(recvmsg(receiver.fd(), &in, 0), 7);
+  ASSERT_EQ(recvfrom(receiver.fd(), buf, sizeof(buf), MSG_DONTWAIT, nullptr, nullptr), -1);
+
+  const std::vector<OwnedRecord> got = session->DrainRecords(CurrentTid());
+  ASSERT_EQ(got.size(), 5u);
+  const std::vector<std::pair<uint16_t, std::string>> want = {{KESTREL_EVT_SENDTO, "hell"},
+                                                              {KESTREL_EVT_RECVFROM, "hell"},
+                                                              {KESTREL_EVT_SENDMSG, "abcd"},
+                                                              {KESTREL_EVT_RECVMSG, "abcd"}};
+  for (size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(got[i].header().type, want[i].first) << i;
+    EXPECT_EQ(got[i].Event().String("data"), want[i].second) << i;
+    EXPECT_NE(got[i].header().flags & KESTREL_RECORD_TRUNCATED, 0) << i;
+  }
+  EXPECT_EQ(got[2].Event().Int("size"), 7);
+  EXPECT_EQ(got[3].Event().Int("size"), 23);
+  // Nothing moved, nothing kept.
+  EXPECT_EQ(got[4].Event().Int("res"), -EAGAIN);
+  EXPECT_EQ(got[4].Event().String("data"), "");
+  EXPECT_EQ(got[4].header().flags & KESTREL_RECORD_TRUNCATED, 0);
+  close(sender);
+}
+
+TEST_F(NetworkEventsTest, TheFullCaptureRangeKeepsWholeSocketData) {
+  Listener in_range(AF_INET, SOCK_DGRAM);
+  Listener out_of_range(AF_INET, SOCK_DGRAM);
+  const int sender = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  auto session = Start({SYS_sendto, SYS_recvfrom});
+  ASSERT_NE(session, nullptr);
+  SetDataCapture(session->handle(), {.io_data = true,
+                                     .snaplen = 4,
+                                     .fullcapture_port_lo = in_range.port(),
+                                     .fullcapture_port_hi = in_range.port()});
+  const std::string payload(300, 'k');
+  char buf[512];
+  for (const Listener* to_listener : {&in_range, &out_of_range}) {
+    sockaddr_in to = Loopback4(to_listener->port());
+    ASSERT_EQ(sendto(sender, payload.data(), payload.size(), 0, reinterpret_cast<sockaddr*>(&to),
+                     sizeof(to)),
+              static_cast<ssize_t>(payload.size()));
+    ASSERT_EQ(recvfrom(to_listener->fd(), buf, sizeof(buf), 0, nullptr, nullptr),
+              static_cast<ssize_t>(payload.size()));
+  }
+
+  const std::vector<OwnedRecord> got = session->DrainRecords(CurrentTid());
+  ASSERT_EQ(got.size(), 4u);
+  // The unconnected sender matches by the port it names; the receiver by
+  // its own port.
+  for (size_t i : {0, 1}) {
+    EXPECT_EQ(got[i].Event().String("data"), payload) << i;
+    EXPECT_EQ(got[i].header().flags & KESTREL_RECORD_TRUNCATED, 0) << i;
+  }
+  for (size_t i : {2, 3}) {
+    EXPECT_EQ(got[i].Event().String("data"), "kkkk") << i;
+    EXPECT_NE(got[i].header().flags & KESTREL_RECORD_TRUNCATED, 0) << i;
+  }
+  close(sender);
 }
 
 }  // namespace

@@ -32,6 +32,15 @@ kestrel_capture_settings CurrentSettings(pman_handle* h) {
   return s;
 }
 
+void SetDataCapture(pman_handle* h, const DataCapture& data) {
+  kestrel_capture_settings s = CurrentSettings(h);
+  s.capture_io_data = data.io_data ? 1 : 0;
+  if (data.snaplen != 0) s.snaplen = data.snaplen;
+  s.fullcapture_port_lo = data.fullcapture_port_lo;
+  s.fullcapture_port_hi = data.fullcapture_port_hi;
+  EXPECT_EQ(pman_update_capture_settings(h, &s), 0);
+}
+
 uint64_t SettingsGeneration(pman_handle* h) {
   uint64_t g = 0;
   EXPECT_EQ(pman_get_settings_generation(h, &g), 0);

@@ -98,6 +98,15 @@ uint32_t CurrentTid();
 kestrel_capture_settings CurrentSettings(pman_handle* h);
 uint64_t SettingsGeneration(pman_handle* h);
 
+// What records keep of I/O and socket data; everything else is left as is.
+struct DataCapture {
+  bool io_data = false;
+  uint32_t snaplen = 0;  // 0 keeps the current one
+  uint16_t fullcapture_port_lo = 0;
+  uint16_t fullcapture_port_hi = 0;  // 0 = no full-capture range
+};
+void SetDataCapture(pman_handle* h, const DataCapture& data);
+
 // getppid ignores its arguments, but the registers still carry them to the
 // probe: a cheap way to tag each call with a number.
 long TaggedGetppid(uint64_t tag);

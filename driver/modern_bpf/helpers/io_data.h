@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Data of read/write syscalls, copied into a record only when the capture
- * settings ask for it. Only the bytes the syscall really transferred (its
- * return value) are taken, bounded by the snaplen; more is flagged as
- * truncated.
+ * Data of read/write and socket syscalls, copied into a record only when the
+ * capture settings ask for it. Only the bytes the syscall really transferred
+ * (its return value) are taken, bounded by the snaplen (or by RB_MAX_BUFFER
+ * on a full-capture port); more is flagged as truncated.
  */
 #ifndef KESTREL_BPF_IO_DATA_H
 #define KESTREL_BPF_IO_DATA_H
@@ -15,26 +15,10 @@
 #include "record_builder.h"
 #include "maps.h"
 
-/* The dispatcher checked the settings already, but only the snaplen reaches
- * the scratch area. The one I/O flag is a single byte, so reading it from
- * the active slot without the seqlock yields an old or a new value, never a
- * torn one; and the full seqlock copy here would cost the verifier more
- * than the filler itself. */
-static __always_inline bool io_data_wanted(void)
-{
-	struct kestrel_control_block *cb = control_block();
-	__u32 idx;
-
-	if (!cb)
-		return false;
-	idx = *(volatile __u32 *)&cb->settings_store.active & 1;
-	return *(volatile __u8 *)&cb->settings_store.slots[idx].body.settings.capture_io_data != 0;
-}
-
 /* The `ret` bytes a read/write moved through `buf`. */
 static __always_inline void rb_io_buffer(struct scratch_area *s, const void *buf, long ret)
 {
-	if (ret <= 0 || !io_data_wanted()) {
+	if (ret <= 0 || !s->capture_io_data) {
 		rb_empty(s);
 		return;
 	}
@@ -118,7 +102,7 @@ static __always_inline void rb_iovec_size_and_data(struct scratch_area *s, const
 	/* The size is patched in once the walk has summed it. */
 	rb_u64(s, 0);
 	w.data_off = s->payload_off;
-	if (ret > 0 && io_data_wanted()) {
+	if (ret > 0 && s->capture_io_data) {
 		__u64 want = (__u64)ret < s->snaplen ? (__u64)ret : s->snaplen;
 
 		if (want > RB_MAX_BUFFER)

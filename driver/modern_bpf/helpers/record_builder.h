@@ -40,13 +40,16 @@ static __always_inline struct scratch_area *scratch_area(void)
 }
 
 static __always_inline void rb_begin(struct scratch_area *s, __u16 type, __u8 nparams,
-				     __u32 snaplen)
+				     const struct kestrel_capture_settings *settings)
 {
 	s->type = type;
 	s->nparams = nparams;
 	s->next_param = 0;
 	s->flags = 0;
-	s->snaplen = snaplen;
+	s->snaplen = settings->snaplen;
+	s->fullcapture_port_lo = settings->fullcapture_port_lo;
+	s->fullcapture_port_hi = settings->fullcapture_port_hi;
+	s->capture_io_data = settings->capture_io_data;
 	s->payload_off = sizeof(struct kestrel_record_header) + 2 * (__u32)nparams;
 }
 

@@ -152,6 +152,42 @@ static __always_inline void rb_socket_ends(struct scratch_area *s, long fd, bool
 	rb_kernel_bytes(s, t, len & 0x1ff);
 }
 
+static __always_inline bool port_in_range(__u16 port, __u16 lo, __u16 hi)
+{
+	return port >= lo && port <= hi;
+}
+
+/* Whether the local or the remote port of inet socket `fd` is in [lo, hi]. */
+static __always_inline bool socket_port_in_range(long fd, __u16 lo, __u16 hi)
+{
+	struct socket *sock = socket_from_fd(fd);
+	struct sock *sk = sock ? BPF_CORE_READ(sock, sk) : NULL;
+	__u16 family;
+
+	if (!sk)
+		return false;
+	family = BPF_CORE_READ(sk, __sk_common.skc_family);
+	if (family != KESTREL_AF_INET && family != KESTREL_AF_INET6)
+		return false;
+	return port_in_range(BPF_CORE_READ(sk, __sk_common.skc_num), lo, hi) ||
+	       port_in_range(bpf_ntohs(BPF_CORE_READ(sk, __sk_common.skc_dport)), lo, hi);
+}
+
+/* Whether a caller's inet sockaddr names a port in [lo, hi]: the peer of a
+ * datagram sent or received on an unconnected socket. */
+static __always_inline bool user_sockaddr_port_in_range(const void *uaddr, long addrlen, __u16 lo,
+							__u16 hi)
+{
+	__u16 family_port[2];
+
+	if (!uaddr || addrlen < (long)sizeof(family_port) ||
+	    bpf_probe_read_user(family_port, sizeof(family_port), uaddr) != 0)
+		return false;
+	if (family_port[0] != KESTREL_AF_INET && family_port[0] != KESTREL_AF_INET6)
+		return false;
+	return port_in_range(bpf_ntohs(family_port[1]), lo, hi);
+}
+
 static __always_inline void rb_socket_tuple(struct scratch_area *s, long fd)
 {
 	rb_socket_ends(s, fd, true);

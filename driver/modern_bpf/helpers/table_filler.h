@@ -65,7 +65,8 @@ static long fill_table_param(__u32 i, void *data)
 /* Begins the record for `type` and writes its table-driven parameters.
  * Returns false when the event has custom parameters still to write. */
 static __always_inline bool fill_table_params(struct scratch_area *s, __u16 type,
-					      struct pt_regs *regs, long ret, __u32 snaplen)
+					      struct pt_regs *regs, long ret,
+					      const struct kestrel_capture_settings *settings)
 {
 	struct table_fill_ctx ctx = {.s = s, .event_index = SCHEMA_EVENT_INDEX(type)};
 	__u32 n;
@@ -73,7 +74,7 @@ static __always_inline bool fill_table_params(struct scratch_area *s, __u16 type
 	if (ctx.event_index >= SCHEMA_N_EVENTS)
 		return true;
 	n = event_nparams[ctx.event_index];
-	rb_begin(s, type, n, snaplen);
+	rb_begin(s, type, n, settings);
 	ctx.values[0] = regs->di;
 	ctx.values[1] = regs->si;
 	ctx.values[2] = regs->dx;

@@ -41,7 +41,7 @@ int BPF_PROG(kestrel_sched_process_exit, struct task_struct *task)
 		return 0;
 	}
 	status = BPF_CORE_READ(task, exit_code);
-	rb_begin(s, KESTREL_EVT_PROCESS_EXIT, KESTREL_NPARAMS_PROCESS_EXIT, settings.snaplen);
+	rb_begin(s, KESTREL_EVT_PROCESS_EXIT, KESTREL_NPARAMS_PROCESS_EXIT, &settings);
 	rb_u32(s, (status >> 8) & 0xff);
 	rb_u32(s, status & 0x7f);
 	rb_u32(s, (status & 0x80) != 0);

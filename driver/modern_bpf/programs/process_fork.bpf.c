@@ -64,7 +64,7 @@ int BPF_PROG(kestrel_sched_process_fork, struct task_struct *parent, struct task
 		counter_inc(counters->drops_no_ring);
 		return 0;
 	}
-	fill_table_params(s, type, regs, res, settings.snaplen);
+	fill_table_params(s, type, regs, res, &settings);
 	rb_clone_custom(s, regs, task_tgid_at(child, level));
 	rb_submit(s);
 	return 0;

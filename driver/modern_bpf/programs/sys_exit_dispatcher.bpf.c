@@ -82,7 +82,7 @@ static __always_inline void emit_specific(void *ctx, struct pt_regs *regs, long 
 		counter_inc(counters->drops_no_ring);
 		return;
 	}
-	if (!fill_table_params(s, type, regs, ret, settings->snaplen)) {
+	if (!fill_table_params(s, type, regs, ret, settings)) {
 		bpf_tail_call(ctx, &custom_fillers, SCHEMA_EVENT_INDEX(type));
 		/* Only reached when the event's filler is not loaded. */
 		s->flags |= KESTREL_RECORD_PARAMS_MISSING;

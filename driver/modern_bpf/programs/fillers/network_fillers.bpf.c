@@ -11,10 +11,25 @@
 #include <bpf/bpf_tracing.h>
 
 #include "../../helpers/filler_scratch.h"
+#include "../../helpers/io_data.h"
 #include "../../helpers/record_builder.h"
 #include "../../helpers/socket_reader.h"
 
 #define NET_EINPROGRESS 115
+
+/* Lifts the snaplen for the rest of the record when either end of socket
+ * `fd`, or the peer a caller named in `uaddr`, is on a port of the
+ * full-capture range. */
+static __always_inline void apply_fullcapture_range(struct scratch_area *s, long fd,
+						    const void *uaddr, long addrlen)
+{
+	__u16 lo = s->fullcapture_port_lo, hi = s->fullcapture_port_hi;
+
+	if (!s->capture_io_data || !hi)
+		return;
+	if (socket_port_in_range(fd, lo, hi) || user_sockaddr_port_in_range(uaddr, addrlen, lo, hi))
+		s->snaplen = RB_MAX_BUFFER;
+}
 
 SEC("tp_btf/sys_exit")
 int BPF_PROG(fill_SOCKETPAIR, struct pt_regs *regs, long ret)
@@ -101,6 +116,8 @@ int BPF_PROG(fill_SENDTO, struct pt_regs *regs, long ret)
 		return 0;
 	rb_user_sockaddr(s, (const void *)regs->r8, (int)regs->r9);
 	rb_socket_tuple(s, (int)regs->di);
+	apply_fullcapture_range(s, (int)regs->di, (const void *)regs->r8, (int)regs->r9);
+	rb_io_buffer(s, (const void *)regs->si, ret);
 	rb_submit(s);
 	return 0;
 }
@@ -118,33 +135,18 @@ int BPF_PROG(fill_RECVFROM, struct pt_regs *regs, long ret)
 		bpf_probe_read_user(&addrlen, sizeof(addrlen), (const void *)regs->r9);
 	rb_user_sockaddr(s, (const void *)regs->r8, addrlen);
 	rb_socket_tuple(s, (int)regs->di);
+	apply_fullcapture_range(s, (int)regs->di, (const void *)regs->r8, addrlen);
+	rb_io_buffer(s, (const void *)regs->si, ret);
 	rb_submit(s);
 	return 0;
 }
 
-struct iov_sum {
-	const struct iovec *iov;
-	__u64 total;
-};
-
-static long add_iov_len(__u32 i, void *data)
-{
-	struct iov_sum *sum = data;
-	struct iovec v;
-
-	if (bpf_probe_read_user(&v, sizeof(v), &sum->iov[i]) != 0)
-		return 1;
-	sum->total += v.iov_len;
-	return 0;
-}
-
-/* size, addr and tuple of sendmsg/recvmsg. addr is msg_name: on recvmsg
- * the kernel has written the sender and its length back by exit. */
+/* size, data, addr and tuple of sendmsg/recvmsg. addr is msg_name: on
+ * recvmsg the kernel has written the sender and its length back by exit. */
 static __always_inline int fill_msg(__u16 type, struct pt_regs *regs, long ret, bool recv)
 {
 	struct scratch_area *s = scratch_for(type);
 	struct user_msghdr msg;
-	struct iov_sum sum = {};
 	__u64 n;
 
 	if (!s)
@@ -152,15 +154,15 @@ static __always_inline int fill_msg(__u16 type, struct pt_regs *regs, long ret, 
 	if (bpf_probe_read_user(&msg, sizeof(msg), (const void *)regs->si) != 0) {
 		rb_empty(s);
 		rb_empty(s);
+		rb_empty(s);
 	} else {
-		sum.iov = msg.msg_iov;
+		apply_fullcapture_range(s, (int)regs->di, msg.msg_name, msg.msg_namelen);
 		n = msg.msg_iovlen;
 		if (n > KESTREL_MAX_MSG_IOVECS) {
 			n = KESTREL_MAX_MSG_IOVECS;
 			s->flags |= KESTREL_RECORD_TRUNCATED;
 		}
-		bpf_loop(n, add_iov_len, &sum, 0);
-		rb_u64(s, sum.total);
+		rb_iovec_size_and_data(s, msg.msg_iov, n, ret);
 		if (recv && ret < 0)
 			rb_empty(s);
 		else

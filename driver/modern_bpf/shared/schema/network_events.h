@@ -58,24 +58,30 @@
 	PARAM(fd, KPT_FD, KPS_ARG0, KFS_NONE)                                                      \
 	PARAM(backlog, KPT_INT32, KPS_ARG1, KFS_NONE)
 
-/* res is the byte count moved, size the count asked for. */
+/* res is the byte count moved, size the count asked for; data, empty unless
+ * capture_io_data is set, is the bytes moved, cut to the snaplen unless
+ * either end's port is in the full-capture range. */
 #define KESTREL_PARAMS_SENDTO(PARAM)                                                               \
 	PARAM(res, KPT_ERRNO, KPS_RET, KFS_NONE)                                                   \
 	PARAM(fd, KPT_FD, KPS_ARG0, KFS_NONE)                                                      \
 	PARAM(size, KPT_UINT64, KPS_ARG2, KFS_NONE)                                                \
 	PARAM(flags, KPT_FLAGS32, KPS_ARG3, KFS_MSG_FLAGS)                                         \
 	PARAM(addr, KPT_SOCKADDR, KPS_CUSTOM, KFS_NONE)                                            \
-	PARAM(tuple, KPT_SOCKTUPLE, KPS_CUSTOM, KFS_NONE)
+	PARAM(tuple, KPT_SOCKTUPLE, KPS_CUSTOM, KFS_NONE)                                          \
+	PARAM(data, KPT_BYTEBUF, KPS_CUSTOM, KFS_NONE)
 
 /* addr is the sender the kernel wrote back (empty when it wrote none). */
 #define KESTREL_PARAMS_RECVFROM(PARAM) KESTREL_PARAMS_SENDTO(PARAM)
 
-/* size is the sum of the iovec lengths (the first KESTREL_MAX_MSG_IOVECS). */
+/* size is the sum of the iovec lengths (the first KESTREL_MAX_MSG_IOVECS);
+ * data, empty unless capture_io_data is set, comes from those iovecs in
+ * order. */
 #define KESTREL_PARAMS_SENDMSG(PARAM)                                                              \
 	PARAM(res, KPT_ERRNO, KPS_RET, KFS_NONE)                                                   \
 	PARAM(fd, KPT_FD, KPS_ARG0, KFS_NONE)                                                      \
 	PARAM(flags, KPT_FLAGS32, KPS_ARG2, KFS_MSG_FLAGS)                                         \
 	PARAM(size, KPT_UINT64, KPS_CUSTOM, KFS_NONE)                                              \
+	PARAM(data, KPT_BYTEBUF, KPS_CUSTOM, KFS_NONE)                                             \
 	PARAM(addr, KPT_SOCKADDR, KPS_CUSTOM, KFS_NONE)                                            \
 	PARAM(tuple, KPT_SOCKTUPLE, KPS_CUSTOM, KFS_NONE)
 
