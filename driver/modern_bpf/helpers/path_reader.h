@@ -23,8 +23,8 @@
 struct path_walk {
 	struct scratch_area *s;
 	struct dentry *dentry;
-	struct vfsmount *vfsmnt;
 	struct mount *mnt;
+	struct dentry *mnt_root; /* of mnt: read once per mount, not per step */
 	__u32 pos; /* start of the path written so far, in s->path */
 	bool done;
 };
@@ -34,9 +34,8 @@ static long path_walk_step(__u32 i, void *data)
 	struct path_walk *w = data;
 	/* Locals, not w->...: CO-RE relocations must start at a kernel type. */
 	struct dentry *dentry = w->dentry;
-	struct vfsmount *vfsmnt = w->vfsmnt;
 	struct mount *mnt = w->mnt;
-	struct dentry *mnt_root = BPF_CORE_READ(vfsmnt, mnt_root);
+	struct dentry *mnt_root = w->mnt_root;
 	struct dentry *parent = BPF_CORE_READ(dentry, d_parent);
 	struct qstr name;
 	__u32 len;
@@ -52,7 +51,7 @@ static long path_walk_step(__u32 i, void *data)
 		}
 		w->dentry = BPF_CORE_READ(mnt, mnt_mountpoint);
 		w->mnt = mnt_parent;
-		w->vfsmnt = &mnt_parent->mnt;
+		w->mnt_root = BPF_CORE_READ(mnt_parent, mnt.mnt_root);
 		return 0;
 	}
 	name = BPF_CORE_READ(dentry, d_name);
@@ -72,11 +71,13 @@ static long path_walk_step(__u32 i, void *data)
 static __always_inline void rb_path(struct scratch_area *s, const struct path *p)
 {
 	struct path_walk w = {.s = s};
+	struct vfsmount *vfsmnt;
 	__u32 len;
 
 	w.dentry = BPF_CORE_READ(p, dentry);
-	w.vfsmnt = BPF_CORE_READ(p, mnt);
-	w.mnt = container_of(w.vfsmnt, struct mount, mnt);
+	vfsmnt = BPF_CORE_READ(p, mnt);
+	w.mnt = container_of(vfsmnt, struct mount, mnt);
+	w.mnt_root = BPF_CORE_READ(vfsmnt, mnt_root);
 	/* The path ends at KESTREL_MAX_PATH - 1 with its NUL. */
 	w.pos = KESTREL_MAX_PATH - 1;
 	s->path[KESTREL_MAX_PATH - 1] = '\0';

@@ -8,17 +8,20 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 
-/* The file behind `fd` in the current task, or NULL. */
+/* The file behind `fd` in the current task, or NULL. The task pointer is
+ * BTF-typed, so the walk to its fd array is plain loads the JIT guards
+ * against faults, not a helper call per field; only the array slot, a
+ * pointer to a pointer, needs one. */
 static __always_inline struct file *file_from_fd(long fd)
 {
-	struct task_struct *task = (struct task_struct *)bpf_get_current_task_btf();
-	struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct fdtable *fdt = task->files->fdt;
 	struct file **fds;
 	struct file *f = NULL;
 
-	if (fd < 0 || !fdt || fd >= BPF_CORE_READ(fdt, max_fds))
+	if (fd < 0 || !fdt || fd >= fdt->max_fds)
 		return NULL;
-	fds = BPF_CORE_READ(fdt, fd);
+	fds = fdt->fd;
 	bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
 	return f;
 }
