@@ -26,14 +26,13 @@ static __always_inline struct file *file_from_fd(long fd)
 	return f;
 }
 
-static __always_inline __u32 file_dev(struct file *f)
+/* Device and inode number of `f`, its inode read once for both. */
+static __always_inline void file_dev_ino(struct file *f, __u32 *dev, __u64 *ino)
 {
-	return BPF_CORE_READ(f, f_inode, i_sb, s_dev);
-}
+	struct inode *inode = BPF_CORE_READ(f, f_inode);
 
-static __always_inline __u64 file_ino(struct file *f)
-{
-	return BPF_CORE_READ(f, f_inode, i_ino);
+	*dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	*ino = BPF_CORE_READ(inode, i_ino);
 }
 
 #endif /* KESTREL_BPF_TASK_FILES_H */
