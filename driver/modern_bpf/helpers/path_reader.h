@@ -25,7 +25,7 @@ struct path_walk {
 	struct dentry *dentry;
 	struct mount *mnt;
 	struct dentry *mnt_root; /* of mnt: read once per mount, not per step */
-	__u32 pos; /* start of the path written so far, in s->path */
+	__u32 pos;		 /* start of the path written so far, in s->path */
 	bool done;
 };
 
