@@ -42,6 +42,22 @@ TEST_F(FileEventsTest, OpenatReportsTheResolvedPathDeviceAndInode) {
   EXPECT_EQ(got[0].header().flags & KESTREL_RECORD_TRUNCATED, 0);
 }
 
+// /proc is a mount of its own: the path walk crosses from its root to its
+// mount point, and /proc/self resolves to this process's directory.
+TEST_F(FileEventsTest, OpenatPathCrossesAMountPoint) {
+  auto session = Start({SYS_openat});
+  ASSERT_NE(session, nullptr);
+  const int fd = openat(AT_FDCWD, "/proc/self/status", O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  close(fd);
+
+  const std::vector<OwnedRecord> got = session->DrainRecords(CurrentTid());
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].Event().Int("res"), fd);
+  EXPECT_EQ(got[0].Event().String("path"), "/proc/" + std::to_string(getpid()) + "/status");
+  EXPECT_EQ(got[0].header().flags & KESTREL_RECORD_TRUNCATED, 0);
+}
+
 TEST_F(FileEventsTest, FailedOpenatKeepsTheRequestedName) {
   auto session = Start({SYS_openat});
   ASSERT_NE(session, nullptr);

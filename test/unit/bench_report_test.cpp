@@ -8,6 +8,8 @@
 #include "bench/bench_options.h"
 #include "bench/bench_report_printer.h"
 #include "bench/bench_stats.h"
+#include "bench/record_tally.h"
+#include "bench/syscall_loop.h"
 
 namespace kestrel::cli::bench {
 namespace {
@@ -56,6 +58,54 @@ TEST(BenchStatsTest, VerdictSaysByHowMuchATargetIsMissed) {
   EXPECT_EQ(TargetVerdict(6e6, 5e6, /*higher_is_better=*/true), "target met");
 }
 
+TEST(BenchStatsTest, JudgeSetsTargetVerdictAndMiss) {
+  BenchRow row;
+  EXPECT_EQ(Judge(row, 1.65, 1.1), "target missed by 50%");
+  EXPECT_EQ(row.target, 1.1);
+  EXPECT_EQ(row.met, false);
+  EXPECT_DOUBLE_EQ(row.missed_by_pct, 50);
+  EXPECT_EQ(Judge(row, 6e6, 5e6, /*higher_is_better=*/true), "target met");
+  EXPECT_EQ(row.met, true);
+  EXPECT_DOUBLE_EQ(row.missed_by_pct, 0);
+}
+
+TEST(RecordTallyTest, SortsRecordsByKindAndAddsUpMarkedLosses) {
+  RecordTally tally;
+  kestrel_generic_record getppid{};
+  getppid.hdr.type = KESTREL_EVT_GENERIC_SYSCALL;
+  getppid.syscall_id = kGetppidId;
+  kestrel_generic_record getpid = getppid;
+  getpid.syscall_id = 39;
+  kestrel_drop_marker_record marker{};
+  marker.hdr.type = KESTREL_EVT_DROP_MARKER;
+  marker.lost = 7;
+  kestrel_record_header openat{};
+  openat.type = KESTREL_EVT_OPENAT;
+  kestrel_record_header openat_no_filler = openat;
+  openat_no_filler.flags = KESTREL_RECORD_PARAMS_MISSING;
+  kestrel_record_header settings{};
+  settings.type = KESTREL_EVT_SETTINGS_CHANGED;
+
+  for (const kestrel_record_header* h : {&getppid.hdr, &getppid.hdr, &getpid.hdr, &marker.hdr,
+                                         &marker.hdr, &openat, &openat_no_filler, &settings}) {
+    tally.Add(*h, kGetppidId);
+  }
+  EXPECT_EQ(tally.load_records, 2u);
+  EXPECT_EQ(tally.specific_records, 2u);
+  EXPECT_EQ(tally.params_missing, 1u);
+  EXPECT_EQ(tally.other_records, 2u);  // getpid's generic record and the settings change
+  EXPECT_EQ(tally.markers, 2u);
+  EXPECT_EQ(tally.marked_lost, 14u);
+  EXPECT_EQ(tally.records(), 6u);
+
+  const RecordTally before = tally;
+  tally.Add(marker.hdr, kGetppidId);
+  const RecordTally delta = tally - before;
+  EXPECT_EQ(delta.markers, 1u);
+  EXPECT_EQ(delta.marked_lost, 7u);
+  EXPECT_EQ(delta.records(), 0u);
+}
+
 BenchRow Plain(const std::string& name, double value, const std::string& unit) {
   BenchRow row;
   row.name = name;
@@ -76,6 +126,9 @@ std::vector<BenchReport> SampleReports() {
                     .target = 1.3,
                     .note = "target met"});
   r.rows.push_back(Plain("not built", std::numeric_limits<double>::quiet_NaN(), "ns added/iter"));
+  BenchRow missed = Plain("rate", 4e6, "events/s");
+  missed.note = Judge(missed, 4e6, 5e6, /*higher_is_better=*/true);
+  r.rows.push_back(missed);
   r.notes.push_back("machine: test");
   return {r};
 }
@@ -86,7 +139,9 @@ TEST(BenchReportPrinterTest, JsonHasEveryFieldEscapedAndNoNaN) {
             "{\"name\":\"getppid: no probe\",\"value\":167,\"unit\":\"ns/iter\"},"
             "{\"name\":\"getppid: \\\"generic\\\"\",\"value\":180.5,\"unit\":\"ns added/iter\","
             "\"ratio\":1.25,\"ratio_of\":\"floor\",\"target\":1.3,\"note\":\"target met\"},"
-            "{\"name\":\"not built\",\"value\":null,\"unit\":\"ns added/iter\"}],"
+            "{\"name\":\"not built\",\"value\":null,\"unit\":\"ns added/iter\"},"
+            "{\"name\":\"rate\",\"value\":4e+06,\"unit\":\"events/s\",\"target\":5e+06,"
+            "\"met\":false,\"missed_by_pct\":20,\"note\":\"target missed by 20%\"}],"
             "\"notes\":[\"machine: test\"]}]}\n");
 }
 

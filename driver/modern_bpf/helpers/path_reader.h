@@ -23,25 +23,46 @@
 struct path_walk {
 	struct scratch_area *s;
 	struct dentry *dentry;
-	struct vfsmount *vfsmnt;
 	struct mount *mnt;
-	__u32 pos; /* start of the path written so far, in s->path */
+	struct dentry *mnt_root; /* of mnt: read once per mount, not per step */
+	__u32 pos;		 /* start of the path written so far, in s->path */
 	bool done;
 };
+
+/* What a step needs of a dentry: its parent and its name. */
+struct dentry_up {
+	struct dentry *parent;
+	struct qstr name;
+};
+
+/* One probe read for both when the kernel keeps d_name right after
+ * d_parent (decided at load time from BTF), two otherwise. */
+static __always_inline void read_dentry_up(struct dentry *dentry, struct dentry_up *up)
+{
+	if (bpf_core_field_offset(struct dentry, d_name) ==
+	    bpf_core_field_offset(struct dentry, d_parent) + sizeof(up->parent)) {
+		bpf_probe_read_kernel(up, sizeof(*up),
+				      (void *)dentry +
+					  bpf_core_field_offset(struct dentry, d_parent));
+		return;
+	}
+	up->parent = BPF_CORE_READ(dentry, d_parent);
+	up->name = BPF_CORE_READ(dentry, d_name);
+}
 
 static long path_walk_step(__u32 i, void *data)
 {
 	struct path_walk *w = data;
 	/* Locals, not w->...: CO-RE relocations must start at a kernel type. */
 	struct dentry *dentry = w->dentry;
-	struct vfsmount *vfsmnt = w->vfsmnt;
 	struct mount *mnt = w->mnt;
-	struct dentry *mnt_root = BPF_CORE_READ(vfsmnt, mnt_root);
-	struct dentry *parent = BPF_CORE_READ(dentry, d_parent);
-	struct qstr name;
+	struct dentry *mnt_root = w->mnt_root;
+	struct dentry_up up;
 	__u32 len;
 
-	if (dentry == mnt_root || dentry == parent) {
+	read_dentry_up(dentry, &up);
+
+	if (dentry == mnt_root || dentry == up.parent) {
 		struct mount *mnt_parent = BPF_CORE_READ(mnt, mnt_parent);
 
 		/* The root of a filesystem that is not a mount point (pipes,
@@ -52,19 +73,19 @@ static long path_walk_step(__u32 i, void *data)
 		}
 		w->dentry = BPF_CORE_READ(mnt, mnt_mountpoint);
 		w->mnt = mnt_parent;
-		w->vfsmnt = &mnt_parent->mnt;
+		w->mnt_root = BPF_CORE_READ(mnt_parent, mnt.mnt_root);
 		return 0;
 	}
-	name = BPF_CORE_READ(dentry, d_name);
-	len = name.len & PATH_NAME_MAX;
+	len = up.name.len & PATH_NAME_MAX;
 	if (len + 1 > w->pos) {
 		w->s->flags |= KESTREL_RECORD_TRUNCATED;
 		return 1;
 	}
 	w->pos -= len + 1;
-	bpf_probe_read_kernel(&w->s->path[(w->pos + 1) & (KESTREL_MAX_PATH - 1)], len, name.name);
+	bpf_probe_read_kernel(&w->s->path[(w->pos + 1) & (KESTREL_MAX_PATH - 1)], len,
+			      up.name.name);
 	w->s->path[w->pos & (KESTREL_MAX_PATH - 1)] = '/';
-	w->dentry = parent;
+	w->dentry = up.parent;
 	return 0;
 }
 
@@ -72,11 +93,13 @@ static long path_walk_step(__u32 i, void *data)
 static __always_inline void rb_path(struct scratch_area *s, const struct path *p)
 {
 	struct path_walk w = {.s = s};
+	struct vfsmount *vfsmnt;
 	__u32 len;
 
 	w.dentry = BPF_CORE_READ(p, dentry);
-	w.vfsmnt = BPF_CORE_READ(p, mnt);
-	w.mnt = container_of(w.vfsmnt, struct mount, mnt);
+	vfsmnt = BPF_CORE_READ(p, mnt);
+	w.mnt = container_of(vfsmnt, struct mount, mnt);
+	w.mnt_root = BPF_CORE_READ(vfsmnt, mnt_root);
 	/* The path ends at KESTREL_MAX_PATH - 1 with its NUL. */
 	w.pos = KESTREL_MAX_PATH - 1;
 	s->path[KESTREL_MAX_PATH - 1] = '\0';

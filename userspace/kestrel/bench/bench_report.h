@@ -18,6 +18,8 @@ struct BenchRow {
   std::string ratio_of;          // baseline row name, when ratio is set
   std::optional<double> target;  // the ratio or value the issue asks for
   std::string note;              // e.g. "target missed by 12%", "peer skipped: not installed"
+  std::optional<bool> met = std::nullopt;  // the verdict on `target`, set with it by Judge()
+  double missed_by_pct = 0;                // how far from the target, when not met
 };
 
 // A row with just a name, a median and its unit.

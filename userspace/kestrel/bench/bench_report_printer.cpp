@@ -88,6 +88,11 @@ std::string FormatReportsAsJson(const std::vector<BenchReport>& reports) {
                                JsonString(row.ratio_of));
       }
       if (row.target) out += absl::StrFormat(",\"target\":%s", JsonNumber(*row.target));
+      if (row.met) {
+        out += absl::StrFormat(",\"met\":%s", *row.met ? "true" : "false");
+        if (!*row.met)
+          out += absl::StrFormat(",\"missed_by_pct\":%s", JsonNumber(row.missed_by_pct));
+      }
       if (!row.note.empty()) out += absl::StrFormat(",\"note\":%s", JsonString(row.note));
       out += "}";
     }

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "bench_report.h"
+
 namespace kestrel::cli::bench {
 
 // The median; the mean of the two middle values for an even count; 0 when empty.
@@ -18,6 +20,10 @@ std::vector<double> PairedRatios(const std::vector<double>& num, const std::vect
 // "target met", or "target missed by N%" for a ratio that must stay at or
 // below `target` (`higher_is_better` flips the sense).
 std::string TargetVerdict(double value, double target, bool higher_is_better = false);
+
+// Sets `row`'s target, verdict and miss from `compared` (its ratio or its
+// value) and returns TargetVerdict's text for the note.
+std::string Judge(BenchRow& row, double compared, double target, bool higher_is_better = false);
 
 }  // namespace kestrel::cli::bench
 

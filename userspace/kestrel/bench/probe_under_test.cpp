@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_format.h"
 #include "stderr_log.h"
+#include "syscall_loop.h"
 
 namespace kestrel::cli::bench {
 namespace {
@@ -115,9 +116,15 @@ void ProbeUnderTest::DrainStep() {
     void* record = nullptr;
     int16_t ring = 0;
     if (pman_consume_first_event(handle_, &record, &ring) != 0 || record == nullptr) break;
+    tally_.Add(*static_cast<const kestrel_record_header*>(record), kGetppidId);
   }
   consumed_.fetch_add(n, std::memory_order_relaxed);
   if (n == 0) pman_wait_for_events(handle_, kIdleWaitMs);
+}
+
+RecordTally ProbeUnderTest::Tally() {
+  SteeringLock lock(*this);
+  return tally_;
 }
 
 void ProbeUnderTest::StartDrain(DrainPlacement placement) {

@@ -13,6 +13,7 @@
 #include "absl/status/statusor.h"
 #include "drain_thread.h"
 #include "libpman.h"
+#include "record_tally.h"
 
 namespace kestrel::cli::bench {
 
@@ -42,6 +43,9 @@ class ProbeUnderTest {
   void StartDrain(DrainPlacement placement);
   void StopDrain();
   uint64_t consumed() const { return consumed_.load(std::memory_order_relaxed); }
+  // What the consumer has read so far, by kind; generic records of getppid
+  // (the load of the throughput windows) are counted apart.
+  RecordTally Tally();
   // CPU time of the running consumer thread.
   double DrainCpuSeconds() const;
 
@@ -58,6 +62,7 @@ class ProbeUnderTest {
   class SteeringLock;
   pman_handle* handle_;
   std::atomic<uint64_t> consumed_{0};
+  RecordTally tally_;  // guarded by mu_
   std::unique_ptr<DrainThread> drain_;
 };
 

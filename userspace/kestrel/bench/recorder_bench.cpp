@@ -208,7 +208,7 @@ absl::StatusOr<BenchReport> RunRecorderBench(const RecorderBenchOptions& options
   const uint64_t calls = options.calls_per_rep;
   const int reps = options.reps;
   BenchReport report;
-  report.mode = "rings";
+  report.mode = "recorder";
   report.notes.push_back(absl::StrFormat(
       "recorder rows: medians of %d runs of %u calls; a record's cost is the median over "
       "alternating batches of %u of a recorded syscall's time beyond an unrecorded getuid; "

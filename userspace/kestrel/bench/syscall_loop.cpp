@@ -37,6 +37,9 @@ uint64_t NowNs(clockid_t clock) {
 // it far less than they would move a mean.
 constexpr uint64_t kChunks = 100;
 
+// Untimed iterations ahead of a toggled chunk, as a fraction of it.
+constexpr uint64_t kWarmupDivisor = 8;
+
 // Checking the stop flag on every iteration would add its own cost.
 constexpr uint64_t kBatch = 64;
 
@@ -89,29 +92,26 @@ double MeasureNsPerIteration(Workload w, uint64_t iterations) {
   return Median(std::move(per_chunk));
 }
 
-absl::StatusOr<PairedCost> MeasureTogglingPairs(Workload w, uint64_t chunk, int pairs,
-                                                const std::function<absl::Status()>& enter,
-                                                const std::function<void()>& leave) {
-  std::vector<double> base, added;
-  for (int p = 0; p < pairs; ++p) {
-    double without = 0, with = 0;
-    for (int half = 0; half < 2; ++half) {
-      const bool in_state = (half == 0) == (p % 2 == 1);
-      if (in_state) {
-        if (absl::Status s = enter(); !s.ok()) {
-          leave();
-          return s;
-        }
-        with = ChunkNs(w, chunk);
+absl::StatusOr<ChunkPair> MeasurePair(Workload w, uint64_t chunk, bool state_first,
+                                      const std::function<absl::Status()>& enter,
+                                      const std::function<void()>& leave) {
+  const uint64_t warmup = std::max<uint64_t>(1, chunk / kWarmupDivisor);
+  ChunkPair pair;
+  for (int half = 0; half < 2; ++half) {
+    if ((half == 0) == state_first) {
+      if (absl::Status s = enter(); !s.ok()) {
         leave();
-      } else {
-        without = ChunkNs(w, chunk);
+        return s;
       }
+      for (uint64_t i = 0; i < warmup; ++i) Iterate(w);
+      pair.with_ns = ChunkNs(w, chunk);
+      leave();
+    } else {
+      for (uint64_t i = 0; i < warmup; ++i) Iterate(w);
+      pair.without_ns = ChunkNs(w, chunk);
     }
-    base.push_back(without);
-    added.push_back(with - without);
   }
-  return PairedCost{.base_ns = Median(std::move(base)), .added_ns = Median(std::move(added))};
+  return pair;
 }
 
 uint64_t RunUntilStopped(Workload w, const std::atomic<bool>& stop) {

@@ -37,18 +37,20 @@ int OnlineCpus();
 // syscall cost.
 double MeasureNsPerIteration(Workload w, uint64_t iterations);
 
-struct PairedCost {
-  double base_ns = 0;   // median chunk without the state, ns/iteration
-  double added_ns = 0;  // median of (with - without) over adjacent chunk pairs
+struct ChunkPair {
+  double without_ns = 0;  // ns/iteration with the state not in force
+  double with_ns = 0;     // ns/iteration with it in force
 };
 
 // For states that are cheap to enter and leave (attaching a BPF program
-// takes microseconds): alternates chunks of `chunk` iterations without and
-// with the state, `pairs` times, swapping which comes first on every pair.
-// The machine's drift cancels within each pair, milliseconds apart.
-absl::StatusOr<PairedCost> MeasureTogglingPairs(Workload w, uint64_t chunk, int pairs,
-                                                const std::function<absl::Status()>& enter,
-                                                const std::function<void()>& leave);
+// takes microseconds): one chunk of `chunk` iterations without the state and
+// one with it, back to back (`state_first` picks the order), so the
+// machine's drift cancels within the pair. Each chunk is preceded by a few
+// untimed iterations: the first syscalls after an attach or a detach run on
+// cold caches, and after a settings change one of them writes its record.
+absl::StatusOr<ChunkPair> MeasurePair(Workload w, uint64_t chunk, bool state_first,
+                                      const std::function<absl::Status()>& enter,
+                                      const std::function<void()>& leave);
 
 // Iterates as fast as it can until `stop` is set; returns the iterations run.
 uint64_t RunUntilStopped(Workload w, const std::atomic<bool>& stop);

@@ -23,11 +23,14 @@
 static __always_inline void rb_opened_file(struct scratch_area *s, long ret, const void *user_path)
 {
 	struct file *f = file_from_fd(ret);
+	__u32 dev;
+	__u64 ino;
 
 	if (f) {
+		file_dev_ino(f, &dev, &ino);
 		rb_path(s, &f->f_path);
-		rb_u32(s, file_dev(f));
-		rb_u64(s, file_ino(f));
+		rb_u32(s, dev);
+		rb_u64(s, ino);
 	} else {
 		rb_user_str(s, user_path, KESTREL_MAX_PATH);
 		rb_u32(s, 0);
