@@ -146,6 +146,13 @@ int pman_get_stats(struct pman_handle* h, struct pman_stats* stats,
 int pman_consume_first_event(struct pman_handle* h, void** record, int16_t* buffer_id) {
   if (record == nullptr || buffer_id == nullptr) return -EINVAL;
   *record = nullptr;
+  if (h == nullptr || !h->probe) return -EINVAL;
+  // The one call made per record: no status objects on the way, the
+  // guarded path only when the probe is not ready to be read.
+  if (h->probe->ReadyToConsume()) {
+    *record = const_cast<kestrel_record_header*>(h->probe->NextRecord(buffer_id));
+    return 0;
+  }
   return Call(h, [&](Probe& p) -> absl::Status {
     absl::StatusOr<const kestrel_record_header*> next = p.ConsumeFirst(buffer_id);
     if (!next.ok()) return next.status();

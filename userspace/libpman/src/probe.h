@@ -50,6 +50,10 @@ class Probe {
   absl::Status GetStats(pman_stats* stats, kestrel_cpu_counters* per_cpu, size_t per_cpu_len);
 
   absl::StatusOr<const kestrel_record_header*> ConsumeFirst(int16_t* ring_index);
+  // The per-record fast path behind ConsumeFirst: NextRecord may be called
+  // only while ReadyToConsume() holds.
+  bool ReadyToConsume() const { return loaded_ && merger_.has_value(); }
+  const kestrel_record_header* NextRecord(int16_t* ring_index) { return merger_->Next(ring_index); }
   absl::StatusOr<bool> Wait(int timeout_ms);
 
   const Logger& logger() const { return logger_; }

@@ -23,9 +23,8 @@ namespace kestrel::pman {
 
 class RingMerger {
  public:
-  explicit RingMerger(std::vector<RingReader> rings) : rings_(std::move(rings)) {
-    not_ready_.reserve(rings_.size());
-  }
+  explicit RingMerger(std::vector<RingReader> rings)
+      : rings_(std::move(rings)), not_ready_(rings_.size()) {}
 
   // Releases the record returned by the previous call and returns the next
   // one, or nullptr when every ring is empty. `ring_index` receives the ring
@@ -39,8 +38,10 @@ class RingMerger {
 
  private:
   std::vector<RingReader> rings_;
-  std::vector<uint32_t> not_ready_;  // rings with no head in this call's first pass
-  int last_ = -1;                    // ring holding the record handed out last
+  // Rings with no head in this call's first pass: sized once, so the
+  // per-record path never touches the allocator.
+  std::vector<uint32_t> not_ready_;
+  int last_ = -1;  // ring holding the record handed out last
 };
 
 }  // namespace kestrel::pman
