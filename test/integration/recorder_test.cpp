@@ -16,6 +16,8 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <sstream>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -150,6 +152,85 @@ TEST(RecorderTest, NewestRecordsOutliveWriterAndLoaderAndDumpFromANewProcess) {
   EXPECT_EQ(stop.exit_code, 0);
   struct stat st {};
   EXPECT_NE(stat(pins.dir().c_str(), &st), 0);
+}
+
+// The getppid records of `pid` in a dump (other lines, e.g. a
+// settings_changed record, are not calls).
+std::vector<DumpedCall> GetppidCallsOf(const std::string& dump, pid_t pid) {
+  std::string calls_only;
+  std::istringstream lines(dump);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("\"syscall\":\"getppid\"") != std::string::npos) calls_only += line + "\n";
+  }
+  std::vector<DumpedCall> out;
+  for (const DumpedCall& c : ParseJsonDump(calls_only)) {
+    if (c.pid == static_cast<uint32_t>(pid)) out.push_back(c);
+  }
+  return out;
+}
+
+TEST(RecorderTest, SyscallsToggleLiveFromAnotherProcess) {
+  KESTREL_REQUIRE_BPF_PRIVILEGES();
+  ScopedRecorderPins pins("toggle");
+  ScopedCgroup cgroup;
+  const CommandResult start =
+      RunKestrel({"recorder", "start", "--name", pins.name(), "--pin-root", pins.root(), "--size",
+                  "64K", "--syscalls", "getppid", "--cgroup", cgroup.path()});
+  ASSERT_EQ(start.exit_code, 0) << start.out;
+
+  // The child makes ten tagged calls per phase, each when told to; between
+  // phases another process (the kestrel CLI) turns getppid off, then on.
+  int go[2], done[2];
+  ASSERT_EQ(pipe(go), 0);
+  ASSERT_EQ(pipe(done), 0);
+  constexpr int kPhases = 3;
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    std::ofstream(cgroup.path() + "/cgroup.procs") << 0 << std::flush;
+    char byte = 0;
+    for (int phase = 0; phase < kPhases; ++phase) {
+      if (read(go[0], &byte, 1) != 1) _exit(1);
+      for (uint64_t i = 1; i <= 10; ++i) ChecksummedGetppid(phase * 100 + i);
+      if (write(done[1], &byte, 1) != 1) _exit(1);
+    }
+    _exit(0);
+  }
+  const auto run_phase = [&] {
+    char byte = 0;
+    ASSERT_EQ(write(go[1], &byte, 1), 1);
+    ASSERT_EQ(read(done[0], &byte, 1), 1);
+  };
+  run_phase();
+  const CommandResult off = RunKestrel({"syscalls", "disable", "getppid", "--pin-dir", pins.dir()});
+  EXPECT_EQ(off.exit_code, 0) << off.out;
+  run_phase();
+  const CommandResult on = RunKestrel({"syscalls", "enable", "getppid", "--pin-dir", pins.dir()});
+  EXPECT_EQ(on.exit_code, 0) << on.out;
+  run_phase();
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  for (int fd : {go[0], go[1], done[0], done[1]}) close(fd);
+
+  const CommandResult dump =
+      RunKestrel({"dump", "--name", pins.name(), "--pin-root", pins.root(), "--json"});
+  ASSERT_EQ(dump.exit_code, 0);
+  const std::vector<DumpedCall> calls = GetppidCallsOf(dump.out, child);
+  std::vector<uint64_t> tags;
+  for (const DumpedCall& c : calls) tags.push_back(c.args[0]);
+  std::vector<uint64_t> want;
+  for (uint64_t phase : {0, 2}) {
+    for (uint64_t i = 1; i <= 10; ++i) want.push_back(phase * 100 + i);
+  }
+  EXPECT_EQ(tags, want);
+
+  const CommandResult settings = RunKestrel({"settings", "get", "--pin-dir", pins.dir()});
+  EXPECT_EQ(settings.exit_code, 0) << settings.out;
+  EXPECT_NE(settings.out.find("snaplen"), std::string::npos) << settings.out;
+  const CommandResult stop =
+      RunKestrel({"recorder", "stop", "--name", pins.name(), "--pin-root", pins.root()});
+  EXPECT_EQ(stop.exit_code, 0);
 }
 
 TEST(RecorderTest, OverwriteUnderLoadNeverYieldsATornRecord) {

@@ -124,6 +124,7 @@ absl::Status PinAll(kestrel_recorder_probe* skel, const RecorderLinks& links,
   if (absl::Status s = Pin(skel->maps.recorder_info, pins.info); !s.ok()) return s;
   if (absl::Status s = Pin(skel->maps.cpu_counters, pins.counters); !s.ok()) return s;
   if (absl::Status s = Pin(skel->maps.custom_fillers, pins.fillers); !s.ok()) return s;
+  if (absl::Status s = Pin(skel->maps.bss, pins.control); !s.ok()) return s;
   if (absl::Status s = PinLink(links.fork.get(), pins.fork_link); !s.ok()) return s;
   if (absl::Status s = PinLink(links.exit.get(), pins.exit_link); !s.ok()) return s;
   return PinLink(links.sys_exit.get(), pins.link);

@@ -12,6 +12,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_format.h"
 #include "errno_status.h"
+#include "pin_dir.h"
 
 namespace kestrel::pman {
 namespace {
@@ -78,6 +79,7 @@ absl::StatusOr<RecorderPins> RecorderPinsFor(const pman_recorder_options& option
   pins.info = pins.dir + "/info";
   pins.counters = pins.dir + "/counters";
   pins.fillers = pins.dir + "/fillers";
+  pins.control = pins.dir + "/" + kPinControl;
   return pins;
 }
 

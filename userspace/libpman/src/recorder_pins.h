@@ -23,11 +23,13 @@ struct RecorderPins {
   std::string counters;   // the per-CPU counters
   std::string fillers;    // the fillers' tail-call table: the kernel empties
                           // a prog array when no fd or pin holds it
+  std::string control;    // the control block (.bss): `kestrel syscalls` and
+                          // `kestrel settings` change a running recorder here
 
   // Every pinned file, in the order stop removes them (link first, so the
   // probe stops writing before its maps go).
   std::vector<std::string> Files() const {
-    return {link, fork_link, exit_link, slots, heads, info, counters, fillers};
+    return {link, fork_link, exit_link, slots, heads, info, counters, fillers, control};
   }
 };
 
