@@ -93,10 +93,12 @@ static __always_inline void emit_specific(void *ctx, struct pt_regs *regs, long 
 
 /* Out of line so that the filter in kestrel_sys_exit needs no stack and no
  * callee-saved registers: uninteresting syscalls skip their save/restore. */
-static __noinline int capture_syscall(void *ctx, struct pt_regs *regs, long ret, __u64 id)
+static __noinline int capture_syscall(unsigned long long *ctx, __u64 id)
 {
-	/* Asked again rather than passed in: one more live value would make
-	 * the fast path above spill a register. */
+	/* Read again from ctx rather than passed in: every value the filter
+	 * keeps across its calls costs it a callee-saved register or a spill. */
+	struct pt_regs *regs = (struct pt_regs *)ctx[0];
+	long ret = (long)ctx[1];
 	bool ia32 = in_ia32_syscall();
 	struct kestrel_capture_settings settings;
 	struct kestrel_cpu_counters *counters;
@@ -131,7 +133,7 @@ int BPF_PROG(kestrel_sys_exit, struct pt_regs *regs, long ret)
 	report_settings_change(cb);
 	if (id >= KESTREL_SYSCALL_TABLE_SIZE || !cb->interesting_syscalls[id])
 		return 0;
-	return capture_syscall(ctx, regs, ret, id);
+	return capture_syscall(ctx, id);
 }
 
 char LICENSE[] SEC("license") = "GPL";
