@@ -93,14 +93,18 @@ class ScopedCgroup {
   std::string path_;
 };
 
+// `kestrel recorder start` of a 64 KiB recorder of getppid in `cgroup`.
+CommandResult StartGetppidRecorder(const ScopedRecorderPins& pins, const ScopedCgroup& cgroup) {
+  return RunKestrel({"recorder", "start", "--name", pins.name(), "--pin-root", pins.root(),
+                     "--size", "64K", "--syscalls", "getppid", "--cgroup", cgroup.path()});
+}
+
 TEST(RecorderTest, NewestRecordsOutliveWriterAndLoaderAndDumpFromANewProcess) {
   KESTREL_REQUIRE_BPF_PRIVILEGES();
   ScopedRecorderPins pins("gen");
   ScopedCgroup cgroup;
   // 64 KiB is 512 slots; the loader is a process of its own that exits.
-  const CommandResult start =
-      RunKestrel({"recorder", "start", "--name", pins.name(), "--pin-root", pins.root(), "--size",
-                  "64K", "--syscalls", "getppid", "--cgroup", cgroup.path()});
+  const CommandResult start = StartGetppidRecorder(pins, cgroup);
   ASSERT_EQ(start.exit_code, 0) << start.out;
 
   constexpr uint64_t kCalls = 2000;
@@ -173,9 +177,7 @@ TEST(RecorderTest, SyscallsToggleLiveFromAnotherProcess) {
   KESTREL_REQUIRE_BPF_PRIVILEGES();
   ScopedRecorderPins pins("toggle");
   ScopedCgroup cgroup;
-  const CommandResult start =
-      RunKestrel({"recorder", "start", "--name", pins.name(), "--pin-root", pins.root(), "--size",
-                  "64K", "--syscalls", "getppid", "--cgroup", cgroup.path()});
+  const CommandResult start = StartGetppidRecorder(pins, cgroup);
   ASSERT_EQ(start.exit_code, 0) << start.out;
 
   // The child makes ten tagged calls per phase, each when told to; between
