@@ -173,21 +173,6 @@ static __always_inline bool socket_port_in_range(long fd, __u16 lo, __u16 hi)
 	       port_in_range(bpf_ntohs(BPF_CORE_READ(sk, __sk_common.skc_dport)), lo, hi);
 }
 
-/* Whether a caller's inet sockaddr names a port in [lo, hi]: the peer of a
- * datagram sent or received on an unconnected socket. */
-static __always_inline bool user_sockaddr_port_in_range(const void *uaddr, long addrlen, __u16 lo,
-							__u16 hi)
-{
-	__u16 family_port[2];
-
-	if (!uaddr || addrlen < (long)sizeof(family_port) ||
-	    bpf_probe_read_user(family_port, sizeof(family_port), uaddr) != 0)
-		return false;
-	if (family_port[0] != KESTREL_AF_INET && family_port[0] != KESTREL_AF_INET6)
-		return false;
-	return port_in_range(bpf_ntohs(family_port[1]), lo, hi);
-}
-
 static __always_inline void rb_socket_tuple(struct scratch_area *s, long fd)
 {
 	rb_socket_ends(s, fd, true);
@@ -200,24 +185,26 @@ static __always_inline void rb_socket_local(struct scratch_area *s, long fd)
 
 /* A caller's sockaddr of `addrlen` bytes as a KPT_SOCKADDR. Empty when there
  * is none, it is unreadable, or too short for its family (the kernel
- * refuses those too); other families keep only their family byte. */
-static __always_inline void rb_user_sockaddr(struct scratch_area *s, const void *uaddr,
-					     long addrlen)
+ * refuses those too); other families keep only their family byte. Returns
+ * the inet port written (host order), 0 for none: decisions about the peer
+ * use the very bytes the record shows, not a second read of user memory. */
+static __always_inline __u16 rb_user_sockaddr(struct scratch_area *s, const void *uaddr,
+					      long addrlen)
 {
 	__u8 *raw = &s->path[SOCK_RAW_OFFSET];
 	__u8 *t = s->path;
-	__u16 family, port;
+	__u16 family, port = 0;
 	__u32 len;
 
 	if (!uaddr || addrlen < (long)sizeof(family)) {
 		rb_empty(s);
-		return;
+		return 0;
 	}
 	if (addrlen > SOCK_ADDR_MAX)
 		addrlen = SOCK_ADDR_MAX;
 	if (bpf_probe_read_user(raw, addrlen & 0xff, uaddr) != 0) {
 		rb_empty(s);
-		return;
+		return 0;
 	}
 	family = *(__u16 *)raw;
 	t[0] = (__u8)family;
@@ -237,11 +224,12 @@ static __always_inline void rb_user_sockaddr(struct scratch_area *s, const void 
 		len = 1 + put_sun_path(&t[1], (const char *)&raw[2], addrlen - 2, false);
 	} else if (family == KESTREL_AF_INET || family == KESTREL_AF_INET6) {
 		rb_empty(s);
-		return;
+		return 0;
 	} else {
 		len = 1;
 	}
 	rb_kernel_bytes(s, t, len & 0xff);
+	return port;
 }
 
 #endif /* KESTREL_BPF_SOCKET_READER_H */

@@ -18,16 +18,17 @@
 #define NET_EINPROGRESS 115
 
 /* Lifts the snaplen for the rest of the record when either end of socket
- * `fd`, or the peer a caller named in `uaddr`, is on a port of the
+ * `fd`, or the peer port the caller named (`peer_port`, 0 for none: an
+ * unconnected datagram socket's destination or source), is in the
  * full-capture range. */
 static __always_inline void apply_fullcapture_range(struct scratch_area *s, long fd,
-						    const void *uaddr, long addrlen)
+						    __u16 peer_port)
 {
 	__u16 lo = s->fullcapture_port_lo, hi = s->fullcapture_port_hi;
 
 	if (!s->capture_io_data || !hi)
 		return;
-	if (socket_port_in_range(fd, lo, hi) || user_sockaddr_port_in_range(uaddr, addrlen, lo, hi))
+	if ((peer_port && port_in_range(peer_port, lo, hi)) || socket_port_in_range(fd, lo, hi))
 		s->snaplen = RB_MAX_BUFFER;
 }
 
@@ -111,12 +112,13 @@ SEC("tp_btf/sys_exit")
 int BPF_PROG(fill_SENDTO, struct pt_regs *regs, long ret)
 {
 	struct scratch_area *s = scratch_for(KESTREL_EVT_SENDTO);
+	__u16 peer_port;
 
 	if (!s)
 		return 0;
-	rb_user_sockaddr(s, (const void *)regs->r8, (int)regs->r9);
+	peer_port = rb_user_sockaddr(s, (const void *)regs->r8, (int)regs->r9);
 	rb_socket_tuple(s, (int)regs->di);
-	apply_fullcapture_range(s, (int)regs->di, (const void *)regs->r8, (int)regs->r9);
+	apply_fullcapture_range(s, (int)regs->di, peer_port);
 	rb_io_buffer(s, (const void *)regs->si, ret);
 	rb_submit(s);
 	return 0;
@@ -126,6 +128,7 @@ SEC("tp_btf/sys_exit")
 int BPF_PROG(fill_RECVFROM, struct pt_regs *regs, long ret)
 {
 	struct scratch_area *s = scratch_for(KESTREL_EVT_RECVFROM);
+	__u16 peer_port;
 	int addrlen = 0;
 
 	if (!s)
@@ -133,20 +136,21 @@ int BPF_PROG(fill_RECVFROM, struct pt_regs *regs, long ret)
 	/* The kernel wrote the sender's length back through the pointer. */
 	if (ret >= 0 && regs->r8 && regs->r9)
 		bpf_probe_read_user(&addrlen, sizeof(addrlen), (const void *)regs->r9);
-	rb_user_sockaddr(s, (const void *)regs->r8, addrlen);
+	peer_port = rb_user_sockaddr(s, (const void *)regs->r8, addrlen);
 	rb_socket_tuple(s, (int)regs->di);
-	apply_fullcapture_range(s, (int)regs->di, (const void *)regs->r8, addrlen);
+	apply_fullcapture_range(s, (int)regs->di, peer_port);
 	rb_io_buffer(s, (const void *)regs->si, ret);
 	rb_submit(s);
 	return 0;
 }
 
-/* size, data, addr and tuple of sendmsg/recvmsg. addr is msg_name: on
+/* addr, size, data and tuple of sendmsg/recvmsg. addr is msg_name: on
  * recvmsg the kernel has written the sender and its length back by exit. */
 static __always_inline int fill_msg(__u16 type, struct pt_regs *regs, long ret, bool recv)
 {
 	struct scratch_area *s = scratch_for(type);
 	struct user_msghdr msg;
+	__u16 peer_port = 0;
 	__u64 n;
 
 	if (!s)
@@ -156,17 +160,17 @@ static __always_inline int fill_msg(__u16 type, struct pt_regs *regs, long ret, 
 		rb_empty(s);
 		rb_empty(s);
 	} else {
-		apply_fullcapture_range(s, (int)regs->di, msg.msg_name, msg.msg_namelen);
+		if (recv && ret < 0)
+			rb_empty(s);
+		else
+			peer_port = rb_user_sockaddr(s, msg.msg_name, msg.msg_namelen);
+		apply_fullcapture_range(s, (int)regs->di, peer_port);
 		n = msg.msg_iovlen;
 		if (n > KESTREL_MAX_MSG_IOVECS) {
 			n = KESTREL_MAX_MSG_IOVECS;
 			s->flags |= KESTREL_RECORD_TRUNCATED;
 		}
 		rb_iovec_size_and_data(s, msg.msg_iov, n, ret);
-		if (recv && ret < 0)
-			rb_empty(s);
-		else
-			rb_user_sockaddr(s, msg.msg_name, msg.msg_namelen);
 	}
 	rb_socket_tuple(s, (int)regs->di);
 	rb_submit(s);

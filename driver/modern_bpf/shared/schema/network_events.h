@@ -80,9 +80,9 @@
 	PARAM(res, KPT_ERRNO, KPS_RET, KFS_NONE)                                                   \
 	PARAM(fd, KPT_FD, KPS_ARG0, KFS_NONE)                                                      \
 	PARAM(flags, KPT_FLAGS32, KPS_ARG2, KFS_MSG_FLAGS)                                         \
+	PARAM(addr, KPT_SOCKADDR, KPS_CUSTOM, KFS_NONE)                                            \
 	PARAM(size, KPT_UINT64, KPS_CUSTOM, KFS_NONE)                                              \
 	PARAM(data, KPT_BYTEBUF, KPS_CUSTOM, KFS_NONE)                                             \
-	PARAM(addr, KPT_SOCKADDR, KPS_CUSTOM, KFS_NONE)                                            \
 	PARAM(tuple, KPT_SOCKTUPLE, KPS_CUSTOM, KFS_NONE)
 
 #define KESTREL_PARAMS_RECVMSG(PARAM) KESTREL_PARAMS_SENDMSG(PARAM)
