@@ -29,7 +29,7 @@
 #define KESTREL_RECORD_PARAMS_MISSING (1U << 1) /* a filler was not loaded */
 /* An ia32 syscall: the record is generic, its syscall_id the 64-bit twin's
  * and its args the ia32 argument registers (bx, cx, dx, si, di, bp). */
-#define KESTREL_RECORD_IA32           (1U << 2)
+#define KESTREL_RECORD_IA32 (1U << 2)
 
 struct kestrel_record_header {
 	__u64 ts_ns; /* CLOCK_BOOTTIME when the syscall returned */
