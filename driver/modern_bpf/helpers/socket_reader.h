@@ -40,6 +40,14 @@ static __always_inline struct socket *socket_from_fd(long fd)
 	return BPF_CORE_READ(f, private_data);
 }
 
+/* The kernel socket behind `fd`, or NULL when fd is not a socket. */
+static __always_inline struct sock *sock_from_fd(long fd)
+{
+	struct socket *sock = socket_from_fd(fd);
+
+	return sock ? BPF_CORE_READ(sock, sk) : NULL;
+}
+
 /* Copies a sun_path of `len` bytes to dst as a NUL-terminated string, with
  * '@' for the leading NUL of an abstract name. Returns the bytes written
  * (NUL included); dst needs SOCK_SUN_PATH + 2 bytes. */
@@ -122,8 +130,7 @@ static __always_inline __u32 put_inet_end(__u8 *dst, struct sock *sk, bool v6, b
  * of a family the encoding does not cover. */
 static __always_inline void rb_socket_ends(struct scratch_area *s, long fd, bool tuple)
 {
-	struct socket *sock = socket_from_fd(fd);
-	struct sock *sk = sock ? BPF_CORE_READ(sock, sk) : NULL;
+	struct sock *sk = sock_from_fd(fd);
 	__u8 *t = s->path;
 	__u32 len;
 	__u16 family;
@@ -160,8 +167,7 @@ static __always_inline bool port_in_range(__u16 port, __u16 lo, __u16 hi)
 /* Whether the local or the remote port of inet socket `fd` is in [lo, hi]. */
 static __always_inline bool socket_port_in_range(long fd, __u16 lo, __u16 hi)
 {
-	struct socket *sock = socket_from_fd(fd);
-	struct sock *sk = sock ? BPF_CORE_READ(sock, sk) : NULL;
+	struct sock *sk = sock_from_fd(fd);
 	__u16 family;
 
 	if (!sk)

@@ -43,10 +43,17 @@ double ThreadCpuSeconds() {
   return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+void PinCurrentThread(int cpu) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu, &set);
+  pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
 // A source of records the consumer thread drains: returns how many it read
 // (0 when empty), and waits a little when there is nothing.
 struct Source {
-  std::function<uint64_t(uint64_t* inversions)> drain;
+  std::function<uint64_t()> drain;
   std::function<void()> wait;
 };
 
@@ -59,10 +66,7 @@ RunResult Measure(const Source& source, double seconds) {
   const unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
   for (int i = 0; i < kLoadThreads; ++i) {
     load.emplace_back([&, i] {
-      cpu_set_t set;
-      CPU_ZERO(&set);
-      CPU_SET(i % cpus, &set);
-      pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+      PinCurrentThread(static_cast<int>(i % cpus));
       while (!go) sched_yield();
       uint64_t n = 0;
       while (!stop.load(std::memory_order_relaxed)) {
@@ -76,7 +80,7 @@ RunResult Measure(const Source& source, double seconds) {
   std::thread consumer([&] {
     const double cpu0 = ThreadCpuSeconds();
     for (;;) {
-      const uint64_t n = source.drain(&r.inversions);
+      const uint64_t n = source.drain();
       r.consumed += n;
       if (n == 0) {
         if (consumer_stop) break;
@@ -132,19 +136,29 @@ absl::StatusOr<Handle> LoadProbeForGetppid(uint32_t cpus_per_buffer, uint64_t ri
   return h;
 }
 
-// Reads every record now in the probe's rings, in timestamp order.
-uint64_t DrainProbe(pman_handle* h, uint64_t* inversions, uint64_t* last_ts) {
-  uint64_t n = 0;
+// What the reads of the probe's rings have seen so far.
+struct ProbeReadTally {
+  uint64_t records = 0;
+  uint64_t ring_bytes = 0;  // ring space of those records, ring headers included
+  uint64_t inversions = 0;  // records with a smaller timestamp than the one before
+  uint64_t last_ts = 0;
+};
+
+// Reads every record now in the probe's rings, in timestamp order; returns
+// how many.
+uint64_t DrainProbe(pman_handle* h, ProbeReadTally& tally) {
+  const uint64_t before = tally.records;
   for (;;) {
     void* record = nullptr;
     int16_t ring = 0;
     if (pman_consume_first_event(h, &record, &ring) != 0 || record == nullptr) break;
     const auto* hdr = static_cast<const kestrel_record_header*>(record);
-    *inversions += hdr->ts_ns < *last_ts;
-    *last_ts = hdr->ts_ns;
-    ++n;
+    tally.inversions += hdr->ts_ns < tally.last_ts;
+    tally.last_ts = hdr->ts_ns;
+    tally.ring_bytes += pman::RoundedRecordBytes(hdr->len);
+    ++tally.records;
   }
-  return n;
+  return tally.records - before;
 }
 
 absl::StatusOr<RunResult> RunProbe(uint32_t cpus_per_buffer, uint64_t ring_bytes, double seconds) {
@@ -157,14 +171,15 @@ absl::StatusOr<RunResult> RunProbe(uint32_t cpus_per_buffer, uint64_t ring_bytes
   }
   if (int rc = pman_attach(raw); rc != 0) return absl::ErrnoToStatus(-rc, "pman_attach");
 
-  uint64_t last_ts = 0;
+  ProbeReadTally tally;
   Source source{
-      .drain = [&](uint64_t* inversions) { return DrainProbe(raw, inversions, &last_ts); },
+      .drain = [&] { return DrainProbe(raw, tally); },
       .wait = [&] { pman_wait_for_events(raw, 10); },
   };
   RunResult r = Measure(source, seconds);
   pman_detach(raw);
-  r.consumed += source.drain(&r.inversions);
+  r.consumed += source.drain();
+  r.inversions = tally.inversions;
   pman_stats after{};
   if (int rc = pman_get_stats(raw, &after, nullptr, 0); rc != 0) {
     return absl::ErrnoToStatus(-rc, "pman_get_stats");
@@ -181,7 +196,7 @@ absl::StatusOr<RunResult> RunRaw(bool per_cpu, uint64_t ring_bytes, uint32_t bat
   if (!p.ok()) return p.status();
   // No wakeups: the consumer polls, as fast as a reader of this ring can.
   Source source{
-      .drain = [&](uint64_t*) { return (*p)->Drain(); },
+      .drain = [&] { return (*p)->Drain(); },
       .wait = [] { std::this_thread::sleep_for(std::chrono::microseconds(200)); },
   };
   RunResult r = Measure(source, seconds);
@@ -202,20 +217,13 @@ struct DrainResult {
   double seconds = 0;
 };
 
-// Ring space of one record: the ring's 8-byte header, then the record,
-// rounded to 8 bytes.
-uint64_t RingSpace(uint64_t record_bytes) { return (8 + record_bytes + 7) & ~uint64_t{7}; }
-
 // The bench producer's records are 64 bytes (bench_producer.bpf.c).
 constexpr uint64_t kRawRecordBytes = 64;
 
 // Calls getppid on CPU 0 `calls` times: what fills the rings.
 void FillFromCpu0(uint64_t calls) {
   std::thread filler([calls] {
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(0, &set);
-    pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+    PinCurrentThread(0);
     for (uint64_t i = 0; i < calls; ++i) syscall(SYS_getppid);
   });
   filler.join();
@@ -242,13 +250,10 @@ absl::StatusOr<DrainResult> DrainProbeBacklog(uint32_t cpus_per_buffer, uint64_t
   FillFromCpu0(BacklogRecords(ring_bytes));
   pman_detach(h->get());
   return TimeDrain([&](DrainResult& d) {
-    for (;;) {
-      void* record = nullptr;
-      int16_t ring = 0;
-      if (pman_consume_first_event(h->get(), &record, &ring) != 0 || record == nullptr) break;
-      ++d.records;
-      d.ring_bytes += RingSpace(static_cast<const kestrel_record_header*>(record)->len);
-    }
+    ProbeReadTally tally;
+    DrainProbe(h->get(), tally);
+    d.records = tally.records;
+    d.ring_bytes = tally.ring_bytes;
   });
 }
 
@@ -261,7 +266,7 @@ absl::StatusOr<DrainResult> DrainRawBacklog(bool per_cpu, uint64_t ring_bytes) {
   FillFromCpu0(BacklogRecords(ring_bytes));
   return TimeDrain([&](DrainResult& d) {
     d.records = (*p)->Drain();
-    d.ring_bytes = d.records * RingSpace(kRawRecordBytes);
+    d.ring_bytes = d.records * pman::RoundedRecordBytes(kRawRecordBytes);
   });
 }
 

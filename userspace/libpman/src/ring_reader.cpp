@@ -15,9 +15,9 @@ namespace {
 
 constexpr uint32_t kRecordHeaderBytes = BPF_RINGBUF_HDR_SZ;
 
-uint64_t RoundedRecordBytes(uint32_t len) { return (len + kRecordHeaderBytes + 7) & ~7ULL; }
-
 }  // namespace
+
+uint64_t RoundedRecordBytes(uint32_t len) { return (len + kRecordHeaderBytes + 7) & ~7ULL; }
 
 absl::StatusOr<RingReader> RingReader::Map(int fd, uint64_t size) {
   const long page = sysconf(_SC_PAGESIZE);

@@ -12,6 +12,10 @@
 
 namespace kestrel::pman {
 
+// Ring space a record of `len` bytes takes: the ring's own header, then the
+// record, rounded up to 8 bytes.
+uint64_t RoundedRecordBytes(uint32_t len);
+
 class RingReader {
  public:
   // Maps the ring behind `fd` (a BPF_MAP_TYPE_RINGBUF of `size` bytes). The

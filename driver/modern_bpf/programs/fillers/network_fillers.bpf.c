@@ -108,15 +108,13 @@ int BPF_PROG(fill_BIND, struct pt_regs *regs, long ret)
 	return 0;
 }
 
-SEC("tp_btf/sys_exit")
-int BPF_PROG(fill_SENDTO, struct pt_regs *regs, long ret)
+/* addr, tuple and data of sendto/recvfrom, then the record goes out. addr
+ * is the peer the caller named: `addrlen` bytes at the fifth argument. */
+static __always_inline int fill_addr_tuple_data(struct scratch_area *s, struct pt_regs *regs,
+						long ret, long addrlen)
 {
-	struct scratch_area *s = scratch_for(KESTREL_EVT_SENDTO);
-	__u16 peer_port;
+	__u16 peer_port = rb_user_sockaddr(s, (const void *)regs->r8, addrlen);
 
-	if (!s)
-		return 0;
-	peer_port = rb_user_sockaddr(s, (const void *)regs->r8, (int)regs->r9);
 	rb_socket_tuple(s, (int)regs->di);
 	apply_fullcapture_range(s, (int)regs->di, peer_port);
 	rb_io_buffer(s, (const void *)regs->si, ret);
@@ -125,10 +123,17 @@ int BPF_PROG(fill_SENDTO, struct pt_regs *regs, long ret)
 }
 
 SEC("tp_btf/sys_exit")
+int BPF_PROG(fill_SENDTO, struct pt_regs *regs, long ret)
+{
+	struct scratch_area *s = scratch_for(KESTREL_EVT_SENDTO);
+
+	return s ? fill_addr_tuple_data(s, regs, ret, (int)regs->r9) : 0;
+}
+
+SEC("tp_btf/sys_exit")
 int BPF_PROG(fill_RECVFROM, struct pt_regs *regs, long ret)
 {
 	struct scratch_area *s = scratch_for(KESTREL_EVT_RECVFROM);
-	__u16 peer_port;
 	int addrlen = 0;
 
 	if (!s)
@@ -136,12 +141,7 @@ int BPF_PROG(fill_RECVFROM, struct pt_regs *regs, long ret)
 	/* The kernel wrote the sender's length back through the pointer. */
 	if (ret >= 0 && regs->r8 && regs->r9)
 		bpf_probe_read_user(&addrlen, sizeof(addrlen), (const void *)regs->r9);
-	peer_port = rb_user_sockaddr(s, (const void *)regs->r8, addrlen);
-	rb_socket_tuple(s, (int)regs->di);
-	apply_fullcapture_range(s, (int)regs->di, peer_port);
-	rb_io_buffer(s, (const void *)regs->si, ret);
-	rb_submit(s);
-	return 0;
+	return fill_addr_tuple_data(s, regs, ret, addrlen);
 }
 
 /* addr, size, data and tuple of sendmsg/recvmsg. addr is msg_name: on
