@@ -17,21 +17,36 @@
 #include "drop_markers.h"
 #include "settings_reader.h"
 
+/* Whether any target is set: one OR over every target slot, so the common
+ * case (no target set) costs a few loads and one branch, not a loop. */
+_Static_assert(__builtin_offsetof(struct kestrel_capture_settings, target_tgids) % 8 == 0,
+	       "target_tgids is read as u64 pairs");
+
+static __always_inline bool target_set_empty(const struct kestrel_capture_settings *s)
+{
+	const __u64 *tgids = (const __u64 *)s->target_tgids;
+	__u64 any = s->target_tgid;
+
+	for (int i = 0; i < KESTREL_MAX_TARGET_TGIDS / 2; i++)
+		any |= tgids[i];
+	for (int i = 0; i < KESTREL_MAX_TARGET_CGROUPS; i++)
+		any |= s->target_cgroups[i];
+	return !any;
+}
+
 static __always_inline bool in_target_set(const struct kestrel_capture_settings *s, __u32 tgid)
 {
-	bool any = s->target_tgid != 0;
 	__u64 cgroup = 0;
 
-	if (any && tgid == s->target_tgid)
+	if (target_set_empty(s))
+		return true;
+	if (tgid == s->target_tgid)
 		return true;
 	for (int i = 0; i < KESTREL_MAX_TARGET_TGIDS; i++) {
 		__u32 t = s->target_tgids[i];
 
-		if (!t)
-			continue;
-		if (t == tgid)
+		if (t && t == tgid)
 			return true;
-		any = true;
 	}
 	for (int i = 0; i < KESTREL_MAX_TARGET_CGROUPS; i++) {
 		__u64 c = s->target_cgroups[i];
@@ -42,9 +57,8 @@ static __always_inline bool in_target_set(const struct kestrel_capture_settings 
 			cgroup = bpf_get_current_cgroup_id();
 		if (c == cgroup)
 			return true;
-		any = true;
 	}
-	return !any;
+	return false;
 }
 
 static __always_inline bool wanted(const struct kestrel_capture_settings *s, __u32 tgid, long ret)

@@ -15,6 +15,7 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 
+#include "kernel_view.h"
 #include "record_builder.h"
 
 #define PATH_MAX_COMPONENTS 48
@@ -22,84 +23,60 @@
 
 struct path_walk {
 	struct scratch_area *s;
-	struct dentry *dentry;
-	struct mount *mnt;
-	struct dentry *mnt_root; /* of mnt: read once per mount, not per step */
-	__u32 pos;		 /* start of the path written so far, in s->path */
+	/* Kernel addresses; each step views them as their types. */
+	const void *dentry;
+	const void *mnt;      /* struct mount */
+	const void *mnt_root; /* of mnt: read once per mount, not per step */
+	__u32 pos;	      /* start of the path written so far, in s->path */
 	bool done;
 };
-
-/* What a step needs of a dentry: its parent and its name. */
-struct dentry_up {
-	struct dentry *parent;
-	struct qstr name;
-};
-
-/* One probe read for both when the kernel keeps d_name right after
- * d_parent (decided at load time from BTF), two otherwise. */
-static __always_inline void read_dentry_up(struct dentry *dentry, struct dentry_up *up)
-{
-	if (bpf_core_field_offset(struct dentry, d_name) ==
-	    bpf_core_field_offset(struct dentry, d_parent) + sizeof(up->parent)) {
-		bpf_probe_read_kernel(up, sizeof(*up),
-				      (void *)dentry +
-					  bpf_core_field_offset(struct dentry, d_parent));
-		return;
-	}
-	up->parent = BPF_CORE_READ(dentry, d_parent);
-	up->name = BPF_CORE_READ(dentry, d_name);
-}
 
 static long path_walk_step(__u32 i, void *data)
 {
 	struct path_walk *w = data;
-	/* Locals, not w->...: CO-RE relocations must start at a kernel type. */
-	struct dentry *dentry = w->dentry;
-	struct mount *mnt = w->mnt;
-	struct dentry *mnt_root = w->mnt_root;
-	struct dentry_up up;
+	struct dentry *dentry = kernel_view(struct dentry, w->dentry);
+	struct dentry *parent = dentry->d_parent;
 	__u32 len;
 
-	read_dentry_up(dentry, &up);
-
-	if (dentry == mnt_root || dentry == up.parent) {
-		struct mount *mnt_parent = BPF_CORE_READ(mnt, mnt_parent);
+	if (w->dentry == w->mnt_root || dentry == parent) {
+		struct mount *mnt = kernel_view(struct mount, w->mnt);
+		struct mount *mnt_parent = mnt->mnt_parent;
 
 		/* The root of a filesystem that is not a mount point (pipes,
 		 * sockets), or the global root: stop. */
-		if (dentry != mnt_root || mnt == mnt_parent) {
+		if (w->dentry != w->mnt_root || mnt == mnt_parent) {
 			w->done = true;
 			return 1;
 		}
-		w->dentry = BPF_CORE_READ(mnt, mnt_mountpoint);
+		w->dentry = mnt->mnt_mountpoint;
 		w->mnt = mnt_parent;
-		w->mnt_root = BPF_CORE_READ(mnt_parent, mnt.mnt_root);
+		w->mnt_root = mnt_parent->mnt.mnt_root;
 		return 0;
 	}
-	len = up.name.len & PATH_NAME_MAX;
+	len = dentry->d_name.len & PATH_NAME_MAX;
 	if (len + 1 > w->pos) {
 		w->s->flags |= KESTREL_RECORD_TRUNCATED;
 		return 1;
 	}
 	w->pos -= len + 1;
 	bpf_probe_read_kernel(&w->s->path[(w->pos + 1) & (KESTREL_MAX_PATH - 1)], len,
-			      up.name.name);
+			      dentry->d_name.name);
 	w->s->path[w->pos & (KESTREL_MAX_PATH - 1)] = '/';
-	w->dentry = up.parent;
+	w->dentry = parent;
 	return 0;
 }
 
 /* Appends the absolute path of `p` as one parameter. */
 static __always_inline void rb_path(struct scratch_area *s, const struct path *p)
 {
+	struct path *path = kernel_view(struct path, p);
+	struct vfsmount *vfsmnt = path->mnt;
 	struct path_walk w = {.s = s};
-	struct vfsmount *vfsmnt;
 	__u32 len;
 
-	w.dentry = BPF_CORE_READ(p, dentry);
-	vfsmnt = BPF_CORE_READ(p, mnt);
+	w.dentry = path->dentry;
 	w.mnt = container_of(vfsmnt, struct mount, mnt);
-	w.mnt_root = BPF_CORE_READ(vfsmnt, mnt_root);
+	w.mnt_root = vfsmnt->mnt_root;
 	/* The path ends at KESTREL_MAX_PATH - 1 with its NUL. */
 	w.pos = KESTREL_MAX_PATH - 1;
 	s->path[KESTREL_MAX_PATH - 1] = '\0';

@@ -24,6 +24,7 @@
 #include "counters.h"
 #include "maps.h"
 #include "drop_markers.h"
+#include "record_header.h"
 #include "sink.h"
 
 #define RB_MASK	      (KESTREL_MAX_RECORD_BYTES - 1)
@@ -174,15 +175,31 @@ static __always_inline void rb_pad_missing(struct scratch_area *s)
 	}
 }
 
+/* Copies a finished record into this CPU's ring, after the drop marker the
+ * CPU owes, and counts the outcome. */
+static __always_inline void output_record(const void *rec, __u32 len, __u32 cpu,
+					  struct kestrel_cpu_counters *counters)
+{
+	void *ring = ring_for_this_cpu(cpu);
+
+	if (!ring) {
+		counter_inc(counters->drops_no_ring);
+		return;
+	}
+	if (!emit_owed_drop_marker(ring, cpu, counters) || !sink_output(ring, rec, len)) {
+		count_loss(&counters->drops_ring_full);
+		return;
+	}
+	counter_inc(counters->records_written);
+}
+
 /* Writes the header and copies the record into this CPU's ring. */
 static __always_inline void rb_submit(struct scratch_area *s)
 {
 	struct kestrel_cpu_counters *counters = this_cpu_counters();
 	struct kestrel_record_header *h = (struct kestrel_record_header *)s->buf;
-	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	__u32 cpu = bpf_get_smp_processor_id();
 	__u32 len = s->payload_off;
-	void *ring;
 
 	if (!counters)
 		return;
@@ -190,27 +207,9 @@ static __always_inline void rb_submit(struct scratch_area *s)
 		count_loss(&counters->drops_too_large);
 		return;
 	}
-	h->ts_ns = bpf_ktime_get_boot_ns();
-	h->tid = (__u32)pid_tgid;
-	h->tgid = pid_tgid >> 32;
-	h->len = len;
-	h->type = s->type;
-	h->version = KESTREL_SCHEMA_VERSION;
-	h->nparams = s->nparams;
+	fill_record_header(h, s->type, s->nparams, len, cpu, bpf_get_current_pid_tgid());
 	h->flags = s->flags;
-	h->cpu = cpu;
-	h->reserved = 0;
-
-	ring = ring_for_this_cpu(cpu);
-	if (!ring) {
-		counter_inc(counters->drops_no_ring);
-		return;
-	}
-	if (!emit_owed_drop_marker(ring, cpu, counters) || !sink_output(ring, s->buf, len)) {
-		count_loss(&counters->drops_ring_full);
-		return;
-	}
-	counter_inc(counters->records_written);
+	output_record(s->buf, len, cpu, counters);
 }
 
 #endif /* KESTREL_BPF_RECORD_BUILDER_H */

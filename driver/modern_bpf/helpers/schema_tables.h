@@ -9,11 +9,13 @@
 #include "vmlinux.h"
 
 #include "../shared/event_types.h"
+#include "../shared/record_format.h"
 #include "../shared/syscall_ids.h"
 
 struct param_desc {
 	__u8 type;   /* enum kestrel_param_type */
 	__u8 source; /* enum kestrel_param_source */
+	__u8 size;   /* KESTREL_PARAM_FIXED_SIZE(type) */
 };
 
 #define SCHEMA_SYSCALL_ENTRY(name, syscall, params) [KESTREL_NR_##syscall] = KESTREL_EVT_##name,
@@ -24,7 +26,8 @@ static const __u16 syscall_event[KESTREL_SYSCALL_TABLE_SIZE] = {
 #define SCHEMA_EVENT_INDEX(type) ((type)-KESTREL_EVT_SYSCALL_BASE - 1)
 #define SCHEMA_N_EVENTS		 (KESTREL_EVT_TYPE_MAX - KESTREL_EVT_SYSCALL_BASE - 1)
 
-#define SCHEMA_PARAM_DESC(name, type, source, flag_set) {type, source},
+#define SCHEMA_PARAM_DESC(name, type, source, flag_set)                                            \
+	{type, source, KESTREL_PARAM_FIXED_SIZE(type)},
 #define SCHEMA_EVENT_PARAMS(name, syscall, params)                                                 \
 	[SCHEMA_EVENT_INDEX(KESTREL_EVT_##name)] = {params(SCHEMA_PARAM_DESC)},
 static const struct param_desc event_params[SCHEMA_N_EVENTS][KESTREL_MAX_EVENT_PARAMS] = {
@@ -36,5 +39,26 @@ static const struct param_desc event_params[SCHEMA_N_EVENTS][KESTREL_MAX_EVENT_P
 	[SCHEMA_EVENT_INDEX(KESTREL_EVT_##name)] = KESTREL_NPARAMS_##name,
 static const __u8 event_nparams[SCHEMA_N_EVENTS] = {KESTREL_SYSCALL_EVENTS(SCHEMA_EVENT_NPARAMS)};
 #undef SCHEMA_EVENT_NPARAMS
+
+/* Largest register record (register_record.h): header, then up to 7
+ * parameters of 8 bytes with their lengths. */
+#define SCHEMA_REGISTER_RECORD_BYTES 104
+
+/* Length of the event's record when every parameter is a fixed-size
+ * register or return value (a register record); 0 when any parameter needs
+ * memory reads or a custom filler. */
+#define SCHEMA_PARAM_REGISTER_BYTES(name, type, source, flag_set)                                  \
+	+((source) < KPS_CUSTOM && KESTREL_PARAM_FIXED_SIZE(type)                                  \
+	      ? 2 + KESTREL_PARAM_FIXED_SIZE(type)                                                 \
+	      : SCHEMA_REGISTER_RECORD_BYTES + 1)
+#define SCHEMA_REGISTER_LEN(len) ((__u8)((len) <= SCHEMA_REGISTER_RECORD_BYTES ? (len) : 0))
+#define SCHEMA_EVENT_REGISTER_LEN(name, syscall, params)                                           \
+	[SCHEMA_EVENT_INDEX(KESTREL_EVT_##name)] = SCHEMA_REGISTER_LEN(                            \
+	    sizeof(struct kestrel_record_header) params(SCHEMA_PARAM_REGISTER_BYTES)),
+static const __u8 event_register_len[SCHEMA_N_EVENTS] = {
+    KESTREL_SYSCALL_EVENTS(SCHEMA_EVENT_REGISTER_LEN)};
+#undef SCHEMA_EVENT_REGISTER_LEN
+#undef SCHEMA_REGISTER_LEN
+#undef SCHEMA_PARAM_REGISTER_BYTES
 
 #endif /* KESTREL_BPF_SCHEMA_TABLES_H */

@@ -35,9 +35,9 @@ static __always_inline struct socket *socket_from_fd(long fd)
 {
 	struct file *f = file_from_fd(fd);
 
-	if (!f || (BPF_CORE_READ(f, f_inode, i_mode) & SOCK_S_IFMT) != SOCK_S_IFSOCK)
+	if (!f || (f->f_inode->i_mode & SOCK_S_IFMT) != SOCK_S_IFSOCK)
 		return NULL;
-	return BPF_CORE_READ(f, private_data);
+	return kernel_view(struct socket, f->private_data);
 }
 
 /* The kernel socket behind `fd`, or NULL when fd is not a socket. */
@@ -45,7 +45,7 @@ static __always_inline struct sock *sock_from_fd(long fd)
 {
 	struct socket *sock = socket_from_fd(fd);
 
-	return sock ? BPF_CORE_READ(sock, sk) : NULL;
+	return sock ? sock->sk : NULL;
 }
 
 /* Copies a sun_path of `len` bytes to dst as a NUL-terminated string, with
@@ -92,7 +92,7 @@ static __always_inline __u32 put_unix_name(__u8 *dst, struct sock *sk)
 	struct unix_address *a = NULL;
 
 	if (sk)
-		a = BPF_CORE_READ((struct unix_sock *)sk, addr);
+		a = kernel_view(struct unix_sock, sk)->addr;
 	if (!a) {
 		dst[0] = '\0';
 		return 1;
@@ -100,7 +100,7 @@ static __always_inline __u32 put_unix_name(__u8 *dst, struct sock *sk)
 	/* a->len counts sun_family too. */
 	return put_sun_path(
 	    dst, (const char *)a + bpf_core_field_offset(struct unix_address, name) + sizeof(__u16),
-	    BPF_CORE_READ(a, len) - (long)sizeof(__u16), false);
+	    a->len - (long)sizeof(__u16), false);
 }
 
 /* One end of an inet socket: address then port, host order. */
@@ -119,8 +119,7 @@ static __always_inline __u32 put_inet_end(__u8 *dst, struct sock *sk, bool v6, b
 		else
 			bpf_core_read(dst, 4, &sk->__sk_common.skc_daddr);
 	}
-	port = local ? BPF_CORE_READ(sk, __sk_common.skc_num)
-		     : bpf_ntohs(BPF_CORE_READ(sk, __sk_common.skc_dport));
+	port = local ? sk->__sk_common.skc_num : bpf_ntohs(sk->__sk_common.skc_dport);
 	__builtin_memcpy(&dst[v6 ? 16 : 4], &port, sizeof(port));
 	return v6 ? SOCK_INET6_LEN : SOCK_INET_LEN;
 }
@@ -139,7 +138,7 @@ static __always_inline void rb_socket_ends(struct scratch_area *s, long fd, bool
 		rb_empty(s);
 		return;
 	}
-	family = BPF_CORE_READ(sk, __sk_common.skc_family);
+	family = sk->__sk_common.skc_family;
 	t[0] = (__u8)family;
 	if (family == KESTREL_AF_INET || family == KESTREL_AF_INET6) {
 		bool v6 = family == KESTREL_AF_INET6;
@@ -150,8 +149,8 @@ static __always_inline void rb_socket_ends(struct scratch_area *s, long fd, bool
 	} else if (family == KESTREL_AF_UNIX) {
 		len = 1 + put_unix_name(&t[1], sk);
 		if (tuple)
-			len += put_unix_name(&t[len & 0xff],
-					     BPF_CORE_READ((struct unix_sock *)sk, peer));
+			len +=
+			    put_unix_name(&t[len & 0xff], kernel_view(struct unix_sock, sk)->peer);
 	} else {
 		rb_empty(s);
 		return;
@@ -172,11 +171,11 @@ static __always_inline bool socket_port_in_range(long fd, __u16 lo, __u16 hi)
 
 	if (!sk)
 		return false;
-	family = BPF_CORE_READ(sk, __sk_common.skc_family);
+	family = sk->__sk_common.skc_family;
 	if (family != KESTREL_AF_INET && family != KESTREL_AF_INET6)
 		return false;
-	return port_in_range(BPF_CORE_READ(sk, __sk_common.skc_num), lo, hi) ||
-	       port_in_range(bpf_ntohs(BPF_CORE_READ(sk, __sk_common.skc_dport)), lo, hi);
+	return port_in_range(sk->__sk_common.skc_num, lo, hi) ||
+	       port_in_range(bpf_ntohs(sk->__sk_common.skc_dport), lo, hi);
 }
 
 static __always_inline void rb_socket_tuple(struct scratch_area *s, long fd)

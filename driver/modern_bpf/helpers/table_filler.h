@@ -20,13 +20,18 @@ struct table_fill_ctx {
 	__u64 values[7]; /* args[0..5], then the return value */
 };
 
+/* A fixed-size parameter's value from its register. fds and pids are C
+ * ints: the kernel reads the low 32 bits of the register, and so do we. */
+static __always_inline __u64 register_param_value(__u8 type, __u64 v)
+{
+	return type == KPT_FD || type == KPT_PID ? (__u64)(__s64)(__s32)v : v;
+}
+
 static __always_inline void fill_one_param(struct scratch_area *s, __u8 type, __u64 v)
 {
 	switch (kestrel_param_fixed_size(type)) {
 	case 8:
-		/* fds and pids are C ints: the kernel reads the low 32 bits of
-		 * the register, and so do we. */
-		rb_u64(s, type == KPT_FD || type == KPT_PID ? (__u64)(__s64)(__s32)v : v);
+		rb_u64(s, register_param_value(type, v));
 		return;
 	case 4:
 		rb_u32(s, (__u32)v);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The current task's open files, read through CO-RE. */
+/* The current task's open files. */
 #ifndef KESTREL_BPF_TASK_FILES_H
 #define KESTREL_BPF_TASK_FILES_H
 
@@ -8,10 +8,11 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 
-/* The file behind `fd` in the current task, or NULL. The task pointer is
- * BTF-typed, so the walk to its fd array is plain loads the JIT guards
- * against faults, not a helper call per field; only the array slot, a
- * pointer to a pointer, needs one. */
+#include "kernel_view.h"
+
+/* The file behind `fd` in the current task, or NULL. The walk to the fd
+ * array is plain loads from the BTF-typed task; only the array slot, a
+ * pointer to a pointer, needs a helper call. */
 static __always_inline struct file *file_from_fd(long fd)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
@@ -23,16 +24,16 @@ static __always_inline struct file *file_from_fd(long fd)
 		return NULL;
 	fds = fdt->fd;
 	bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
-	return f;
+	return f ? kernel_view(struct file, f) : NULL;
 }
 
-/* Device and inode number of `f`, its inode read once for both. */
+/* Device and inode number of `f` (a view, see file_from_fd). */
 static __always_inline void file_dev_ino(struct file *f, __u32 *dev, __u64 *ino)
 {
-	struct inode *inode = BPF_CORE_READ(f, f_inode);
+	struct inode *inode = f->f_inode;
 
-	*dev = BPF_CORE_READ(inode, i_sb, s_dev);
-	*ino = BPF_CORE_READ(inode, i_ino);
+	*dev = inode->i_sb->s_dev;
+	*ino = inode->i_ino;
 }
 
 #endif /* KESTREL_BPF_TASK_FILES_H */

@@ -20,6 +20,7 @@
 #include "../helpers/settings_reader.h"
 #include "../helpers/table_filler.h"
 #include "../helpers/sink.h"
+#include "../helpers/register_record.h"
 #include "../helpers/syscall_id.h"
 #include "../shared/event_types.h"
 
@@ -115,7 +116,14 @@ static __noinline int capture_syscall(unsigned long long *ctx, __u64 id)
 	/* Specific events read their arguments with the 64-bit ABI: an ia32
 	 * call gets the generic record, whose arguments follow its own ABI. */
 	if (syscall_event[id] && !ia32) {
-		emit_specific(ctx, regs, ret, syscall_event[id], &settings, counters);
+		__u16 type = syscall_event[id];
+		__u32 ev = SCHEMA_EVENT_INDEX(type);
+		__u32 register_len = ev < SCHEMA_N_EVENTS ? event_register_len[ev] : 0;
+
+		if (register_len)
+			emit_register_record(regs, ret, type, register_len, pid_tgid, counters);
+		else
+			emit_specific(ctx, regs, ret, type, &settings, counters);
 		return 0;
 	}
 	emit_generic(regs, ret, id, ia32, pid_tgid, counters);

@@ -33,25 +33,19 @@ enum kestrel_param_type {
 
 /* Bytes of a fixed-size parameter type, 0 for the variable-length ones: the
  * probe writes and the decoder checks exactly this many. */
+#define KESTREL_PARAM_FIXED_SIZE(type)                                                             \
+	((type) == KPT_INT64 || (type) == KPT_UINT64 || (type) == KPT_FD || (type) == KPT_PID ||   \
+		 (type) == KPT_ERRNO                                                               \
+	     ? 8                                                                                   \
+	 : (type) == KPT_INT32 || (type) == KPT_UINT32 || (type) == KPT_UID ||                     \
+		 (type) == KPT_GID || (type) == KPT_FLAGS32 || (type) == KPT_MODE                  \
+	     ? 4                                                                                   \
+	     : 0)
+
+/* The same as a function; the macro also serves constant tables. */
 static inline __u32 kestrel_param_fixed_size(enum kestrel_param_type type)
 {
-	switch (type) {
-	case KPT_INT64:
-	case KPT_UINT64:
-	case KPT_FD:
-	case KPT_PID:
-	case KPT_ERRNO:
-		return 8;
-	case KPT_INT32:
-	case KPT_UINT32:
-	case KPT_UID:
-	case KPT_GID:
-	case KPT_FLAGS32:
-	case KPT_MODE:
-		return 4;
-	default:
-		return 0;
-	}
+	return KESTREL_PARAM_FIXED_SIZE(type);
 }
 
 /* Where the table-driven filler reads a parameter. KPS_CUSTOM parameters are

@@ -10,6 +10,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
+#include "../../helpers/filler_scratch.h"
 #include "../../helpers/io_data.h"
 #include "../../helpers/path_reader.h"
 #include "../../helpers/record_builder.h"
@@ -49,20 +50,13 @@ static __always_inline void rb_fd_path(struct scratch_area *s, long fd)
 		rb_empty(s);
 }
 
-static __always_inline struct scratch_area *filler_scratch(__u16 type)
-{
-	struct scratch_area *s = scratch_area();
-
-	return s && s->type == type ? s : NULL;
-}
-
 /* Each filler program is named fill_<EVENT> (libpman registers it by that
  * name) and hands its record to one of the functions below. */
 #define FILE_FILLER(event, fill)                                                                   \
 	SEC("tp_btf/sys_exit")                                                                     \
 	int BPF_PROG(fill_##event, struct pt_regs *regs, long ret)                                 \
 	{                                                                                          \
-		struct scratch_area *s = filler_scratch(KESTREL_EVT_##event);                      \
+		struct scratch_area *s = scratch_for(KESTREL_EVT_##event);                         \
                                                                                                    \
 		if (s) {                                                                           \
 			fill(s, regs, ret);                                                        \
@@ -131,5 +125,3 @@ FILE_FILLER(WRITEV, fill_iov)
 FILE_FILLER(FCHMOD, fill_fd_path)
 FILE_FILLER(FCHOWN, fill_fd_path)
 FILE_FILLER(FTRUNCATE, fill_fd_path)
-
-char LICENSE[] SEC("license") = "GPL";

@@ -96,5 +96,3 @@ int BPF_PROG(fill_IO_URING_SETUP, struct pt_regs *regs, long ret)
 	rb_submit(s);
 	return 0;
 }
-
-char LICENSE[] SEC("license") = "GPL";

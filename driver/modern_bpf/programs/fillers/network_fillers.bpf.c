@@ -188,5 +188,3 @@ int BPF_PROG(fill_RECVMSG, struct pt_regs *regs, long ret)
 {
 	return fill_msg(KESTREL_EVT_RECVMSG, regs, ret, true);
 }
-
-char LICENSE[] SEC("license") = "GPL";

@@ -191,5 +191,3 @@ int BPF_PROG(fill_CAPSET, struct pt_regs *regs, long ret)
 	rb_submit(s);
 	return 0;
 }
-
-char LICENSE[] SEC("license") = "GPL";
