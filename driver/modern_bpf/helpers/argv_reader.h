@@ -24,8 +24,8 @@
  * new image has run, so nothing can have changed it. */
 static __always_inline void rb_exec_argv(struct scratch_area *s, struct mm_struct *mm)
 {
-	__u64 start = BPF_CORE_READ(mm, arg_start);
-	__u64 end = BPF_CORE_READ(mm, arg_end);
+	__u64 start = mm->arg_start;
+	__u64 end = mm->arg_end;
 	__u32 off = s->payload_off & RB_MASK;
 	__u32 n;
 

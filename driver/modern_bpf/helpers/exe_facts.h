@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* What detection rules ask about an executable's file: identity, times, and
  * where it came from (a memfd, an overlayfs upper layer, a file its user can
- * rewrite). */
+ * rewrite). Every pointer taken here is BTF-typed (from the current task or
+ * a kernel_view), so fields are plain loads. */
 #ifndef KESTREL_BPF_EXE_FACTS_H
 #define KESTREL_BPF_EXE_FACTS_H
 
@@ -11,6 +12,7 @@
 #include <bpf/bpf_helpers.h>
 
 #include "creds.h"
+#include "kernel_view.h"
 
 #define KESTREL_OVERLAYFS_SUPER_MAGIC 0x794c7630
 #define KESTREL_S_IWUSR		      00200
@@ -23,14 +25,14 @@
 
 static __always_inline __u64 inode_ctime_ns(struct inode *inode)
 {
-	return BPF_CORE_READ(inode, i_ctime_sec) * KESTREL_NSEC_PER_SEC +
-	       (BPF_CORE_READ(inode, i_ctime_nsec) & KESTREL_NSEC_MASK);
+	return inode->i_ctime_sec * KESTREL_NSEC_PER_SEC +
+	       (inode->i_ctime_nsec & KESTREL_NSEC_MASK);
 }
 
 static __always_inline __u64 inode_mtime_ns(struct inode *inode)
 {
-	return BPF_CORE_READ(inode, i_mtime_sec) * KESTREL_NSEC_PER_SEC +
-	       (BPF_CORE_READ(inode, i_mtime_nsec) & KESTREL_NSEC_MASK);
+	return inode->i_mtime_sec * KESTREL_NSEC_PER_SEC +
+	       (inode->i_mtime_nsec & KESTREL_NSEC_MASK);
 }
 
 /* Whether `cred` may write `inode` by its mode bits, its owner and group, or
@@ -39,15 +41,15 @@ static __always_inline __u64 inode_mtime_ns(struct inode *inode)
  * owns only when the group bits also allow it through the primary gid. */
 static __always_inline bool inode_writable_by(struct inode *inode, const struct cred *cred)
 {
-	__u32 mode = BPF_CORE_READ(inode, i_mode);
-	__u32 fsuid = BPF_CORE_READ(cred, fsuid.val);
-	__u32 fsgid = BPF_CORE_READ(cred, fsgid.val);
+	__u32 mode = inode->i_mode;
+	__u32 fsuid = cred->fsuid.val;
+	__u32 fsgid = cred->fsgid.val;
 
 	if (cred_caps(cred, cap_effective) & (1ULL << KESTREL_CAP_DAC_OVERRIDE))
 		return true;
-	if (BPF_CORE_READ(inode, i_uid.val) == fsuid)
+	if (inode->i_uid.val == fsuid)
 		return mode & KESTREL_S_IWUSR;
-	if (BPF_CORE_READ(inode, i_gid.val) == fsgid)
+	if (inode->i_gid.val == fsgid)
 		return mode & KESTREL_S_IWGRP;
 	return mode & KESTREL_S_IWOTH;
 }
@@ -57,9 +59,9 @@ static __always_inline bool inode_writable_by(struct inode *inode, const struct 
 static __always_inline bool file_is_memfd(struct file *f)
 {
 	char prefix[6] = {};
-	const unsigned char *name = BPF_CORE_READ(f, f_path.dentry, d_name.name);
+	const unsigned char *name = f->f_path.dentry->d_name.name;
 
-	if (BPF_CORE_READ(f, f_inode, i_nlink) != 0)
+	if (f->f_inode->i_nlink != 0)
 		return false;
 	bpf_probe_read_kernel(prefix, sizeof(prefix), name);
 	return prefix[0] == 'm' && prefix[1] == 'e' && prefix[2] == 'm' && prefix[3] == 'f' &&
@@ -70,17 +72,16 @@ static __always_inline bool file_is_memfd(struct file *f)
  * it was created or copied up in the container's writable layer. */
 static __always_inline bool file_on_overlay_upper(struct file *f)
 {
-	struct dentry *dentry = BPF_CORE_READ(f, f_path.dentry);
-	struct inode *inode;
+	struct dentry *dentry = f->f_path.dentry;
 	struct ovl_inode *oi;
 
-	if (BPF_CORE_READ(dentry, d_sb, s_magic) != KESTREL_OVERLAYFS_SUPER_MAGIC)
+	if (dentry->d_sb->s_magic != KESTREL_OVERLAYFS_SUPER_MAGIC)
 		return false;
-	inode = BPF_CORE_READ(dentry, d_inode);
 	if (!bpf_core_type_exists(struct ovl_inode))
 		return false;
-	oi = container_of(inode, struct ovl_inode, vfs_inode);
-	return BPF_CORE_READ(oi, __upperdentry) != NULL;
+	oi = kernel_view(struct ovl_inode,
+			 container_of(dentry->d_inode, struct ovl_inode, vfs_inode));
+	return oi->__upperdentry != NULL;
 }
 
 #endif /* KESTREL_BPF_EXE_FACTS_H */

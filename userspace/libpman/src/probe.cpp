@@ -16,6 +16,7 @@
 #include "custom_fillers.h"
 #include "errno_status.h"
 #include "ia32_syscalls.h"
+#include "kernel_features.h"
 #include "libbpf_log_route.h"
 #include "map_freeze.h"
 #include "map_memlock.h"
@@ -156,6 +157,9 @@ absl::Status Probe::Load() {
     // the consumer three quarters of the ring to catch up in.
     object_->SetRingWakeupThreshold(layout_.ring_bytes / 4);
     object_->SetIa32SyscallsPossible(KernelRunsIa32Syscalls());
+    status = CheckProbeKernelFeatures();
+  }
+  if (status.ok()) {
     if (const int err = object_->Load(); err != 0) status = LoadError(-err);
   }
   if (status.ok()) status = ConnectRings();

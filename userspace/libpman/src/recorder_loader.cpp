@@ -14,6 +14,7 @@
 #include "custom_fillers.h"
 #include "errno_status.h"
 #include "ia32_syscalls.h"
+#include "kernel_features.h"
 #include "kestrel_recorder_probe.skel.h"
 #include "libbpf_log_route.h"
 #include "recorder_layout.h"
@@ -143,6 +144,7 @@ absl::Status LoadAttachPin(const pman_recorder_options& options, const RecorderL
   if (absl::Status s = Sized(skel.get(), layout); !s.ok()) return s;
   skel->rodata->recorder_cgroup_id = options.cgroup_id;
   skel->rodata->ia32_syscalls_possible = KernelRunsIa32Syscalls();
+  if (absl::Status s = CheckProbeKernelFeatures(); !s.ok()) return s;
   if (const int err = kestrel_recorder_probe__load(skel.get()); err != 0) {
     return ErrnoStatus(-err, "loading the recorder probe (see the libbpf log above)");
   }

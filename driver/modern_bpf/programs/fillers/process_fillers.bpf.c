@@ -13,6 +13,7 @@
 #include "../../helpers/clone_params.h"
 #include "../../helpers/creds.h"
 #include "../../helpers/exe_facts.h"
+#include "../../helpers/filler_scratch.h"
 #include "../../helpers/path_reader.h"
 #include "../../helpers/record_builder.h"
 #include "../../helpers/task_ids.h"
@@ -22,9 +23,9 @@
 static __always_inline void rb_exe_facts(struct scratch_area *s, struct file *exe,
 					 const struct cred *cred)
 {
-	struct inode *inode = BPF_CORE_READ(exe, f_inode);
+	struct inode *inode = exe->f_inode;
 
-	rb_u64(s, BPF_CORE_READ(inode, i_ino));
+	rb_u64(s, inode->i_ino);
 	rb_u64(s, inode_ctime_ns(inode));
 	rb_u64(s, inode_mtime_ns(inode));
 	rb_u32(s, inode_writable_by(inode, cred));
@@ -37,11 +38,10 @@ static __always_inline void rb_exe_facts(struct scratch_area *s, struct file *ex
  * e.g. "memfd:name". */
 static __always_inline void rb_exe_path(struct scratch_area *s, struct file *exe)
 {
-	struct dentry *dentry = BPF_CORE_READ(exe, f_path.dentry);
+	struct dentry *dentry = exe->f_path.dentry;
 
-	if (dentry == BPF_CORE_READ(dentry, d_parent) &&
-	    dentry != BPF_CORE_READ(exe, f_path.mnt, mnt_root)) {
-		rb_kernel_str(s, BPF_CORE_READ(dentry, d_name.name), KESTREL_MAX_PATH);
+	if (dentry == dentry->d_parent && dentry != exe->f_path.mnt->mnt_root) {
+		rb_kernel_str(s, dentry->d_name.name, KESTREL_MAX_PATH);
 		return;
 	}
 	rb_path(s, &exe->f_path);
@@ -52,29 +52,24 @@ static __always_inline void fill_exec(struct scratch_area *s, long ret, const ch
 				      const char *const *argv)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	const struct cred *cred = BPF_CORE_READ(task, cred);
-	struct fs_struct *fs = BPF_CORE_READ(task, fs);
-	struct file *exe = NULL;
+	const struct cred *cred = task->cred;
+	struct fs_struct *fs = task->fs;
+	struct file *exe = ret == 0 ? task->mm->exe_file : NULL;
 
-	if (ret == 0) {
-		struct mm_struct *mm = BPF_CORE_READ(task, mm);
-
-		exe = BPF_CORE_READ(mm, exe_file);
-	}
 	if (exe) {
 		rb_exe_path(s, exe);
-		rb_exec_argv(s, BPF_CORE_READ(task, mm));
+		rb_exec_argv(s, task->mm);
 	} else {
 		rb_user_str(s, filename, KESTREL_MAX_PATH);
 		rb_user_argv(s, argv);
 	}
-	rb_u64(s, (__s64)BPF_CORE_READ(task, tgid));
-	rb_u64(s, (__s64)BPF_CORE_READ(task, pid));
-	rb_u64(s, (__s64)BPF_CORE_READ(task, real_parent, tgid));
+	rb_u64(s, (__s64)task->tgid);
+	rb_u64(s, (__s64)task->pid);
+	rb_u64(s, (__s64)task->real_parent->tgid);
 	rb_kernel_str(s, task->comm, TASK_COMM_BYTES);
-	rb_u32(s, BPF_CORE_READ(cred, uid.val));
-	rb_u32(s, BPF_CORE_READ(cred, gid.val));
-	rb_u32(s, BPF_CORE_READ(cred, euid.val));
+	rb_u32(s, cred->uid.val);
+	rb_u32(s, cred->gid.val);
+	rb_u32(s, cred->euid.val);
 	rb_u32(s, task_loginuid(task));
 	rb_u64(s, bpf_get_current_cgroup_id());
 	rb_u64(s, cred_caps(cred, cap_effective));
@@ -98,9 +93,9 @@ static __always_inline void fill_exec(struct scratch_area *s, long ret, const ch
 SEC("tp_btf/sys_exit")
 int BPF_PROG(fill_EXECVE, struct pt_regs *regs, long ret)
 {
-	struct scratch_area *s = scratch_area();
+	struct scratch_area *s = scratch_for(KESTREL_EVT_EXECVE);
 
-	if (!s || s->type != KESTREL_EVT_EXECVE)
+	if (!s)
 		return 0;
 	fill_exec(s, ret, (const char *)regs->di, (const char *const *)regs->si);
 	return 0;
@@ -109,9 +104,9 @@ int BPF_PROG(fill_EXECVE, struct pt_regs *regs, long ret)
 SEC("tp_btf/sys_exit")
 int BPF_PROG(fill_EXECVEAT, struct pt_regs *regs, long ret)
 {
-	struct scratch_area *s = scratch_area();
+	struct scratch_area *s = scratch_for(KESTREL_EVT_EXECVEAT);
 
-	if (!s || s->type != KESTREL_EVT_EXECVEAT)
+	if (!s)
 		return 0;
 	fill_exec(s, ret, (const char *)regs->si, (const char *const *)regs->dx);
 	return 0;
@@ -122,11 +117,11 @@ int BPF_PROG(fill_EXECVEAT, struct pt_regs *regs, long ret)
  * hook (process_fork.bpf.c), before the child could run. */
 static __always_inline int fill_clone_exit(__u16 type, struct pt_regs *regs, long ret)
 {
-	struct scratch_area *s = scratch_area();
+	struct scratch_area *s = scratch_for(type);
 	struct task_struct *task;
 	__s32 child_pid = 0;
 
-	if (!s || s->type != type || ret > 0)
+	if (!s || ret > 0)
 		return 0;
 	if (ret == 0) {
 		task = bpf_get_current_task_btf();
@@ -171,14 +166,14 @@ struct user_cap_data {
 SEC("tp_btf/sys_exit")
 int BPF_PROG(fill_CAPSET, struct pt_regs *regs, long ret)
 {
-	struct scratch_area *s = scratch_area();
+	struct scratch_area *s = scratch_for(KESTREL_EVT_CAPSET);
 	struct user_cap_data d[2] = {};
 	const struct cred *cred;
 
-	if (!s || s->type != KESTREL_EVT_CAPSET)
+	if (!s)
 		return 0;
 	if (ret == 0) {
-		cred = BPF_CORE_READ((struct task_struct *)bpf_get_current_task_btf(), cred);
+		cred = ((struct task_struct *)bpf_get_current_task_btf())->cred;
 		rb_u64(s, cred_caps(cred, cap_effective));
 		rb_u64(s, cred_caps(cred, cap_permitted));
 		rb_u64(s, cred_caps(cred, cap_inheritable));
