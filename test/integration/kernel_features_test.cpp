@@ -1,4 +1,4 @@
-// The kernel-feature check that runs before every probe load, against this
+// The kernel-feature check that explains a failed probe load, against this
 // machine's real kernel BTF.
 #include "kernel_features.h"
 

@@ -40,7 +40,7 @@ static __always_inline bool in_target_set(const struct kestrel_capture_settings 
 
 	if (target_set_empty(s))
 		return true;
-	if (tgid == s->target_tgid)
+	if (s->target_tgid && tgid == s->target_tgid)
 		return true;
 	for (int i = 0; i < KESTREL_MAX_TARGET_TGIDS; i++) {
 		__u32 t = s->target_tgids[i];

@@ -21,21 +21,4 @@ static __always_inline void control_header(struct kestrel_record_header *h, __u3
 	fill_record_header(h, type, nparams, len, cpu, 0);
 }
 
-/* Accounted like every other record: written, or dropped by cause. */
-static __always_inline void output_control_record(void *record, __u32 len, __u32 cpu,
-						  struct kestrel_cpu_counters *counters)
-{
-	void *ring = ring_for_this_cpu(cpu);
-
-	if (!ring) {
-		count_loss(&counters->drops_no_ring);
-		return;
-	}
-	if (!emit_owed_drop_marker(ring, cpu, counters) || !sink_output(ring, record, len)) {
-		count_loss(&counters->drops_ring_full);
-		return;
-	}
-	counter_inc(counters->records_written);
-}
-
 #endif /* KESTREL_BPF_CONTROL_RECORDS_H */

@@ -93,4 +93,37 @@ static __always_inline bool emit_owed_drop_marker(void *ring, __u32 cpu,
 	return true;
 }
 
+/* This CPU's ring with the marker the CPU owes already in it, ready for the
+ * next record; NULL, with the loss counted, when no record can go in. */
+static __always_inline void *ring_for_record(__u32 cpu, struct kestrel_cpu_counters *counters)
+{
+	void *ring = ring_for_this_cpu(cpu);
+
+	if (!ring) {
+		counter_inc(counters->drops_no_ring);
+		return NULL;
+	}
+	if (!emit_owed_drop_marker(ring, cpu, counters)) {
+		count_loss(&counters->drops_ring_full);
+		return NULL;
+	}
+	return ring;
+}
+
+/* Copies a record built elsewhere into this CPU's ring and counts the
+ * outcome: written, or dropped by cause. */
+static __always_inline void output_record(const void *rec, __u32 len, __u32 cpu,
+					  struct kestrel_cpu_counters *counters)
+{
+	void *ring = ring_for_record(cpu, counters);
+
+	if (!ring)
+		return;
+	if (!sink_output(ring, rec, len)) {
+		count_loss(&counters->drops_ring_full);
+		return;
+	}
+	counter_inc(counters->records_written);
+}
+
 #endif /* KESTREL_BPF_DROP_MARKERS_H */

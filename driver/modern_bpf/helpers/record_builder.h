@@ -175,24 +175,6 @@ static __always_inline void rb_pad_missing(struct scratch_area *s)
 	}
 }
 
-/* Copies a finished record into this CPU's ring, after the drop marker the
- * CPU owes, and counts the outcome. */
-static __always_inline void output_record(const void *rec, __u32 len, __u32 cpu,
-					  struct kestrel_cpu_counters *counters)
-{
-	void *ring = ring_for_this_cpu(cpu);
-
-	if (!ring) {
-		counter_inc(counters->drops_no_ring);
-		return;
-	}
-	if (!emit_owed_drop_marker(ring, cpu, counters) || !sink_output(ring, rec, len)) {
-		count_loss(&counters->drops_ring_full);
-		return;
-	}
-	counter_inc(counters->records_written);
-}
-
 /* Writes the header and copies the record into this CPU's ring. */
 static __always_inline void rb_submit(struct scratch_area *s)
 {

@@ -18,8 +18,6 @@
 #include "schema_tables.h"
 #include "table_filler.h"
 
-#define REGISTER_RECORD_MAX_PARAMS 7
-
 struct kestrel_register_record {
 	struct kestrel_record_header hdr;
 	/* Lengths, then values; 8 bytes of slack because every value is
@@ -42,17 +40,17 @@ static __always_inline void emit_register_record(struct pt_regs *regs, long ret,
 {
 	__u32 ev = SCHEMA_EVENT_INDEX(type);
 	__u32 cpu = bpf_get_smp_processor_id();
-	/* Indexed by enum kestrel_param_source; the eighth is never used. */
-	__u64 values[8] = {regs->di, regs->si, regs->dx, regs->r10, regs->r8, regs->r9, ret, 0};
+	__u64 values[SOURCE_VALUES];
 	struct kestrel_register_record *r;
 	__u32 zero = 0, n, off;
 
 	r = bpf_map_lookup_elem(&register_records, &zero);
 	if (!r || ev >= SCHEMA_N_EVENTS)
 		return;
+	read_source_values(regs, ret, values);
 	n = event_nparams[ev];
 	off = 2 * n;
-	for (__u32 i = 0; i < REGISTER_RECORD_MAX_PARAMS; i++) {
+	for (__u32 i = 0; i < SCHEMA_REGISTER_MAX_PARAMS; i++) {
 		const struct param_desc *d = &event_params[ev][i];
 
 		if (i >= n || off > sizeof(r->body) - 8)

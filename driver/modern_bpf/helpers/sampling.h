@@ -40,7 +40,7 @@ static __noinline void emit_drop_marker(__u16 type, __u32 ratio,
 	r.param_len[1] = sizeof(r.generation);
 	r.sampling_ratio = ratio;
 	r.generation = *(volatile __u64 *)&cb->generation.generation;
-	output_control_record(&r, sizeof(r), cpu, counters);
+	output_record(&r, sizeof(r), cpu, counters);
 }
 
 _Static_assert((KESTREL_SYSCALL_TABLE_SIZE & (KESTREL_SYSCALL_TABLE_SIZE - 1)) == 0,

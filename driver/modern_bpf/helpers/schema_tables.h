@@ -40,21 +40,27 @@ static const struct param_desc event_params[SCHEMA_N_EVENTS][KESTREL_MAX_EVENT_P
 static const __u8 event_nparams[SCHEMA_N_EVENTS] = {KESTREL_SYSCALL_EVENTS(SCHEMA_EVENT_NPARAMS)};
 #undef SCHEMA_EVENT_NPARAMS
 
-/* Largest register record (register_record.h): header, then up to 7
- * parameters of 8 bytes with their lengths. */
-#define SCHEMA_REGISTER_RECORD_BYTES 104
+/* Most parameters of a register record (register_record.h), and its
+ * largest size: header, then that many 8-byte values with their lengths. */
+#define SCHEMA_REGISTER_MAX_PARAMS   7
+#define SCHEMA_REGISTER_RECORD_BYTES (32 + SCHEMA_REGISTER_MAX_PARAMS * (2 + 8))
 
 /* Length of the event's record when every parameter is a fixed-size
- * register or return value (a register record); 0 when any parameter needs
- * memory reads or a custom filler. */
+ * register or return value and there are at most SCHEMA_REGISTER_MAX_PARAMS
+ * of them (a register record); 0 otherwise. */
 #define SCHEMA_PARAM_REGISTER_BYTES(name, type, source, flag_set)                                  \
 	+((source) < KPS_CUSTOM && KESTREL_PARAM_FIXED_SIZE(type)                                  \
 	      ? 2 + KESTREL_PARAM_FIXED_SIZE(type)                                                 \
 	      : SCHEMA_REGISTER_RECORD_BYTES + 1)
-#define SCHEMA_REGISTER_LEN(len) ((__u8)((len) <= SCHEMA_REGISTER_RECORD_BYTES ? (len) : 0))
+#define SCHEMA_REGISTER_LEN(len, nparams)                                                          \
+	((__u8)((len) <= SCHEMA_REGISTER_RECORD_BYTES && (nparams) <= SCHEMA_REGISTER_MAX_PARAMS   \
+		    ? (len)                                                                        \
+		    : 0))
 #define SCHEMA_EVENT_REGISTER_LEN(name, syscall, params)                                           \
 	[SCHEMA_EVENT_INDEX(KESTREL_EVT_##name)] = SCHEMA_REGISTER_LEN(                            \
-	    sizeof(struct kestrel_record_header) params(SCHEMA_PARAM_REGISTER_BYTES)),
+	    sizeof(struct kestrel_record_header) params(SCHEMA_PARAM_REGISTER_BYTES),              \
+	    KESTREL_NPARAMS_##name),
+_Static_assert(sizeof(struct kestrel_record_header) == 32, "SCHEMA_REGISTER_RECORD_BYTES");
 static const __u8 event_register_len[SCHEMA_N_EVENTS] = {
     KESTREL_SYSCALL_EVENTS(SCHEMA_EVENT_REGISTER_LEN)};
 #undef SCHEMA_EVENT_REGISTER_LEN

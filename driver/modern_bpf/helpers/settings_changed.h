@@ -37,7 +37,7 @@ static __noinline void emit_settings_changed(struct kestrel_settings_generation 
 	r.what = __sync_lock_test_and_set(&g->changed, 0);
 	r.old_generation = old_gen;
 	r.new_generation = new_gen;
-	output_control_record(&r, sizeof(r), cpu, counters);
+	output_record(&r, sizeof(r), cpu, counters);
 }
 
 static __always_inline void report_settings_change(struct kestrel_control_block *cb)

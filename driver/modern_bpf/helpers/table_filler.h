@@ -14,10 +14,35 @@
 #include "record_builder.h"
 #include "schema_tables.h"
 
+/* The six arguments of a 64-bit syscall, in the ABI's order, from the
+ * registers saved at entry: they are still intact at exit. */
+static __always_inline void read_syscall_args(const struct pt_regs *regs, __u64 args[6])
+{
+	args[0] = regs->di;
+	args[1] = regs->si;
+	args[2] = regs->dx;
+	args[3] = regs->r10;
+	args[4] = regs->r8;
+	args[5] = regs->r9;
+}
+
+/* What each table-driven source reads, indexed by enum kestrel_param_source
+ * masked with 7: the six arguments, the return value, and a zero in the
+ * KPS_CUSTOM slot, which no table-driven parameter names. */
+#define SOURCE_VALUES 8
+
+static __always_inline void read_source_values(const struct pt_regs *regs, long ret,
+					       __u64 values[SOURCE_VALUES])
+{
+	read_syscall_args(regs, values);
+	values[KPS_RET] = ret;
+	values[KPS_CUSTOM] = 0;
+}
+
 struct table_fill_ctx {
 	struct scratch_area *s;
 	__u32 event_index;
-	__u64 values[7]; /* args[0..5], then the return value */
+	__u64 values[SOURCE_VALUES];
 };
 
 /* A fixed-size parameter's value from its register. fds and pids are C
@@ -80,13 +105,7 @@ static __always_inline bool fill_table_params(struct scratch_area *s, __u16 type
 		return true;
 	n = event_nparams[ctx.event_index];
 	rb_begin(s, type, n, settings);
-	ctx.values[0] = regs->di;
-	ctx.values[1] = regs->si;
-	ctx.values[2] = regs->dx;
-	ctx.values[3] = regs->r10;
-	ctx.values[4] = regs->r8;
-	ctx.values[5] = regs->r9;
-	ctx.values[6] = ret;
+	read_source_values(regs, ret, ctx.values);
 	bpf_loop(KESTREL_MAX_EVENT_PARAMS, fill_table_param, &ctx, 0);
 	return s->next_param >= n;
 }

@@ -31,14 +31,10 @@ static __always_inline void emit_generic(struct pt_regs *regs, long ret, __u64 i
 	struct kestrel_generic_record *r;
 	void *ring;
 
-	ring = ring_for_this_cpu(cpu);
-	if (!ring) {
-		counter_inc(counters->drops_no_ring);
+	ring = ring_for_record(cpu, counters);
+	if (!ring)
 		return;
-	}
-	r = NULL;
-	if (emit_owed_drop_marker(ring, cpu, counters))
-		r = sink_reserve(ring, sizeof(*r));
+	r = sink_reserve(ring, sizeof(*r));
 	if (!r) {
 		count_loss(&counters->drops_ring_full);
 		return;
@@ -59,12 +55,7 @@ static __always_inline void emit_generic(struct pt_regs *regs, long ret, __u64 i
 		r->args[4] = (__u32)regs->di;
 		r->args[5] = (__u32)regs->bp;
 	} else {
-		r->args[0] = regs->di;
-		r->args[1] = regs->si;
-		r->args[2] = regs->dx;
-		r->args[3] = regs->r10;
-		r->args[4] = regs->r8;
-		r->args[5] = regs->r9;
+		read_syscall_args(regs, r->args);
 	}
 	r->ret = ret;
 	sink_submit(ring, r, sizeof(*r));

@@ -25,22 +25,33 @@ constexpr RequiredKfunc kRequiredKfuncs[] = {
 struct BtfFree {
   void operator()(btf* b) const { btf__free(b); }
 };
+using BtfPtr = std::unique_ptr<btf, BtfFree>;
+
+absl::StatusOr<BtfPtr> LoadKernelBtf() {
+  BtfPtr vmlinux(btf__load_vmlinux_btf());
+  if (vmlinux == nullptr) {
+    return ErrnoStatus(errno, "reading the kernel's BTF (/sys/kernel/btf/vmlinux)");
+  }
+  return vmlinux;
+}
+
+bool HasFunction(const btf* vmlinux, const char* name) {
+  return btf__find_by_name_kind(vmlinux, name, BTF_KIND_FUNC) >= 0;
+}
 
 }  // namespace
 
 absl::StatusOr<bool> KernelBtfHasFunction(const char* name) {
-  std::unique_ptr<btf, BtfFree> vmlinux(btf__load_vmlinux_btf());
-  if (vmlinux == nullptr) {
-    return ErrnoStatus(errno, "reading the kernel's BTF (/sys/kernel/btf/vmlinux)");
-  }
-  return btf__find_by_name_kind(vmlinux.get(), name, BTF_KIND_FUNC) >= 0;
+  absl::StatusOr<BtfPtr> vmlinux = LoadKernelBtf();
+  if (!vmlinux.ok()) return vmlinux.status();
+  return HasFunction(vmlinux->get(), name);
 }
 
 absl::Status CheckProbeKernelFeatures() {
+  absl::StatusOr<BtfPtr> vmlinux = LoadKernelBtf();
+  if (!vmlinux.ok()) return vmlinux.status();
   for (const RequiredKfunc& kfunc : kRequiredKfuncs) {
-    absl::StatusOr<bool> has = KernelBtfHasFunction(kfunc.name);
-    if (!has.ok()) return has.status();
-    if (!*has) {
+    if (!HasFunction(vmlinux->get(), kfunc.name)) {
       return ErrnoStatus(EOPNOTSUPP,
                          absl::StrFormat("this kernel lacks the kfunc %s that the probe calls "
                                          "(%s or later is needed)",

@@ -1,6 +1,6 @@
-// Kernel features the probes need beyond BTF itself, checked before a load
-// so that a kernel too old gets one sentence naming what is missing instead
-// of a verifier log.
+// Kernel features the probes need beyond BTF itself. Consulted when a load
+// fails, so that a kernel too old gets one sentence naming what is missing
+// instead of a libbpf log, and a load that succeeds pays nothing.
 #ifndef KESTREL_LIBPMAN_KERNEL_FEATURES_H_
 #define KESTREL_LIBPMAN_KERNEL_FEATURES_H_
 
@@ -14,7 +14,8 @@ namespace kestrel::pman {
 absl::StatusOr<bool> KernelBtfHasFunction(const char* name);
 
 // OK when every kfunc the probes call exists; otherwise an EOPNOTSUPP
-// status naming the first missing one and the kernel version it needs.
+// status naming the first missing one and the kernel version it needs. Reads
+// the kernel BTF once.
 absl::Status CheckProbeKernelFeatures();
 
 }  // namespace kestrel::pman

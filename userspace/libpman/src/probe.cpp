@@ -38,6 +38,7 @@ absl::Status LoadError(int error) {
                        "loading the probe was refused: it needs CAP_BPF and CAP_PERFMON "
                        "(or root)");
   }
+  if (absl::Status features = CheckProbeKernelFeatures(); !features.ok()) return features;
   return ErrnoStatus(error, "loading the probe (see the libbpf log above)");
 }
 
@@ -157,9 +158,6 @@ absl::Status Probe::Load() {
     // the consumer three quarters of the ring to catch up in.
     object_->SetRingWakeupThreshold(layout_.ring_bytes / 4);
     object_->SetIa32SyscallsPossible(KernelRunsIa32Syscalls());
-    status = CheckProbeKernelFeatures();
-  }
-  if (status.ok()) {
     if (const int err = object_->Load(); err != 0) status = LoadError(-err);
   }
   if (status.ok()) status = ConnectRings();

@@ -144,8 +144,8 @@ absl::Status LoadAttachPin(const pman_recorder_options& options, const RecorderL
   if (absl::Status s = Sized(skel.get(), layout); !s.ok()) return s;
   skel->rodata->recorder_cgroup_id = options.cgroup_id;
   skel->rodata->ia32_syscalls_possible = KernelRunsIa32Syscalls();
-  if (absl::Status s = CheckProbeKernelFeatures(); !s.ok()) return s;
   if (const int err = kestrel_recorder_probe__load(skel.get()); err != 0) {
+    if (absl::Status features = CheckProbeKernelFeatures(); !features.ok()) return features;
     return ErrnoStatus(-err, "loading the recorder probe (see the libbpf log above)");
   }
   if (absl::Status s = FillHeadsAndInfo(skel.get(), layout, options.cgroup_id); !s.ok()) return s;
