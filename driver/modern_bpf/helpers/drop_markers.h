@@ -112,7 +112,7 @@ static __always_inline void *ring_for_record(__u32 cpu, struct kestrel_cpu_count
 
 /* Copies a record built elsewhere into this CPU's ring and counts the
  * outcome: written, or dropped by cause. */
-static __always_inline void output_record(const void *rec, __u32 len, __u32 cpu,
+static __always_inline void output_record(void *rec, __u32 len, __u32 cpu,
 					  struct kestrel_cpu_counters *counters)
 {
 	void *ring = ring_for_record(cpu, counters);

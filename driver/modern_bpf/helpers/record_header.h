@@ -9,14 +9,12 @@
 
 #include "../shared/record_format.h"
 
-/* The timestamp is read here, after the caller reserved the record: read
- * before the reservation it would also span the wait for the ring's lock,
- * and records of a shared ring would disagree with their timestamps far
- * more often (README, "Ordering guarantee"). */
+/* Everything but the timestamp: the sink stamps ts_ns as it puts the record
+ * in its ring (helpers/sink.h), so that a shared ring's order and its
+ * records' timestamps agree (README, "Ordering guarantee"). */
 static __always_inline void fill_record_header(struct kestrel_record_header *h, __u16 type,
 					       __u8 nparams, __u32 len, __u32 cpu, __u64 pid_tgid)
 {
-	h->ts_ns = bpf_ktime_get_boot_ns();
 	h->tid = (__u32)pid_tgid;
 	h->tgid = pid_tgid >> 32;
 	h->len = len;

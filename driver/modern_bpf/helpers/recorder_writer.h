@@ -115,7 +115,10 @@ static __always_inline void *sink_reserve(void *ring, __u64 size)
 	if (size > KESTREL_RECORDER_SLOT_PAYLOAD)
 		return NULL;
 	slot = claim_slot(head, __sync_fetch_and_add(&head->next, 1), size, 0, 1);
-	return slot ? slot->payload : NULL;
+	if (!slot)
+		return NULL;
+	((struct kestrel_record_header *)slot->payload)->ts_ns = bpf_ktime_get_boot_ns();
+	return slot->payload;
 }
 
 /* Publishes the slot claimed by sink_reserve. */
@@ -130,7 +133,7 @@ static __always_inline void sink_submit(void *ring, void *record, __u64 size)
  * slot. The slots are reserved with one add, so the parts are adjacent.
  * Returns false when the record was too large or a part could not be
  * claimed; the parts that were written are then dropped by readers. */
-static __always_inline bool sink_output(void *ring, const void *src, __u32 len)
+static __always_inline bool sink_output(void *ring, void *src, __u32 len)
 {
 	struct kestrel_recorder_head *head = ring;
 	__u16 nparts;
@@ -139,6 +142,7 @@ static __always_inline bool sink_output(void *ring, const void *src, __u32 len)
 
 	if (len == 0 || len > KESTREL_RECORDER_MAX_RECORD_BYTES)
 		return false;
+	((struct kestrel_record_header *)src)->ts_ns = bpf_ktime_get_boot_ns();
 	nparts = (len + KESTREL_RECORDER_SLOT_PAYLOAD - 1) / KESTREL_RECORDER_SLOT_PAYLOAD;
 	first = __sync_fetch_and_add(&head->next, nparts);
 	for (__u16 part = 0; part < KESTREL_RECORDER_MAX_PARTS && part < nparts; part++) {

@@ -8,6 +8,9 @@
  *   sink_reserve(ring, size)          room for one record written in place
  *   sink_submit(ring, record, size)   publish what sink_reserve returned
  *   sink_output(ring, src, len)       copy a record built elsewhere
+ * The sink stamps the record's ts_ns as it reserves room for it (the caller
+ * leaves it alone), so a ring shared by CPUs holds its records in
+ * timestamp order.
  * Probe code that emits records includes this header, never a sink directly.
  */
 #ifndef KESTREL_BPF_SINK_H

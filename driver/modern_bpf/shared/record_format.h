@@ -32,7 +32,8 @@
 #define KESTREL_RECORD_IA32 (1U << 2)
 
 struct kestrel_record_header {
-	__u64 ts_ns; /* CLOCK_BOOTTIME when the syscall returned */
+	__u64 ts_ns; /* CLOCK_BOOTTIME when the record entered its ring, right
+		      * after the syscall returned */
 	__u32 tid;
 	__u32 tgid;
 	__u32 len;    /* the whole record, header included */

@@ -40,10 +40,12 @@ class ProbeUnderTest::SteeringLock {
 };
 
 absl::StatusOr<std::unique_ptr<ProbeUnderTest>> ProbeUnderTest::Load(uint32_t cpus_per_buffer,
-                                                                     uint64_t buffer_bytes) {
+                                                                     uint64_t buffer_bytes,
+                                                                     uint32_t flags) {
   pman_options options;
   pman_default_options(&options);
   options.cpus_per_buffer = cpus_per_buffer;
+  options.flags = flags;
   options.buffer_bytes = buffer_bytes;
   options.log_fn = LogToStderr;
   options.log_ctx = CommandLogContext("kestrel bench");

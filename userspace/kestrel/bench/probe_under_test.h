@@ -24,10 +24,12 @@ inline uint64_t AllDrops(const kestrel_cpu_counters& c) {
 
 class ProbeUnderTest {
  public:
-  // Loads (not attaches) a probe with the given ring topology. Records are
-  // kept only for this process, bench threads included.
+  // Loads (not attaches) a probe with the given ring topology and
+  // PMAN_OPT_* `flags`. Records are kept only for this process, bench
+  // threads included.
   static absl::StatusOr<std::unique_ptr<ProbeUnderTest>> Load(uint32_t cpus_per_buffer,
-                                                              uint64_t buffer_bytes);
+                                                              uint64_t buffer_bytes,
+                                                              uint32_t flags = 0);
   ~ProbeUnderTest();
 
   // Makes exactly `ids` interesting (empty: nothing is).

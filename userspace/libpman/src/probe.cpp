@@ -20,6 +20,7 @@
 #include "libbpf_log_route.h"
 #include "map_freeze.h"
 #include "map_memlock.h"
+#include "mpsc_rings.h"
 #include "pin_dir.h"
 #include "settings_store.h"
 #include "shared/syscall_table_x86_64.h"
@@ -88,12 +89,16 @@ absl::Status Probe::Open() {
 }
 
 absl::Status Probe::CreateRings() {
+  // MPSC rings hold the records; each gets a one-page BPF ring buffer that
+  // only carries its wakeups (ring_writer.h).
+  const uint64_t bytes =
+      layout_.mpsc ? static_cast<uint64_t>(sysconf(_SC_PAGESIZE)) : layout_.ring_bytes;
   for (uint32_t i = 0; i < layout_.n_rings; ++i) {
-    const int fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "kestrel_ring", 0, 0,
-                                  static_cast<uint32_t>(layout_.ring_bytes), nullptr);
+    const int fd =
+        bpf_map_create(BPF_MAP_TYPE_RINGBUF, layout_.mpsc ? "kestrel_bell" : "kestrel_ring", 0, 0,
+                       static_cast<uint32_t>(bytes), nullptr);
     if (fd < 0) {
-      return ErrnoStatus(errno,
-                         absl::StrFormat("creating ring %u of %u bytes", i, layout_.ring_bytes));
+      return ErrnoStatus(errno, absl::StrFormat("creating ring %u of %u bytes", i, bytes));
     }
     ring_fds_.push_back(fd);
   }
@@ -110,15 +115,21 @@ absl::Status Probe::ConnectRings() {
     }
   }
   std::vector<RingReader> readers;
+  if (mpsc_) {
+    if (absl::Status s = mpsc_->Connect(*object_); !s.ok()) return s;
+    ring_locked_bytes_ += mpsc_->locked_bytes();
+    for (uint32_t i = 0; i < layout_.n_rings; ++i) readers.push_back(mpsc_->Reader(i));
+  }
   epoll_fd_ = epoll_create1(EPOLL_CLOEXEC);
   if (epoll_fd_ < 0) return ErrnoStatus(errno, "creating the epoll set for the rings");
   for (size_t i = 0; i < ring_fds_.size(); ++i) {
-    absl::StatusOr<RingReader> reader = RingReader::Map(ring_fds_[i], layout_.ring_bytes);
+    absl::StatusOr<RingReader> reader =
+        RingReader::Map(ring_fds_[i], layout_.mpsc ? sysconf(_SC_PAGESIZE) : layout_.ring_bytes);
     if (!reader.ok()) return reader.status();
     absl::StatusOr<uint64_t> memlock = MapMemlockBytes(ring_fds_[i]);
     if (!memlock.ok()) return memlock.status();
     ring_locked_bytes_ += *memlock;
-    readers.push_back(*std::move(reader));
+    (layout_.mpsc ? doorbells_ : readers).push_back(*std::move(reader));
     epoll_event ev{};
     ev.events = EPOLLIN;
     ev.data.u32 = static_cast<uint32_t>(i);
@@ -127,6 +138,24 @@ absl::Status Probe::ConnectRings() {
     }
   }
   merger_.emplace(std::move(readers));
+  return absl::OkStatus();
+}
+
+absl::Status Probe::LoadObject() {
+  bpf_map__set_max_entries(object_->ring_maps(), layout_.n_cpus);
+  bpf_map__set_max_entries(object_->scratch_maps(), layout_.n_cpus);
+  DisableFillerAutoattach(object_->object());
+  bpf_map__set_inner_map_fd(object_->ring_maps(), ring_fds_[0]);
+  // A quarter of a ring is enough backlog to be worth a wakeup and leaves
+  // the consumer three quarters of the ring to catch up in.
+  object_->SetRingWakeupThreshold(layout_.ring_bytes / 4);
+  object_->SetIa32SyscallsPossible(KernelRunsIa32Syscalls());
+  if (layout_.mpsc) {
+    absl::StatusOr<std::unique_ptr<MpscRings>> mpsc = MpscRings::Configure(*object_, layout_);
+    if (!mpsc.ok()) return mpsc.status();
+    mpsc_ = *std::move(mpsc);
+  }
+  if (const int err = object_->Load(); err != 0) return LoadError(-err);
   return absl::OkStatus();
 }
 
@@ -143,23 +172,14 @@ absl::Status Probe::Load() {
     if (!read.ok()) return read.status();
     online = *std::move(read);
   }
-  absl::StatusOr<RingLayout> layout = PlanRingLayout(
-      n_cpus, options_.cpus_per_buffer, options_.buffer_bytes, online ? &*online : nullptr);
+  absl::StatusOr<RingLayout> layout =
+      PlanRingLayout(n_cpus, options_.cpus_per_buffer, options_.buffer_bytes,
+                     online ? &*online : nullptr, options_.flags & PMAN_OPT_SHARED_RINGBUF);
   if (!layout.ok()) return layout.status();
   layout_ = *layout;
 
   absl::Status status = CreateRings();
-  if (status.ok()) {
-    bpf_map__set_max_entries(object_->ring_maps(), layout_.n_cpus);
-    bpf_map__set_max_entries(object_->scratch_maps(), layout_.n_cpus);
-    DisableFillerAutoattach(object_->object());
-    bpf_map__set_inner_map_fd(object_->ring_maps(), ring_fds_[0]);
-    // A quarter of a ring is enough backlog to be worth a wakeup and leaves
-    // the consumer three quarters of the ring to catch up in.
-    object_->SetRingWakeupThreshold(layout_.ring_bytes / 4);
-    object_->SetIa32SyscallsPossible(KernelRunsIa32Syscalls());
-    if (const int err = object_->Load(); err != 0) status = LoadError(-err);
-  }
+  if (status.ok()) status = LoadObject();
   if (status.ok()) status = ConnectRings();
   if (status.ok()) {
     status = RegisterCustomFillers(object_->object(), bpf_map__fd(object_->custom_fillers()));
@@ -203,6 +223,8 @@ void Probe::Unload() {
   control_.reset();
   pins_.reset();
   merger_.reset();
+  doorbells_.clear();
+  mpsc_.reset();
   if (epoll_fd_ >= 0) close(epoll_fd_);
   epoll_fd_ = -1;
   object_.reset();
@@ -308,6 +330,12 @@ absl::StatusOr<bool> Probe::Wait(int timeout_ms) {
   epoll_event events[8];
   const int n = epoll_wait(epoll_fd_, events, 8, timeout_ms);
   if (n < 0) return ErrnoStatus(errno, "waiting for ring data");
+  // A doorbell's records only say "wake up": once heard, empty it, or epoll
+  // would keep reporting it ready.
+  for (RingReader& bell : doorbells_) {
+    while (bell.Peek() != nullptr) bell.Release();
+    bell.PublishConsumerPosition();
+  }
   return n > 0;
 }
 

@@ -13,6 +13,7 @@
 #include "absl/status/statusor.h"
 #include "libpman.h"
 #include "logger.h"
+#include "mpsc_rings.h"
 #include "probe_object.h"
 #include "ring_layout.h"
 #include "ring_merger.h"
@@ -62,6 +63,8 @@ class Probe {
   explicit Probe(const pman_options& options);
   absl::Status RequireLoaded(const char* what) const;
   absl::Status CreateRings();
+  // Sizes the object's maps and constants for layout_, then loads it.
+  absl::Status LoadObject();
   absl::Status ConnectRings();
   void Unload();
 
@@ -72,6 +75,8 @@ class Probe {
   RingLayout layout_;
   std::vector<int> ring_fds_;
   uint64_t ring_locked_bytes_ = 0;
+  std::unique_ptr<MpscRings> mpsc_;    // when layout_.mpsc; before merger_, which reads it
+  std::vector<RingReader> doorbells_;  // MPSC rings' wakeup rings
   std::optional<RingMerger> merger_;
   int epoll_fd_ = -1;
   std::optional<SettingsControl> control_;  // over the control block once loaded

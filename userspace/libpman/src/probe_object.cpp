@@ -79,6 +79,9 @@ class SkeletonObject final : public ProbeObject {
   bpf_map* scratch_maps() const override { return skel_->maps.scratch_maps; }
   bpf_map* custom_fillers() const override { return skel_->maps.custom_fillers; }
   bpf_map* cpu_counters() const override { return skel_->maps.cpu_counters; }
+  bpf_map* mpsc_ring_of_cpu() const override { return skel_->maps.mpsc_ring_of_cpu; }
+  bpf_map* mpsc_heads() const override { return skel_->maps.mpsc_heads; }
+  bpf_map* mpsc_chunks() const override { return skel_->maps.mpsc_chunks; }
   bpf_map* control_map() const override {
     if constexpr (kInArray) {
       return skel_->maps.kestrel_control;
@@ -89,6 +92,13 @@ class SkeletonObject final : public ProbeObject {
   bpf_program* sys_exit_program() const override { return skel_->progs.kestrel_sys_exit; }
   void SetRingWakeupThreshold(uint64_t bytes) override {
     skel_->rodata->ring_wakeup_threshold_bytes = bytes;
+  }
+  void SetMpscRings(uint32_t chunk_shift, uint64_t ring_bytes, uint32_t stamp_key) override {
+    skel_->rodata->mpsc_rings = 1;
+    skel_->rodata->mpsc_chunk_shift = chunk_shift;
+    skel_->rodata->mpsc_chunk_index_mask = static_cast<uint32_t>((ring_bytes >> chunk_shift) - 1);
+    skel_->rodata->mpsc_ring_bytes = ring_bytes;
+    skel_->rodata->mpsc_stamp_key = stamp_key;
   }
   void SetIa32SyscallsPossible(bool possible) override {
     skel_->rodata->ia32_syscalls_possible = possible;

@@ -14,6 +14,10 @@ namespace kestrel::pman {
 namespace {
 
 constexpr uint32_t kRecordHeaderBytes = BPF_RINGBUF_HDR_SZ;
+static_assert(KESTREL_MPSC_HDR_BYTES == BPF_RINGBUF_HDR_SZ &&
+                  KESTREL_MPSC_BUSY_BIT == BPF_RINGBUF_BUSY_BIT &&
+                  KESTREL_MPSC_PAD_BIT == BPF_RINGBUF_DISCARD_BIT,
+              "an MPSC ring frames records as a BPF ring buffer does");
 
 }  // namespace
 
@@ -34,6 +38,24 @@ absl::StatusOr<RingReader> RingReader::Map(int fd, uint64_t size) {
     return absl::ErrnoToStatus(err, "mapping the ring's data pages");
   }
   return RingReader(fd, size, consumer, producer);
+}
+
+RingReader RingReader::ForMpsc(kestrel_mpsc_head* head, const uint8_t* data, uint64_t size,
+                               uint32_t stamp_key) {
+  RingReader r;
+  r.mask_ = size - 1;
+  // __u64 is unsigned long long, uint64_t unsigned long: same 64 bits.
+  r.consumer_pos_ = reinterpret_cast<uint64_t*>(&head->consumer);
+  r.producer_pos_ = reinterpret_cast<const uint64_t*>(&head->producer);
+  r.data_ = data;
+  r.mpsc_ = true;
+  r.stamp_key_ = stamp_key;
+  r.align_mask_ = KESTREL_MPSC_ALIGN - 1;
+  r.publish_batch_ = size / 8;
+  r.position_ = __atomic_load_n(r.consumer_pos_, __ATOMIC_ACQUIRE);
+  r.published_position_ = r.position_;
+  r.cached_producer_ = r.position_;
+  return r;
 }
 
 RingReader::RingReader(int fd, uint64_t size, void* consumer_page, void* producer_pages)
@@ -64,6 +86,9 @@ RingReader& RingReader::operator=(RingReader&& other) noexcept {
   consumer_pos_ = other.consumer_pos_;
   producer_pos_ = other.producer_pos_;
   data_ = other.data_;
+  mpsc_ = other.mpsc_;
+  stamp_key_ = other.stamp_key_;
+  align_mask_ = other.align_mask_;
   position_ = other.position_;
   published_position_ = other.published_position_;
   cached_producer_ = other.cached_producer_;
@@ -77,6 +102,7 @@ RingReader::~RingReader() { Unmap(); }
 
 void RingReader::Unmap() {
   const long page = sysconf(_SC_PAGESIZE);
+  if (mpsc_) PublishConsumerPosition();
   if (consumer_page_ != nullptr) {
     PublishConsumerPosition();
     munmap(consumer_page_, page);
@@ -98,12 +124,20 @@ const kestrel_record_header* RingReader::Peek() {
       }
     }
     const uint8_t* slot = data_ + (position_ & mask_);
-    const uint32_t len_word =
-        __atomic_load_n(reinterpret_cast<const uint32_t*>(slot), __ATOMIC_ACQUIRE);
+    const uint64_t header =
+        __atomic_load_n(reinterpret_cast<const uint64_t*>(slot), __ATOMIC_ACQUIRE);
+    const uint32_t len_word = static_cast<uint32_t>(header);
     if (len_word & BPF_RINGBUF_BUSY_BIT) return nullptr;
+    // A stamp of another position (or never-written zeroes, whose stamp may
+    // match): an MPSC ring's producer reserved this but has not written its
+    // header yet; what is here is an earlier lap's.
+    if (mpsc_ && (len_word == 0 || static_cast<uint32_t>(header >> 32) !=
+                                       KESTREL_MPSC_STAMP(position_, stamp_key_))) {
+      return nullptr;
+    }
     const uint32_t len = len_word & ~(BPF_RINGBUF_BUSY_BIT | BPF_RINGBUF_DISCARD_BIT);
     if (len_word & BPF_RINGBUF_DISCARD_BIT) {
-      position_ += RoundedRecordBytes(len);
+      Advance(len);
       continue;
     }
     peeked_ = reinterpret_cast<const kestrel_record_header*>(slot + kRecordHeaderBytes);
@@ -112,9 +146,13 @@ const kestrel_record_header* RingReader::Peek() {
   }
 }
 
+void RingReader::Advance(uint32_t len) {
+  position_ += (len + kRecordHeaderBytes + align_mask_) & ~align_mask_;
+}
+
 void RingReader::Release() {
   if (peeked_ == nullptr) return;
-  position_ += RoundedRecordBytes(peeked_len_);
+  Advance(peeked_len_);
   peeked_ = nullptr;
   if (position_ - published_position_ >= publish_batch_) PublishConsumerPosition();
 }

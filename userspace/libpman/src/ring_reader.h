@@ -1,6 +1,8 @@
-// Reads one BPF ring buffer through its mmapped pages, without libbpf's ring
-// API: records are handed out in place and the consumer position is
-// published in batches, so a record costs a few loads, not a syscall.
+// Reads one ring through its mmapped pages, without libbpf's ring API:
+// records are handed out in place and the consumer position is published in
+// batches, so a record costs a few loads, not a syscall. The ring is a BPF
+// ring buffer or an MPSC ring (shared/mpsc_ring_format.h), which frames
+// records the same way.
 #ifndef KESTREL_LIBPMAN_RING_READER_H_
 #define KESTREL_LIBPMAN_RING_READER_H_
 
@@ -8,12 +10,14 @@
 #include <cstdint>
 
 #include "absl/status/statusor.h"
+#include "shared/mpsc_ring_format.h"
 #include "shared/record_format.h"
 
 namespace kestrel::pman {
 
-// Ring space a record of `len` bytes takes: the ring's own header, then the
-// record, rounded up to 8 bytes.
+// BPF ring buffer space a record of `len` bytes takes: the ring's own
+// header, then the record, rounded up to 8 bytes. (An MPSC ring rounds to
+// KESTREL_MPSC_ALIGN: KESTREL_MPSC_ROUND.)
 uint64_t RoundedRecordBytes(uint32_t len);
 
 class RingReader {
@@ -21,6 +25,12 @@ class RingReader {
   // Maps the ring behind `fd` (a BPF_MAP_TYPE_RINGBUF of `size` bytes). The
   // reader does not own `fd`.
   static absl::StatusOr<RingReader> Map(int fd, uint64_t size);
+
+  // Reads the MPSC ring of `head` whose `size` bytes start at `data`, its
+  // headers stamped with `stamp_key`; both stay mapped by the caller for
+  // the reader's life.
+  static RingReader ForMpsc(kestrel_mpsc_head* head, const uint8_t* data, uint64_t size,
+                            uint32_t stamp_key);
 
   RingReader(RingReader&& other) noexcept;
   RingReader& operator=(RingReader&& other) noexcept;
@@ -42,7 +52,10 @@ class RingReader {
 
  private:
   RingReader(int fd, uint64_t size, void* consumer_page, void* producer_pages);
+  RingReader() = default;
   void Unmap();
+  // Moves past a record of `len` bytes.
+  void Advance(uint32_t len);
 
   int fd_ = -1;
   uint64_t mask_ = 0;
@@ -51,6 +64,9 @@ class RingReader {
   uint64_t* consumer_pos_ = nullptr;
   const uint64_t* producer_pos_ = nullptr;
   const uint8_t* data_ = nullptr;
+  bool mpsc_ = false;  // headers carry KESTREL_MPSC_STAMP
+  uint32_t stamp_key_ = 0;
+  uint64_t align_mask_ = 7;          // records are rounded to this + 1 bytes
   uint64_t position_ = 0;            // local consumer position
   uint64_t published_position_ = 0;  // last value stored to consumer_pos_
   uint64_t cached_producer_ = 0;     // last producer position seen
