@@ -1,13 +1,16 @@
 // The MPSC ring that CPUs sharing a ring write (shared/mpsc_ring_format.h),
 // with the real probe: records that cross its chunk boundaries and lap it
-// come back whole and in order, and its doorbell wakes a waiting reader.
+// come back whole and in order, its doorbell wakes a waiting reader; and
+// the BPF ring buffers PMAN_OPT_RINGBUF selects do the same.
 #include <gtest/gtest.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "probe_session.h"
@@ -49,17 +52,27 @@ TEST(MpscRingTest, RecordsCrossChunksAndLapTheRingIntact) {
   EXPECT_EQ(stats.total.drops_too_large, 0u);
 }
 
-// The probe wakes a reader sleeping in pman_wait_for_events once the backlog
-// crosses a quarter of the ring: through the doorbell for a shared (MPSC)
-// ring, through the ring itself per CPU. Once drained, the wait times out
-// again rather than reporting a stale wakeup forever.
-class RingWakeupTest : public ::testing::TestWithParam<uint32_t> {};
+// Both ring kinds (MPSC rings, and BPF ring buffers with PMAN_OPT_RINGBUF),
+// shared and per CPU.
+struct RingKind {
+  const char* name;
+  uint32_t cpus_per_buffer;
+  uint32_t flags;
+};
 
-TEST_P(RingWakeupTest, WaitReturnsOnceTheBacklogCrossesTheThreshold) {
+class RingKindTest : public ::testing::TestWithParam<RingKind> {};
+
+// The probe wakes a reader sleeping in pman_wait_for_events once the backlog
+// crosses a quarter of the ring: through the doorbell of an MPSC ring,
+// through the ring itself for a BPF ring buffer. Once drained, the wait
+// times out again rather than reporting a stale wakeup forever.
+TEST_P(RingKindTest, WaitReturnsOnceTheBacklogCrossesTheThreshold) {
   KESTREL_REQUIRE_BPF_PRIVILEGES();
   constexpr uint64_t kRingBytes = 64 << 10;
-  auto session = ProbeSession::Start(
-      {.buffer_bytes = kRingBytes, .cpus_per_buffer = GetParam(), .syscalls = {SYS_getppid}});
+  auto session = ProbeSession::Start({.buffer_bytes = kRingBytes,
+                                      .cpus_per_buffer = GetParam().cpus_per_buffer,
+                                      .syscalls = {SYS_getppid},
+                                      .flags = GetParam().flags});
   ASSERT_NE(session, nullptr);
   ASSERT_EQ(pman_wait_for_events(session->handle(), 0), 0) << "ready before any record";
   {
@@ -76,10 +89,49 @@ TEST_P(RingWakeupTest, WaitReturnsOnceTheBacklogCrossesTheThreshold) {
   EXPECT_EQ(session->Stats().total.drops_ring_full, 0u);
 }
 
-INSTANTIATE_TEST_SUITE_P(SharedAndPerCpu, RingWakeupTest, ::testing::Values(0u, 1u),
-                         [](const ::testing::TestParamInfo<uint32_t>& info) {
-                           return info.param == 0 ? std::string("SharedMpscRing")
-                                                  : std::string("PerCpuRingBuffers");
+// Two threads on the two CPUs, read while they run: every record of each
+// comes back once, in its order, whatever the ring kind and topology.
+TEST_P(RingKindTest, TwoCpusDeliverEveryRecordInOrder) {
+  KESTREL_REQUIRE_BPF_PRIVILEGES();
+  if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "needs two CPUs";
+  auto session = ProbeSession::Start({.buffer_bytes = 8 << 20,
+                                      .cpus_per_buffer = GetParam().cpus_per_buffer,
+                                      .syscalls = {SYS_getppid},
+                                      .flags = GetParam().flags});
+  ASSERT_NE(session, nullptr);
+  constexpr uint64_t kCalls = 20000;
+  uint32_t tids[2] = {};
+  std::vector<std::thread> threads;
+  for (int cpu = 0; cpu < 2; ++cpu) {
+    threads.emplace_back([&, cpu] {
+      ScopedCpuPin pin(cpu);
+      tids[cpu] = CurrentTid();
+      for (uint64_t tag = 0; tag < kCalls; ++tag) TaggedGetppid(tag);
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  std::map<uint32_t, uint64_t> next_tag;
+  for (const std::vector<uint8_t>& raw : session->DrainRaw()) {
+    const auto* h = reinterpret_cast<const kestrel_record_header*>(raw.data());
+    if (h->tid != tids[0] && h->tid != tids[1]) continue;
+    absl::StatusOr<engine::RecordView> view = engine::RecordView::Parse(raw.data(), raw.size());
+    ASSERT_TRUE(view.ok()) << view.status();
+    absl::StatusOr<engine::GenericSyscall> call = engine::DecodeGenericSyscall(*view);
+    ASSERT_TRUE(call.ok()) << call.status();
+    ASSERT_EQ(call->args[0], next_tag[h->tid]++) << "tid " << h->tid;
+  }
+  EXPECT_EQ(next_tag[tids[0]], kCalls);
+  EXPECT_EQ(next_tag[tids[1]], kCalls);
+  EXPECT_EQ(session->Stats().total.drops_ring_full, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Kinds, RingKindTest,
+                         ::testing::Values(RingKind{"SharedMpscRing", 0, 0},
+                                           RingKind{"PerCpuMpscRings", 1, 0},
+                                           RingKind{"SharedBpfRingBuffer", 0, PMAN_OPT_RINGBUF},
+                                           RingKind{"PerCpuBpfRingBuffers", 1, PMAN_OPT_RINGBUF}),
+                         [](const ::testing::TestParamInfo<RingKind>& info) {
+                           return std::string(info.param.name);
                          });
 
 }  // namespace

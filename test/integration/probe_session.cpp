@@ -65,6 +65,7 @@ std::unique_ptr<ProbeSession> ProbeSession::Start(const SessionOptions& options)
   opts.buffer_bytes = options.buffer_bytes;
   opts.cpus_per_buffer = options.cpus_per_buffer;
   opts.settings_storage = options.settings_storage;
+  opts.flags = options.flags;
   opts.log_fn = cli::LogToStderr;
   opts.log_ctx = cli::CommandLogContext("pman");
   pman_handle* h = nullptr;

@@ -55,6 +55,7 @@ struct SessionOptions {
   std::vector<uint32_t> syscalls;
   bool trace_only_this_process = true;
   uint32_t settings_storage = PMAN_SETTINGS_STORAGE_DEFAULT;
+  uint32_t flags = 0;  // PMAN_OPT_*
 };
 
 class ProbeSession {

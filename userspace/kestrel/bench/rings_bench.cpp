@@ -143,15 +143,7 @@ struct ProbeReadTally {
   uint64_t ring_bytes = 0;  // ring space of those records, ring headers included
   uint64_t inversions = 0;  // records with a smaller timestamp than the one before
   uint64_t last_ts = 0;
-  bool mpsc = false;  // the probe's rings are MPSC rings, which round records to a cache line
 };
-
-// Whether the probe's rings are MPSC rings: libpman makes every ring that
-// more than one CPU writes one.
-bool RingsAreMpsc(pman_handle* h) {
-  pman_stats s{};
-  return pman_get_stats(h, &s, nullptr, 0) == 0 && s.n_cpus_with_ring > s.n_rings;
-}
 
 // Reads every record now in the probe's rings, in timestamp order; returns
 // how many.
@@ -164,8 +156,8 @@ uint64_t DrainProbe(pman_handle* h, ProbeReadTally& tally) {
     const auto* hdr = static_cast<const kestrel_record_header*>(record);
     tally.inversions += hdr->ts_ns < tally.last_ts;
     tally.last_ts = hdr->ts_ns;
-    tally.ring_bytes +=
-        tally.mpsc ? KESTREL_MPSC_ROUND(hdr->len) : pman::RoundedRecordBytes(hdr->len);
+    // The probe is loaded with its default rings, MPSC rings.
+    tally.ring_bytes += KESTREL_MPSC_ROUND(hdr->len);
     ++tally.records;
   }
   return tally.records - before;
@@ -181,7 +173,7 @@ absl::StatusOr<RunResult> RunProbe(uint32_t cpus_per_buffer, uint64_t ring_bytes
   }
   if (int rc = pman_attach(raw); rc != 0) return absl::ErrnoToStatus(-rc, "pman_attach");
 
-  ProbeReadTally tally{.mpsc = RingsAreMpsc(raw)};
+  ProbeReadTally tally;
   Source source{
       .drain = [&] { return DrainProbe(raw, tally); },
       .wait = [&] { pman_wait_for_events(raw, 10); },
@@ -260,7 +252,7 @@ absl::StatusOr<DrainResult> DrainProbeBacklog(uint32_t cpus_per_buffer, uint64_t
   FillFromCpu0(BacklogRecords(ring_bytes));
   pman_detach(h->get());
   return TimeDrain([&](DrainResult& d) {
-    ProbeReadTally tally{.mpsc = RingsAreMpsc(h->get())};
+    ProbeReadTally tally;
     DrainProbe(h->get(), tally);
     d.records = tally.records;
     d.ring_bytes = tally.ring_bytes;

@@ -53,10 +53,10 @@ extern "C" {
 
 /* pman_options.flags */
 #define PMAN_OPT_ONLY_ONLINE_CPUS (1U << 0) /* no ring for CPUs offline at load */
-/* Rings shared by several CPUs are BPF ring buffers, whose producers take a
- * spinlock, instead of MPSC rings reserved by compare-and-swap (README,
- * "Topology"); slower, kept so `kestrel bench` can measure the difference. */
-#define PMAN_OPT_SHARED_RINGBUF (1U << 1)
+/* Rings are BPF ring buffers, whose producers take a spinlock, instead of
+ * MPSC rings reserved by compare-and-swap (README, "Ring kinds"); slower,
+ * kept so `kestrel bench` can measure the difference. */
+#define PMAN_OPT_RINGBUF (1U << 1)
 
 enum pman_log_level {
   PMAN_LOG_DEBUG = 0,

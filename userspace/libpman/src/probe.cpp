@@ -174,7 +174,7 @@ absl::Status Probe::Load() {
   }
   absl::StatusOr<RingLayout> layout =
       PlanRingLayout(n_cpus, options_.cpus_per_buffer, options_.buffer_bytes,
-                     online ? &*online : nullptr, options_.flags & PMAN_OPT_SHARED_RINGBUF);
+                     online ? &*online : nullptr, options_.flags & PMAN_OPT_RINGBUF);
   if (!layout.ok()) return layout.status();
   layout_ = *layout;
 

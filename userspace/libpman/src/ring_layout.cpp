@@ -33,7 +33,7 @@ uint32_t AutoCpusPerBuffer(uint32_t /*n_cpus*/) {
 
 absl::StatusOr<RingLayout> PlanRingLayout(uint32_t n_cpus, uint32_t cpus_per_buffer,
                                           uint64_t ring_bytes, const std::vector<bool>* online,
-                                          bool shared_ringbuf) {
+                                          bool ringbuf) {
   const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
   if (n_cpus == 0) return absl::InvalidArgumentError("no possible CPUs reported");
   if (ring_bytes < page || (ring_bytes & (ring_bytes - 1)) != 0) {
@@ -57,7 +57,7 @@ absl::StatusOr<RingLayout> PlanRingLayout(uint32_t n_cpus, uint32_t cpus_per_buf
   layout.ring_bytes = ring_bytes;
   layout.ring_of_cpu.assign(n_cpus, RingLayout::kNoRing);
   const uint32_t group = layout.cpus_per_buffer == 0 ? n_cpus : layout.cpus_per_buffer;
-  layout.mpsc = group > 1 && !shared_ringbuf;
+  layout.mpsc = !ringbuf;
   // Ring ids are dense over the groups that get a ring.
   for (uint32_t first = 0; first < n_cpus; first += group) {
     const uint32_t end = std::min(n_cpus, first + group);

@@ -18,10 +18,8 @@ struct RingLayout {
   uint32_t n_rings = 0;
   uint64_t ring_bytes = 0;
   std::vector<uint32_t> ring_of_cpu;  // kNoRing: this CPU was offline at load
-  // Rings written by more than one CPU are MPSC rings
-  // (shared/mpsc_ring_format.h); a CPU alone on its ring writes a BPF ring
-  // buffer.
-  bool mpsc = false;
+  // MPSC rings (shared/mpsc_ring_format.h), or BPF ring buffers.
+  bool mpsc = true;
 
   uint32_t RingOfCpu(uint32_t cpu) const { return ring_of_cpu[cpu]; }
   uint32_t CpusWithRing() const;
@@ -34,11 +32,11 @@ uint32_t AutoCpusPerBuffer(uint32_t n_cpus);
 // Validates the requested topology and size for `n_cpus` possible CPUs.
 // `online`, when given, has one entry per possible CPU: groups of CPUs with
 // no online member get no ring.
-// `shared_ringbuf` keeps BPF ring buffers for shared rings too.
+// `ringbuf` makes the rings BPF ring buffers rather than MPSC rings.
 absl::StatusOr<RingLayout> PlanRingLayout(uint32_t n_cpus, uint32_t cpus_per_buffer,
                                           uint64_t ring_bytes,
                                           const std::vector<bool>* online = nullptr,
-                                          bool shared_ringbuf = false);
+                                          bool ringbuf = false);
 
 // Parses a kernel CPU list such as "0-3,6,8-9" (the format of
 // /sys/devices/system/cpu/online) into one flag per CPU below `n_cpus`.
