@@ -3,16 +3,19 @@
 // come back whole and in order, its doorbell wakes a waiting reader; and
 // the BPF ring buffers PMAN_OPT_RINGBUF selects do the same.
 #include <gtest/gtest.h>
+#include <fcntl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdint>
 #include <map>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "probe_session.h"
 #include "shared/event_types.h"
 #include "shared/mpsc_ring_format.h"
@@ -50,6 +53,37 @@ TEST(MpscRingTest, RecordsCrossChunksAndLapTheRingIntact) {
   const pman_stats stats = session->Stats();
   EXPECT_EQ(stats.total.drops_ring_full, 0u);
   EXPECT_EQ(stats.total.drops_too_large, 0u);
+}
+
+// The same for records built in the scratch area and copied into the ring
+// (sink_output's dynptr path): failed openat calls whose path lengths cycle
+// through 0-199 characters, so records of every size meet the chunk ends.
+TEST(MpscRingTest, CopiedRecordsOfEverySizeCrossChunksIntact) {
+  KESTREL_REQUIRE_BPF_PRIVILEGES();
+  constexpr uint64_t kRingBytes = 2 * kChunkBytes;
+  auto session = ProbeSession::Start(
+      {.buffer_bytes = kRingBytes, .cpus_per_buffer = 0, .syscalls = {SYS_openat}});
+  ASSERT_NE(session, nullptr);
+  auto path_of = [](uint64_t i) {
+    return absl::StrCat("/nonexistent-kestrel-mpsc/", std::string(i % 200, 'p'), "-", i);
+  };
+  constexpr uint64_t kCalls = 30000;  // ~7 MiB of records: three laps and more
+  constexpr uint64_t kBatch = 2000;
+  uint64_t next_expected = 0;
+  for (uint64_t first = 0; first < kCalls; first += kBatch) {
+    for (uint64_t i = first; i < first + kBatch; ++i) {
+      ASSERT_EQ(openat(AT_FDCWD, path_of(i).c_str(), O_RDONLY), -1);
+    }
+    for (const OwnedRecord& r : session->DrainRecords(CurrentTid())) {
+      if (r.header().type != KESTREL_EVT_OPENAT) continue;
+      const engine::DecodedEvent e = r.Event();
+      ASSERT_EQ(e.String("path"), path_of(next_expected)) << "record " << next_expected;
+      ASSERT_EQ(e.Int("res"), -ENOENT);
+      ++next_expected;
+    }
+  }
+  EXPECT_EQ(next_expected, kCalls);
+  EXPECT_EQ(session->Stats().total.drops_ring_full, 0u);
 }
 
 // Both ring kinds (MPSC rings, and BPF ring buffers with PMAN_OPT_RINGBUF),
