@@ -2,8 +2,8 @@
 // with the real probe: records that cross its chunk boundaries and lap it
 // come back whole and in order, its doorbell wakes a waiting reader; and
 // the BPF ring buffers PMAN_OPT_RINGBUF selects do the same.
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -24,20 +25,29 @@ namespace kestrel::testing {
 namespace {
 
 constexpr uint64_t kChunkBytes = uint64_t{1} << KESTREL_MPSC_MAX_CHUNK_SHIFT;
+constexpr uint64_t kTwoChunks = 2 * kChunkBytes;
+
+// One shared ring of two chunks capturing `syscall`.
+std::unique_ptr<ProbeSession> StartTwoChunkRing(uint32_t syscall) {
+  auto session = ProbeSession::Start(
+      {.buffer_bytes = kTwoChunks, .cpus_per_buffer = 0, .syscalls = {syscall}});
+  if (session != nullptr) {
+    EXPECT_EQ(session->Stats().n_rings, 1u);
+  }
+  return session;
+}
 
 // A 2-chunk ring lapped six times: every chunk boundary forces a pad record
-// and every lap reuses bytes the reader zeroed. Each batch is drained before
-// the next, so nothing may be lost and every tag comes back once, in order.
+// and every lap writes over the last one's headers, whose stamps the reader
+// must tell from the new ones. Each batch is drained before the next, so
+// nothing may be lost and every tag comes back once, in order.
 TEST(MpscRingTest, RecordsCrossChunksAndLapTheRingIntact) {
   KESTREL_REQUIRE_BPF_PRIVILEGES();
-  constexpr uint64_t kRingBytes = 2 * kChunkBytes;
-  auto session = ProbeSession::Start(
-      {.buffer_bytes = kRingBytes, .cpus_per_buffer = 0, .syscalls = {SYS_getppid}});
+  auto session = StartTwoChunkRing(SYS_getppid);
   ASSERT_NE(session, nullptr);
-  ASSERT_EQ(session->Stats().n_rings, 1u);
 
   const uint64_t record_space = KESTREL_MPSC_ROUND(sizeof(kestrel_generic_record));
-  const uint64_t calls = 6 * kRingBytes / record_space;
+  const uint64_t calls = 6 * kTwoChunks / record_space;
   constexpr uint64_t kBatch = 4000;
   uint64_t next_expected = 0;
   for (uint64_t first = 0; first < calls; first += kBatch) {
@@ -60,9 +70,7 @@ TEST(MpscRingTest, RecordsCrossChunksAndLapTheRingIntact) {
 // through 0-199 characters, so records of every size meet the chunk ends.
 TEST(MpscRingTest, CopiedRecordsOfEverySizeCrossChunksIntact) {
   KESTREL_REQUIRE_BPF_PRIVILEGES();
-  constexpr uint64_t kRingBytes = 2 * kChunkBytes;
-  auto session = ProbeSession::Start(
-      {.buffer_bytes = kRingBytes, .cpus_per_buffer = 0, .syscalls = {SYS_openat}});
+  auto session = StartTwoChunkRing(SYS_openat);
   ASSERT_NE(session, nullptr);
   auto path_of = [](uint64_t i) {
     return absl::StrCat("/nonexistent-kestrel-mpsc/", std::string(i % 200, 'p'), "-", i);
