@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Ring selection and submission, into BPF ring buffers or, when user space
- * loaded the probe with rings shared by several CPUs, into MPSC rings
- * (mpsc_ring_writer.h); the choice is a load-time constant, so the verifier
- * drops the other path. Records are committed without a wakeup: a wakeup
- * per record costs microseconds, ten times the rest of the capture. The
- * consumer drains on a short timer, and the probe wakes it only when the
- * ring's backlog crosses ring_wakeup_threshold_bytes (seen within a
- * sixteenth of the threshold), so a burst is picked up long before the ring
- * fills. An MPSC ring wakes its reader through a one-page BPF ring buffer,
- * its doorbell, that takes one record per wakeup.
+ * Ring selection and submission, into MPSC rings (mpsc_ring_writer.h, the
+ * default) or BPF ring buffers (PMAN_OPT_RINGBUF); the choice is a
+ * load-time constant, so the verifier drops the other path.
+ *
+ * Records are committed without a wakeup: a wakeup per record costs
+ * microseconds, ten times the rest of the capture. The consumer drains on
+ * a short timer, and the probe wakes it only when the ring's backlog
+ * crosses ring_wakeup_threshold_bytes (seen within a sixteenth of the
+ * threshold), so a burst is picked up long before the ring fills. An MPSC
+ * ring wakes its reader through a one-page BPF ring buffer, its doorbell,
+ * that takes one record per wakeup.
  */
 #ifndef KESTREL_BPF_RING_WRITER_H
 #define KESTREL_BPF_RING_WRITER_H

@@ -196,9 +196,9 @@ absl::Status Probe::Load() {
   settings.own_tgid = static_cast<uint32_t>(getpid());
   control_.emplace(object_->control_block(), -1);
   if (absl::Status s = control_->UpdateSettings(settings); !s.ok()) return s;
-  logger_.Logf(PMAN_LOG_INFO,
-               "probe loaded: %u ring(s) of %u bytes for %u of %u CPUs, settings in %s",
-               layout_.n_rings, layout_.ring_bytes, layout_.CpusWithRing(), layout_.n_cpus,
+  logger_.Logf(PMAN_LOG_INFO, "probe loaded: %u %s of %u bytes for %u of %u CPUs, settings in %s",
+               layout_.n_rings, layout_.mpsc ? "MPSC ring(s)" : "BPF ring buffer(s)",
+               layout_.ring_bytes, layout_.CpusWithRing(), layout_.n_cpus,
                StorageName(object_->storage()));
   return absl::OkStatus();
 }
