@@ -244,13 +244,22 @@ TEST(GenericCaptureTest, PerCpuRingsMergeInTimestampOrder) {
 }
 
 // A burst into a one-page ring with no reader: every syscall is either read
-// back or counted as dropped, and the ones read are the first ones.
-class DropAccountingTest : public ::testing::TestWithParam<uint32_t> {};
+// back or counted as dropped, and the ones read are the first ones. For
+// both ring kinds: MPSC rings and BPF ring buffers (PMAN_OPT_RINGBUF).
+struct DropCase {
+  const char* name;
+  uint32_t cpus_per_buffer;
+  uint32_t flags;
+};
+
+class DropAccountingTest : public ::testing::TestWithParam<DropCase> {};
 
 TEST_P(DropAccountingTest, ReceivedPlusDroppedEqualsSyscallsMade) {
   KESTREL_REQUIRE_BPF_PRIVILEGES();
-  auto session = ProbeSession::Start(
-      {.buffer_bytes = 4096, .cpus_per_buffer = GetParam(), .syscalls = {SYS_getppid}});
+  auto session = ProbeSession::Start({.buffer_bytes = 4096,
+                                      .cpus_per_buffer = GetParam().cpus_per_buffer,
+                                      .syscalls = {SYS_getppid},
+                                      .flags = GetParam().flags});
   ASSERT_NE(session, nullptr);
   // Keep the burst on one CPU so the records fill one ring in call order.
   cpu_set_t set, old;
@@ -275,11 +284,12 @@ TEST_P(DropAccountingTest, ReceivedPlusDroppedEqualsSyscallsMade) {
   for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i].call.args[0], i);
 }
 
-INSTANTIATE_TEST_SUITE_P(Topologies, DropAccountingTest, ::testing::Values(0u, 1u),
-                         [](const auto& info) {
-                           return info.param == 0 ? std::string("SharedRing")
-                                                  : std::string("RingPerCpu");
-                         });
+INSTANTIATE_TEST_SUITE_P(Topologies, DropAccountingTest,
+                         ::testing::Values(DropCase{"SharedRing", 0, 0},
+                                           DropCase{"RingPerCpu", 1, 0},
+                                           DropCase{"SharedBpfRingBuffer", 0, PMAN_OPT_RINGBUF},
+                                           DropCase{"BpfRingBufferPerCpu", 1, PMAN_OPT_RINGBUF}),
+                         [](const auto& info) { return std::string(info.param.name); });
 
 }  // namespace
 }  // namespace kestrel::testing
