@@ -15,6 +15,7 @@
 
 #include "engine/record_view.h"
 #include "probe_session.h"
+#include "ring_kinds.h"
 #include "shared/event_types.h"
 
 namespace kestrel::testing {
@@ -244,15 +245,8 @@ TEST(GenericCaptureTest, PerCpuRingsMergeInTimestampOrder) {
 }
 
 // A burst into a one-page ring with no reader: every syscall is either read
-// back or counted as dropped, and the ones read are the first ones. For
-// both ring kinds: MPSC rings and BPF ring buffers (PMAN_OPT_RINGBUF).
-struct DropCase {
-  const char* name;
-  uint32_t cpus_per_buffer;
-  uint32_t flags;
-};
-
-class DropAccountingTest : public ::testing::TestWithParam<DropCase> {};
+// back or counted as dropped, and the ones read are the first ones.
+class DropAccountingTest : public ::testing::TestWithParam<RingKind> {};
 
 TEST_P(DropAccountingTest, ReceivedPlusDroppedEqualsSyscallsMade) {
   KESTREL_REQUIRE_BPF_PRIVILEGES();
@@ -284,12 +278,7 @@ TEST_P(DropAccountingTest, ReceivedPlusDroppedEqualsSyscallsMade) {
   for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i].call.args[0], i);
 }
 
-INSTANTIATE_TEST_SUITE_P(Topologies, DropAccountingTest,
-                         ::testing::Values(DropCase{"SharedRing", 0, 0},
-                                           DropCase{"RingPerCpu", 1, 0},
-                                           DropCase{"SharedBpfRingBuffer", 0, PMAN_OPT_RINGBUF},
-                                           DropCase{"BpfRingBufferPerCpu", 1, PMAN_OPT_RINGBUF}),
-                         [](const auto& info) { return std::string(info.param.name); });
+KESTREL_INSTANTIATE_RING_KINDS(DropAccountingTest);
 
 }  // namespace
 }  // namespace kestrel::testing

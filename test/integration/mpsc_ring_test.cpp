@@ -18,6 +18,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "probe_session.h"
+#include "ring_kinds.h"
 #include "shared/event_types.h"
 #include "shared/mpsc_ring_format.h"
 
@@ -94,14 +95,7 @@ TEST(MpscRingTest, CopiedRecordsOfEverySizeCrossChunksIntact) {
   EXPECT_EQ(session->Stats().total.drops_ring_full, 0u);
 }
 
-// Both ring kinds (MPSC rings, and BPF ring buffers with PMAN_OPT_RINGBUF),
-// shared and per CPU.
-struct RingKind {
-  const char* name;
-  uint32_t cpus_per_buffer;
-  uint32_t flags;
-};
-
+// Every ring kind and topology (ring_kinds.h).
 class RingKindTest : public ::testing::TestWithParam<RingKind> {};
 
 // The probe wakes a reader sleeping in pman_wait_for_events once the backlog
@@ -167,14 +161,7 @@ TEST_P(RingKindTest, TwoCpusDeliverEveryRecordInOrder) {
   EXPECT_EQ(session->Stats().total.drops_ring_full, 0u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Kinds, RingKindTest,
-                         ::testing::Values(RingKind{"SharedMpscRing", 0, 0},
-                                           RingKind{"PerCpuMpscRings", 1, 0},
-                                           RingKind{"SharedBpfRingBuffer", 0, PMAN_OPT_RINGBUF},
-                                           RingKind{"PerCpuBpfRingBuffers", 1, PMAN_OPT_RINGBUF}),
-                         [](const ::testing::TestParamInfo<RingKind>& info) {
-                           return std::string(info.param.name);
-                         });
+KESTREL_INSTANTIATE_RING_KINDS(RingKindTest);
 
 }  // namespace
 }  // namespace kestrel::testing
