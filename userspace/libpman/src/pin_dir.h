@@ -15,7 +15,7 @@ namespace kestrel::pman {
 // Names of the pins inside the directory.
 inline constexpr char kPinControl[] = "control";    // the control block's map, either mode
 inline constexpr char kPinCounters[] = "counters";  // per-CPU counters
-inline constexpr char kPinRings[] = "rings";        // CPU -> ring array of maps
+inline constexpr char kPinRings[] = "rings";  // CPU -> BPF ring buffer (an MPSC ring's doorbell)
 
 // Where `kestrel` looks when no directory is given.
 inline constexpr char kDefaultPinDir[] = PMAN_DEFAULT_PIN_DIR;
