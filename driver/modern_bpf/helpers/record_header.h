@@ -26,4 +26,10 @@ static __always_inline void fill_record_header(struct kestrel_record_header *h, 
 	h->reserved = 0;
 }
 
+/* What a sink does as the record at `rec` enters its ring. */
+static __always_inline void stamp_record_time(void *rec)
+{
+	((struct kestrel_record_header *)rec)->ts_ns = bpf_ktime_get_boot_ns();
+}
+
 #endif /* KESTREL_BPF_RECORD_HEADER_H */

@@ -13,6 +13,7 @@
 
 #include "counters.h"
 #include "maps.h"
+#include "record_header.h"
 #include "settings_reader.h"
 
 #include "../shared/event_types.h"
@@ -117,7 +118,7 @@ static __always_inline void *sink_reserve(void *ring, __u64 size)
 	slot = claim_slot(head, __sync_fetch_and_add(&head->next, 1), size, 0, 1);
 	if (!slot)
 		return NULL;
-	((struct kestrel_record_header *)slot->payload)->ts_ns = bpf_ktime_get_boot_ns();
+	stamp_record_time(slot->payload);
 	return slot->payload;
 }
 
@@ -142,7 +143,7 @@ static __always_inline bool sink_output(void *ring, void *src, __u32 len)
 
 	if (len == 0 || len > KESTREL_RECORDER_MAX_RECORD_BYTES)
 		return false;
-	((struct kestrel_record_header *)src)->ts_ns = bpf_ktime_get_boot_ns();
+	stamp_record_time(src);
 	nparts = (len + KESTREL_RECORDER_SLOT_PAYLOAD - 1) / KESTREL_RECORDER_SLOT_PAYLOAD;
 	first = __sync_fetch_and_add(&head->next, nparts);
 	for (__u16 part = 0; part < KESTREL_RECORDER_MAX_PARTS && part < nparts; part++) {

@@ -18,6 +18,7 @@
 #include "counters.h"
 #include "maps.h"
 #include "mpsc_ring_writer.h"
+#include "record_header.h"
 
 /* The kernel's ringbuf header and record alignment. */
 #define KESTREL_RINGBUF_HDR_BYTES  8
@@ -96,17 +97,30 @@ static __always_inline bool sink_wants_current(void)
 	return true;
 }
 
+/* The submit flags of a BPF ring buffer record. */
+static __always_inline __u64 ringbuf_flags(struct kestrel_writer_state *st, void *ring, __u64 len)
+{
+	return wakeup_due(st, ring, len) ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+}
+
+/* After an MPSC record: ring the doorbell when the record is due a wakeup. */
+static __always_inline void mpsc_wake_if_due(struct kestrel_writer_state *st, void *ring, __u64 len)
+{
+	if (wakeup_due(st, ring, len))
+		ring_mpsc_doorbell();
+}
+
 /* In a BPF ring buffer the timestamp is read right after the reservation:
  * read before, it would also span the wait for the ring's lock. */
 static __always_inline void *sink_reserve(void *ring, __u64 size)
 {
 	struct kestrel_writer_state *st;
-	struct kestrel_record_header *rec;
+	void *rec;
 
 	if (!mpsc_rings) {
 		rec = bpf_ringbuf_reserve(ring, size, 0);
 		if (rec)
-			rec->ts_ns = bpf_ktime_get_boot_ns();
+			stamp_record_time(rec);
 		return rec;
 	}
 	st = this_cpu_writer_state();
@@ -118,13 +132,11 @@ static __always_inline void sink_submit(void *ring, void *record, __u64 size)
 	struct kestrel_writer_state *st = this_cpu_writer_state();
 
 	if (!mpsc_rings) {
-		bpf_ringbuf_submit(record, wakeup_due(st, ring, size) ? BPF_RB_FORCE_WAKEUP
-								      : BPF_RB_NO_WAKEUP);
+		bpf_ringbuf_submit(record, ringbuf_flags(st, ring, size));
 		return;
 	}
 	mpsc_submit(record, size);
-	if (wakeup_due(st, ring, size))
-		ring_mpsc_doorbell();
+	mpsc_wake_if_due(st, ring, size);
 }
 
 static __always_inline bool sink_output(void *ring, void *src, __u32 len)
@@ -132,15 +144,12 @@ static __always_inline bool sink_output(void *ring, void *src, __u32 len)
 	struct kestrel_writer_state *st = this_cpu_writer_state();
 
 	if (!mpsc_rings) {
-		((struct kestrel_record_header *)src)->ts_ns = bpf_ktime_get_boot_ns();
-		return bpf_ringbuf_output(ring, src, len,
-					  wakeup_due(st, ring, len) ? BPF_RB_FORCE_WAKEUP
-								    : BPF_RB_NO_WAKEUP) == 0;
+		stamp_record_time(src);
+		return bpf_ringbuf_output(ring, src, len, ringbuf_flags(st, ring, len)) == 0;
 	}
 	if (!st || !mpsc_output(ring, src, len, &st->mpsc))
 		return false;
-	if (wakeup_due(st, ring, len))
-		ring_mpsc_doorbell();
+	mpsc_wake_if_due(st, ring, len);
 	return true;
 }
 
