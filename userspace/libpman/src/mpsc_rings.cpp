@@ -13,16 +13,10 @@
 #include "absl/strings/str_format.h"
 #include "errno_status.h"
 #include "map_memlock.h"
+#include "page_round.h"
 
 namespace kestrel::pman {
-namespace {
-
-size_t PageRound(size_t bytes) {
-  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  return (bytes + page - 1) / page * page;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 uint32_t MpscChunkShift(uint64_t ring_bytes) {
   return std::min<uint32_t>(std::countr_zero(ring_bytes), KESTREL_MPSC_MAX_CHUNK_SHIFT);

@@ -21,6 +21,7 @@
 #include "map_freeze.h"
 #include "map_memlock.h"
 #include "mpsc_rings.h"
+#include "page_round.h"
 #include "pin_dir.h"
 #include "settings_store.h"
 #include "shared/syscall_table_x86_64.h"
@@ -88,11 +89,14 @@ absl::Status Probe::Open() {
   return absl::OkStatus();
 }
 
-absl::Status Probe::CreateRings() {
+uint64_t Probe::RingBufferBytes() const {
   // MPSC rings hold the records; each gets a one-page BPF ring buffer that
   // only carries its wakeups (ring_writer.h).
-  const uint64_t bytes =
-      layout_.mpsc ? static_cast<uint64_t>(sysconf(_SC_PAGESIZE)) : layout_.ring_bytes;
+  return layout_.mpsc ? PageBytes() : layout_.ring_bytes;
+}
+
+absl::Status Probe::CreateRings() {
+  const uint64_t bytes = RingBufferBytes();
   for (uint32_t i = 0; i < layout_.n_rings; ++i) {
     const int fd =
         bpf_map_create(BPF_MAP_TYPE_RINGBUF, layout_.mpsc ? "kestrel_bell" : "kestrel_ring", 0, 0,
@@ -123,8 +127,7 @@ absl::Status Probe::ConnectRings() {
   epoll_fd_ = epoll_create1(EPOLL_CLOEXEC);
   if (epoll_fd_ < 0) return ErrnoStatus(errno, "creating the epoll set for the rings");
   for (size_t i = 0; i < ring_fds_.size(); ++i) {
-    absl::StatusOr<RingReader> reader =
-        RingReader::Map(ring_fds_[i], layout_.mpsc ? sysconf(_SC_PAGESIZE) : layout_.ring_bytes);
+    absl::StatusOr<RingReader> reader = RingReader::Map(ring_fds_[i], RingBufferBytes());
     if (!reader.ok()) return reader.status();
     absl::StatusOr<uint64_t> memlock = MapMemlockBytes(ring_fds_[i]);
     if (!memlock.ok()) return memlock.status();

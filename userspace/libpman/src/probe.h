@@ -62,6 +62,9 @@ class Probe {
  private:
   explicit Probe(const pman_options& options);
   absl::Status RequireLoaded(const char* what) const;
+  // Bytes of each BPF ring buffer in ring_fds_: a ring, or an MPSC ring's
+  // doorbell.
+  uint64_t RingBufferBytes() const;
   absl::Status CreateRings();
   // Sizes the object's maps and constants for layout_, then loads it.
   absl::Status LoadObject();

@@ -10,6 +10,7 @@
 #include "errno_status.h"
 #include "kestrel_probe.skel.h"
 #include "kestrel_probe_array.skel.h"
+#include "page_round.h"
 
 namespace kestrel::pman {
 namespace {
@@ -37,11 +38,6 @@ using Bss = std::remove_pointer_t<decltype(kestrel_probe::bss)>;
 static_assert(offsetof(Bss, kestrel_control_bss) == 0 &&
                   sizeof(Bss) == sizeof(kestrel_control_block),
               "the .bss must hold the control block alone: user space maps it at offset 0");
-
-size_t PageRound(size_t bytes) {
-  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  return (bytes + page - 1) / page * page;
-}
 
 template <typename Skel>
 class SkeletonObject final : public ProbeObject {

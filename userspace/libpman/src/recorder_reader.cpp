@@ -12,6 +12,7 @@
 #include "absl/strings/str_format.h"
 #include "counter_sum.h"
 #include "errno_status.h"
+#include "page_round.h"
 #include "recorder_pins.h"
 
 namespace kestrel::pman {
@@ -46,11 +47,6 @@ absl::Status CheckMap(int fd, const std::string& path, uint32_t value_size, uint
                         path, map.value_size, map.max_entries, value_size, entries));
   }
   return absl::OkStatus();
-}
-
-size_t PageRound(size_t bytes) {
-  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  return (bytes + page - 1) / page * page;
 }
 
 absl::StatusOr<const void*> MapReadOnly(int fd, size_t bytes, const std::string& path) {

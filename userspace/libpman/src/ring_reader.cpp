@@ -37,35 +37,31 @@ absl::StatusOr<RingReader> RingReader::Map(int fd, uint64_t size) {
     munmap(consumer, page);
     return absl::ErrnoToStatus(err, "mapping the ring's data pages");
   }
-  return RingReader(fd, size, consumer, producer);
+  RingReader r(static_cast<uint64_t*>(consumer), static_cast<const uint64_t*>(producer),
+               static_cast<const uint8_t*>(producer) + page, size);
+  r.fd_ = fd;
+  r.consumer_page_ = consumer;
+  r.producer_pages_ = producer;
+  return r;
 }
 
 RingReader RingReader::ForMpsc(kestrel_mpsc_head* head, const uint8_t* data, uint64_t size,
                                uint32_t stamp_key) {
-  RingReader r;
-  r.mask_ = size - 1;
   // __u64 is unsigned long long, uint64_t unsigned long: same 64 bits.
-  r.consumer_pos_ = reinterpret_cast<uint64_t*>(&head->consumer);
-  r.producer_pos_ = reinterpret_cast<const uint64_t*>(&head->producer);
-  r.data_ = data;
+  RingReader r(reinterpret_cast<uint64_t*>(&head->consumer),
+               reinterpret_cast<const uint64_t*>(&head->producer), data, size);
   r.mpsc_ = true;
   r.stamp_key_ = stamp_key;
   r.align_mask_ = KESTREL_MPSC_ALIGN - 1;
-  r.publish_batch_ = size / 8;
-  r.position_ = __atomic_load_n(r.consumer_pos_, __ATOMIC_ACQUIRE);
-  r.published_position_ = r.position_;
-  r.cached_producer_ = r.position_;
   return r;
 }
 
-RingReader::RingReader(int fd, uint64_t size, void* consumer_page, void* producer_pages)
-    : fd_(fd),
-      mask_(size - 1),
-      consumer_page_(consumer_page),
-      producer_pages_(producer_pages),
-      consumer_pos_(static_cast<uint64_t*>(consumer_page)),
-      producer_pos_(static_cast<const uint64_t*>(producer_pages)),
-      data_(static_cast<const uint8_t*>(producer_pages) + sysconf(_SC_PAGESIZE)),
+RingReader::RingReader(uint64_t* consumer_pos, const uint64_t* producer_pos, const uint8_t* data,
+                       uint64_t size)
+    : mask_(size - 1),
+      consumer_pos_(consumer_pos),
+      producer_pos_(producer_pos),
+      data_(data),
       // An eighth of the ring: producers rarely see a ring fuller than it
       // is, and we store to the shared page once per many records.
       publish_batch_(size / 8) {

@@ -51,8 +51,10 @@ class RingReader {
   int fd() const { return fd_; }
 
  private:
-  RingReader(int fd, uint64_t size, void* consumer_page, void* producer_pages);
-  RingReader() = default;
+  // Starts at the consumer position; the factories add what their kind
+  // needs.
+  RingReader(uint64_t* consumer_pos, const uint64_t* producer_pos, const uint8_t* data,
+             uint64_t size);
   void Unmap();
   // Moves past a record of `len` bytes.
   void Advance(uint32_t len);
