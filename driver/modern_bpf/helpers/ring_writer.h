@@ -67,7 +67,9 @@ static __always_inline bool wakeup_due(struct kestrel_writer_state *st, void *ri
 
 	if (!ring_wakeup_threshold_bytes || !st)
 		return false;
-	st->unchecked_bytes += KESTREL_RINGBUF_ROUND(record_len);
+	/* The ring space the record took, as the backlog counts it. */
+	st->unchecked_bytes +=
+	    mpsc_rings ? KESTREL_MPSC_ROUND(record_len) : KESTREL_RINGBUF_ROUND(record_len);
 	if (st->unchecked_bytes < ring_wakeup_threshold_bytes >> KESTREL_WAKEUP_CHECK_SHIFT)
 		return false;
 	st->unchecked_bytes = 0;
