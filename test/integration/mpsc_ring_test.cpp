@@ -95,6 +95,42 @@ TEST(MpscRingTest, CopiedRecordsOfEverySizeCrossChunksIntact) {
   EXPECT_EQ(session->Stats().total.drops_ring_full, 0u);
 }
 
+// A ring shared by CPUs is reserved a block at a time (mpsc_ring_format.h,
+// "Blocks"). CPU 0 writes three records and goes quiet, its block left
+// open; CPU 1 then writes eight rings' worth, drained batch by batch. The
+// reader must close CPU 0's block: until it does, no space from that block
+// on goes back, and CPU 1 would find the ring full after one ring's worth.
+TEST(MpscRingTest, AQuietCpuDoesNotHoldTheSharedRing) {
+  KESTREL_REQUIRE_BPF_PRIVILEGES();
+  if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "needs two CPUs";
+  constexpr uint64_t kRingBytes = 64 << 10;
+  auto session = ProbeSession::Start(
+      {.buffer_bytes = kRingBytes, .cpus_per_buffer = 0, .syscalls = {SYS_getppid}});
+  ASSERT_NE(session, nullptr);
+  uint32_t quiet_tid = 0;
+  std::thread([&] {
+    ScopedCpuPin pin(0);
+    quiet_tid = CurrentTid();
+    for (uint64_t tag = 0; tag < 3; ++tag) TaggedGetppid(tag);
+  }).join();
+  EXPECT_EQ(session->DrainThread(quiet_tid).size(), 3u);
+
+  ScopedCpuPin pin(1);
+  constexpr uint64_t kBatch = 100;  // a fifth of the ring
+  const uint64_t calls =
+      8 * kRingBytes / KESTREL_MPSC_ROUND(sizeof(kestrel_generic_record)) / kBatch * kBatch;
+  uint64_t next_expected = 0;
+  for (uint64_t first = 0; first < calls; first += kBatch) {
+    for (uint64_t tag = first; tag < first + kBatch; ++tag) TaggedGetppid(tag);
+    for (const Captured& c : session->DrainThread(CurrentTid())) {
+      ASSERT_EQ(c.call.args[0], next_expected) << "a record was lost, repeated or reordered";
+      ++next_expected;
+    }
+  }
+  EXPECT_EQ(next_expected, calls);
+  EXPECT_EQ(session->Stats().total.drops_ring_full, 0u);
+}
+
 // Every ring kind and topology (ring_kinds.h).
 class RingKindTest : public ::testing::TestWithParam<RingKind> {};
 

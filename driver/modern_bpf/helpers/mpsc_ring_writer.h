@@ -19,6 +19,9 @@ __weak const volatile __u32 mpsc_chunk_shift = 12;     /* log2 of a chunk's byte
 __weak const volatile __u32 mpsc_chunk_index_mask = 0; /* chunks per ring - 1 */
 __weak const volatile __u64 mpsc_ring_bytes = 4096;
 __weak const volatile __u32 mpsc_stamp_key = 0; /* see KESTREL_MPSC_STAMP */
+/* log2 of a block's bytes; 0: records are reserved one by one (a ring
+ * of one CPU, where the producer position's line never moves). */
+__weak const volatile __u32 mpsc_block_shift = 0;
 
 /* A compare-and-swap loses only to another producer that won since this
  * one learned the position, but that window holds a timestamp read: with
@@ -27,6 +30,10 @@ __weak const volatile __u32 mpsc_stamp_key = 0; /* see KESTREL_MPSC_STAMP */
  * that about 1e-19; past them the record is dropped and counted rather
  * than spinning in a probe. */
 #define KESTREL_MPSC_CLAIM_TRIES 32
+
+/* A lane's compare-and-swap loses only to a program that interrupted this
+ * one on the same CPU, or to the reader closing the block. */
+#define KESTREL_MPSC_LANE_TRIES 4
 
 /* CPU -> its ring's index in mpsc_heads. */
 struct {
@@ -54,6 +61,15 @@ struct {
 	__uint(value_size, 8); /* set to the chunk size */
 } mpsc_chunks __weak SEC(".maps");
 
+/* Each CPU's open block in a ring of blocks. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 1); /* set to the number of possible CPUs */
+	__type(key, __u32);
+	__type(value, struct kestrel_mpsc_lane);
+} mpsc_lanes __weak SEC(".maps");
+
 static __always_inline struct kestrel_mpsc_head *mpsc_ring_of(__u32 cpu)
 {
 	__u32 *ring = bpf_map_lookup_elem(&mpsc_ring_of_cpu, &cpu);
@@ -78,6 +94,34 @@ static __always_inline __u8 *mpsc_chunk_at(const struct kestrel_mpsc_head *head,
 static __always_inline __u64 mpsc_header(__u64 pos, __u32 len_word)
 {
 	return (__u64)KESTREL_MPSC_STAMP(pos, mpsc_stamp_key) << 32 | len_word;
+}
+
+/* Writes a pad record over the `bytes` at `pos` (a chunk's end, or a
+ * block's unused tail), so the reader skips them. */
+static __always_inline void mpsc_write_pad(struct kestrel_mpsc_head *head, __u64 pos, __u64 bytes)
+{
+	__u64 off = pos & (mpsc_chunk_bytes() - 1);
+	__u8 *c = mpsc_chunk_at(head, pos);
+
+	/* Neither check can fail: the chunk ids and offsets come from the
+	 * layout user space sized the maps by. They are for the verifier. */
+	if (c && off <= mpsc_chunk_bytes() - KESTREL_MPSC_HDR_BYTES)
+		*(volatile __u64 *)(c + off) =
+		    mpsc_header(pos, (bytes - KESTREL_MPSC_HDR_BYTES) | KESTREL_MPSC_PAD_BIT);
+}
+
+/* Frames the block of `bytes` at `start` as this CPU's. */
+static __always_inline void mpsc_write_block_header(struct kestrel_mpsc_head *head, __u64 start,
+						    __u64 bytes, __u32 cpu)
+{
+	__u64 off = start & (mpsc_chunk_bytes() - 1);
+	__u8 *c = mpsc_chunk_at(head, start);
+
+	if (!c || off > mpsc_chunk_bytes() - sizeof(struct kestrel_mpsc_block_header))
+		return;
+	*(volatile __u32 *)(c + off + offsetof(struct kestrel_mpsc_block_header, cpu)) = cpu;
+	kestrel_compiler_barrier();
+	*(volatile __u64 *)(c + off) = mpsc_header(start, bytes - KESTREL_MPSC_HDR_BYTES);
 }
 
 /* What this CPU last saw of its ring's positions. Both lines are written by
@@ -133,18 +177,76 @@ static __always_inline bool mpsc_claim(struct kestrel_mpsc_head *head, __u64 nee
 	if (i == KESTREL_MPSC_CLAIM_TRIES)
 		return false;
 	view->producer_seen = end;
-	if (pad) {
-		__u8 *c = mpsc_chunk_at(head, p);
-
-		/* Neither check can fail: the chunk ids and offsets come from
-		 * the layout user space sized the maps by. They are for the
-		 * verifier. */
-		if (c && off <= chunk - KESTREL_MPSC_HDR_BYTES)
-			*(volatile __u64 *)(c + off) =
-			    mpsc_header(p, (pad - KESTREL_MPSC_HDR_BYTES) | KESTREL_MPSC_PAD_BIT);
-	}
+	if (pad)
+		mpsc_write_pad(head, p, pad);
 	*pos = p + pad;
 	return true;
+}
+
+/* Reserves `need` bytes inside this CPU's open block, or, when they do not
+ * fit, closes it and reserves a new block on the ring's producer position
+ * (mpsc_claim) with the record at its start. Returns as mpsc_claim does;
+ * the timestamp is read before the swap that placed the record, so a CPU's
+ * records are in timestamp order in the ring. */
+static __always_inline bool mpsc_claim_in_block(struct kestrel_mpsc_head *head, __u64 need,
+						struct kestrel_mpsc_view *view, __u64 *pos,
+						__u64 *ts)
+{
+	const __u64 block = 1ULL << mpsc_block_shift;
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct kestrel_mpsc_lane *lane = bpf_map_lookup_elem(&mpsc_lanes, &cpu);
+	__u64 p = 0, off, end, fill, bytes, start;
+	int i;
+
+	if (!lane)
+		return false;
+	for (i = 0; i < KESTREL_MPSC_LANE_TRIES; i++) {
+		p = *(volatile __u64 *)&lane->next;
+		off = p & (block - 1);
+		if (!off)
+			break; /* no open block */
+		if (off + need > block) {
+			/* Close it: the rest becomes a pad, then a new block. */
+			end = p - off + block;
+			if (__sync_val_compare_and_swap(&lane->next, p, end) != p)
+				continue;
+			mpsc_write_pad(head, p, end - p);
+			p = end;
+			break;
+		}
+		*ts = bpf_ktime_get_boot_ns();
+		if (__sync_val_compare_and_swap(&lane->next, p, p + need) == p) {
+			*pos = p;
+			return true;
+		}
+	}
+	if (i == KESTREL_MPSC_LANE_TRIES)
+		return false;
+
+	fill = KESTREL_MPSC_BLOCK_HDR_BYTES + need;
+	bytes = (fill + block - 1) & ~(block - 1);
+	if (!mpsc_claim(head, bytes, view, &start, ts))
+		return false;
+	mpsc_write_block_header(head, start, bytes, cpu);
+	*pos = start + KESTREL_MPSC_BLOCK_HDR_BYTES;
+	if (fill == bytes)
+		return true; /* the record fills the block: nothing left open */
+	/* The lane is still at `p` unless a program that interrupted this one
+	 * opened a block of its own: then this block keeps one record and its
+	 * rest is a pad, so no block is left open without its lane. */
+	if (__sync_val_compare_and_swap(&lane->next, p, start + fill) != p)
+		mpsc_write_pad(head, start + fill, bytes - fill);
+	return true;
+}
+
+/* Where a record of `need` bytes goes: see mpsc_claim and
+ * mpsc_claim_in_block. */
+static __always_inline bool mpsc_place(struct kestrel_mpsc_head *head, __u64 need,
+				       struct kestrel_mpsc_view *view, __u64 *pos, __u64 *ts)
+{
+	if (mpsc_block_shift)
+		return mpsc_claim_in_block(head, need, view, pos, ts);
+	return mpsc_claim(head, need, view, pos, ts);
 }
 
 /* The chunk of the record at `pos` and the record's offset in it, checked
@@ -171,7 +273,7 @@ static __always_inline void *mpsc_reserve(struct kestrel_mpsc_head *head, __u64 
 	__u64 pos, ts, off;
 	__u8 *c;
 
-	if (!mpsc_claim(head, need, view, &pos, &ts))
+	if (!mpsc_place(head, need, view, &pos, &ts))
 		return NULL;
 	c = mpsc_chunk_of(head, pos, need, &off);
 	if (!c)
@@ -203,7 +305,7 @@ static __always_inline bool mpsc_output(struct kestrel_mpsc_head *head, const vo
 	__u8 *c;
 
 	if (len < sizeof(struct kestrel_record_header) ||
-	    !mpsc_claim(head, KESTREL_MPSC_ROUND(len), view, &pos, &ts))
+	    !mpsc_place(head, KESTREL_MPSC_ROUND(len), view, &pos, &ts))
 		return false;
 	c = mpsc_chunk_of(head, pos, direct, &off);
 	if (!c)

@@ -37,13 +37,16 @@ class MpscRings {
   uint64_t locked_bytes() const { return locked_bytes_; }
 
  private:
-  MpscRings(const RingLayout& layout, uint32_t stamp_key)
-      : layout_(layout), stamp_key_(stamp_key) {}
+  MpscRings(const RingLayout& layout, uint32_t stamp_key, uint32_t block_shift)
+      : layout_(layout), stamp_key_(stamp_key), block_shift_(block_shift) {}
 
   RingLayout layout_;
   uint32_t stamp_key_;
+  uint32_t block_shift_;  // 0: no blocks
   kestrel_mpsc_head* heads_ = nullptr;
   size_t heads_bytes_ = 0;
+  kestrel_mpsc_lane* lanes_ = nullptr;
+  size_t lanes_bytes_ = 0;
   uint8_t* data_ = nullptr;
   size_t data_bytes_ = 0;
   uint64_t locked_bytes_ = 0;
@@ -51,6 +54,10 @@ class MpscRings {
 
 // log2 of the chunk an MPSC ring of `ring_bytes` (a power of two) is cut in.
 uint32_t MpscChunkShift(uint64_t ring_bytes);
+
+// log2 of the blocks the CPUs sharing a ring of `layout` reserve, or 0 when
+// no ring is shared (shared/mpsc_ring_format.h, "Blocks").
+uint32_t MpscBlockShift(const RingLayout& layout);
 
 }  // namespace kestrel::pman
 

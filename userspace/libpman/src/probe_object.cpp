@@ -78,6 +78,7 @@ class SkeletonObject final : public ProbeObject {
   bpf_map* mpsc_ring_of_cpu() const override { return skel_->maps.mpsc_ring_of_cpu; }
   bpf_map* mpsc_heads() const override { return skel_->maps.mpsc_heads; }
   bpf_map* mpsc_chunks() const override { return skel_->maps.mpsc_chunks; }
+  bpf_map* mpsc_lanes() const override { return skel_->maps.mpsc_lanes; }
   bpf_map* control_map() const override {
     if constexpr (kInArray) {
       return skel_->maps.kestrel_control;
@@ -89,12 +90,14 @@ class SkeletonObject final : public ProbeObject {
   void SetRingWakeupThreshold(uint64_t bytes) override {
     skel_->rodata->ring_wakeup_threshold_bytes = bytes;
   }
-  void SetMpscRings(uint32_t chunk_shift, uint64_t ring_bytes, uint32_t stamp_key) override {
+  void SetMpscRings(uint32_t chunk_shift, uint64_t ring_bytes, uint32_t stamp_key,
+                    uint32_t block_shift) override {
     skel_->rodata->mpsc_rings = 1;
     skel_->rodata->mpsc_chunk_shift = chunk_shift;
     skel_->rodata->mpsc_chunk_index_mask = static_cast<uint32_t>((ring_bytes >> chunk_shift) - 1);
     skel_->rodata->mpsc_ring_bytes = ring_bytes;
     skel_->rodata->mpsc_stamp_key = stamp_key;
+    skel_->rodata->mpsc_block_shift = block_shift;
   }
   void SetIa32SyscallsPossible(bool possible) override {
     skel_->rodata->ia32_syscalls_possible = possible;

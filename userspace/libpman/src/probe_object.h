@@ -35,15 +35,18 @@ class ProbeObject {
   virtual bpf_map* mpsc_ring_of_cpu() const = 0;
   virtual bpf_map* mpsc_heads() const = 0;
   virtual bpf_map* mpsc_chunks() const = 0;
+  virtual bpf_map* mpsc_lanes() const = 0;
   // The map whose single value is the control block: .bss or the array.
   virtual bpf_map* control_map() const = 0;
   virtual bpf_program* sys_exit_program() const = 0;
   // Load-time constant; call before Load.
   virtual void SetRingWakeupThreshold(uint64_t bytes) = 0;
   // Load-time constants: records go to MPSC rings of `ring_bytes` made of
-  // 2^`chunk_shift`-byte chunks, headers stamped with `stamp_key`, not to
-  // BPF ring buffers.
-  virtual void SetMpscRings(uint32_t chunk_shift, uint64_t ring_bytes, uint32_t stamp_key) = 0;
+  // 2^`chunk_shift`-byte chunks, headers stamped with `stamp_key`, reserved
+  // in blocks of 2^`block_shift` bytes (0: one by one), not to BPF ring
+  // buffers.
+  virtual void SetMpscRings(uint32_t chunk_shift, uint64_t ring_bytes, uint32_t stamp_key,
+                            uint32_t block_shift) = 0;
   // Load-time constant; false leaves the ia32 test out of the fast path.
   virtual void SetIa32SyscallsPossible(bool possible) = 0;
   // This process's writable mapping of the control block, from Load on.

@@ -56,6 +56,14 @@ RingReader RingReader::ForMpsc(kestrel_mpsc_head* head, const uint8_t* data, uin
   return r;
 }
 
+RingReader RingReader::ForMpscBlocks(const MpscBlockReader::Ring& ring) {
+  // The positions are the block reader's to use; these are not read.
+  RingReader r(reinterpret_cast<uint64_t*>(&ring.head->consumer),
+               reinterpret_cast<const uint64_t*>(&ring.head->producer), ring.data, ring.size);
+  r.blocks_ = std::make_unique<MpscBlockReader>(ring);
+  return r;
+}
+
 RingReader::RingReader(uint64_t* consumer_pos, const uint64_t* producer_pos, const uint8_t* data,
                        uint64_t size)
     : mask_(size - 1),
@@ -91,6 +99,7 @@ RingReader& RingReader::operator=(RingReader&& other) noexcept {
   publish_batch_ = other.publish_batch_;
   peeked_ = std::exchange(other.peeked_, nullptr);
   peeked_len_ = other.peeked_len_;
+  blocks_ = std::move(other.blocks_);
   return *this;
 }
 
@@ -98,7 +107,7 @@ RingReader::~RingReader() { Unmap(); }
 
 void RingReader::Unmap() {
   const long page = sysconf(_SC_PAGESIZE);
-  if (mpsc_) PublishConsumerPosition();
+  if (mpsc_ || blocks_ != nullptr) PublishConsumerPosition();
   if (consumer_page_ != nullptr) {
     PublishConsumerPosition();
     munmap(consumer_page_, page);
@@ -109,6 +118,7 @@ void RingReader::Unmap() {
 }
 
 const kestrel_record_header* RingReader::Peek() {
+  if (blocks_ != nullptr) return blocks_->Peek();
   if (peeked_ != nullptr) return peeked_;
   for (;;) {
     if (position_ == cached_producer_) {
@@ -147,6 +157,7 @@ void RingReader::Advance(uint32_t len) {
 }
 
 void RingReader::Release() {
+  if (blocks_ != nullptr) return blocks_->Release();
   if (peeked_ == nullptr) return;
   Advance(peeked_len_);
   peeked_ = nullptr;
@@ -154,6 +165,7 @@ void RingReader::Release() {
 }
 
 void RingReader::PublishConsumerPosition() {
+  if (blocks_ != nullptr) return blocks_->PublishConsumerPosition();
   if (position_ == published_position_) return;
   __atomic_store_n(consumer_pos_, position_, __ATOMIC_RELEASE);
   published_position_ = position_;

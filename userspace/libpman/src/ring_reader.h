@@ -8,8 +8,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 
 #include "absl/status/statusor.h"
+#include "mpsc_block_reader.h"
 #include "shared/mpsc_ring_format.h"
 #include "shared/record_format.h"
 
@@ -31,6 +33,9 @@ class RingReader {
   // the reader's life.
   static RingReader ForMpsc(kestrel_mpsc_head* head, const uint8_t* data, uint64_t size,
                             uint32_t stamp_key);
+
+  // Reads an MPSC ring of blocks, the kind CPUs share (MpscBlockReader).
+  static RingReader ForMpscBlocks(const MpscBlockReader::Ring& ring);
 
   RingReader(RingReader&& other) noexcept;
   RingReader& operator=(RingReader&& other) noexcept;
@@ -75,6 +80,8 @@ class RingReader {
   uint64_t publish_batch_ = 0;       // bytes read before publishing
   const kestrel_record_header* peeked_ = nullptr;
   uint32_t peeked_len_ = 0;
+  // Set for a ring of blocks, which it reads instead of the above.
+  std::unique_ptr<MpscBlockReader> blocks_;
 };
 
 }  // namespace kestrel::pman
