@@ -26,6 +26,7 @@
 #include "engine/record_view.h"
 #include "probe_session.h"
 #include "recorder_fixture.h"
+#include "shared/recorder_format.h"
 
 namespace kestrel::testing {
 namespace {
@@ -290,6 +291,84 @@ TEST(RecorderTest, OverwriteUnderLoadNeverYieldsATornRecord) {
       reads, checked, total.torn, total.in_flight, total.lost_slots,
       static_cast<unsigned long long>(status.counters.records_written),
       static_cast<unsigned long long>(status.counters.drops_ring_full));
+}
+
+// A recorder of 1 MiB has 8192 slots: its shared ring is taken a batch of
+// kRecorderBatchSlots at a time (recorder_writer.h). Two CPUs recording
+// side by side, less than a ring in all: every record of each comes back,
+// whole and in its thread's order.
+TEST(RecorderTest, SharedRingTakenInBatchesKeepsEveryRecordOfTwoCpus) {
+  KESTREL_REQUIRE_BPF_PRIVILEGES();
+  if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "needs two CPUs";
+  ScopedRecorderPins pins("batch");
+  StartForThisProcess(pins, 1 << 20, false);
+  RecorderPtr reader = Open(pins);
+  ASSERT_NE(reader, nullptr);
+
+  constexpr uint64_t kPerCpu = 3000;
+  uint32_t tids[2] = {};
+  std::vector<std::thread> writers;
+  for (int cpu = 0; cpu < 2; ++cpu) {
+    writers.emplace_back([&, cpu] {
+      ScopedCpuPin pin(cpu);
+      tids[cpu] = CurrentTid();
+      for (uint64_t n = 1; n <= kPerCpu; ++n) ChecksummedGetppid(uint64_t(cpu + 1) << 40 | n);
+    });
+  }
+  for (std::thread& t : writers) t.join();
+
+  std::map<uint32_t, uint64_t> last;
+  uint64_t taken = 0;
+  for (const Taken& t : ReadAll(reader.get())) {
+    ASSERT_EQ(t.call.id, static_cast<uint32_t>(SYS_getppid));
+    ASSERT_TRUE(ChecksumHolds(t.call.args));
+    const uint32_t tid = t.header.tid;
+    ASSERT_TRUE(tid == tids[0] || tid == tids[1]);
+    EXPECT_EQ(t.call.args[0] & ((uint64_t{1} << 40) - 1), last[tid] + 1) << "tid " << tid;
+    last[tid] = t.call.args[0] & ((uint64_t{1} << 40) - 1);
+    ++taken;
+  }
+  EXPECT_EQ(taken, 2 * kPerCpu);
+  EXPECT_EQ(last[tids[0]], kPerCpu);
+  EXPECT_EQ(last[tids[1]], kPerCpu);
+}
+
+// CPU 0 records three calls and goes quiet, holding the rest of its batch;
+// CPU 1 then records more than a lap of the ring, over those indices. CPU
+// 0's next calls must take a new batch: the old one's slots now hold newer
+// records, and claiming them would lose these calls.
+TEST(RecorderTest, AQuietCpuTakesANewBatchOnceTheRingLappedItsOwn) {
+  KESTREL_REQUIRE_BPF_PRIVILEGES();
+  if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "needs two CPUs";
+  ScopedRecorderPins pins("lap");
+  StartForThisProcess(pins, 1 << 20, false);
+  RecorderPtr reader = Open(pins);
+  ASSERT_NE(reader, nullptr);
+  constexpr uint64_t kSlots = (1 << 20) / KESTREL_RECORDER_SLOT_BYTES;
+
+  uint32_t quiet_tid = 0;
+  auto on_cpu0 = [&](uint64_t first) {
+    std::thread([&, first] {
+      ScopedCpuPin pin(0);
+      quiet_tid = CurrentTid();
+      for (uint64_t n = first; n < first + 3; ++n) ChecksummedGetppid(uint64_t{1} << 40 | n);
+    }).join();
+  };
+  on_cpu0(1);
+  std::thread([&] {
+    ScopedCpuPin pin(1);
+    for (uint64_t n = 1; n <= kSlots + kSlots / 4; ++n) ChecksummedGetppid(uint64_t{2} << 40 | n);
+  }).join();
+  on_cpu0(4);
+
+  std::vector<uint64_t> quiet_tags;
+  for (const Taken& t : ReadAll(reader.get())) {
+    if (t.header.tid == quiet_tid) quiet_tags.push_back(t.call.args[0] & 0xff);
+  }
+  EXPECT_EQ(quiet_tags, (std::vector<uint64_t>{4, 5, 6}));
+  pman_recorder_status status{};
+  ASSERT_EQ(pman_recorder_get_status(reader.get(), &status), 0);
+  EXPECT_EQ(status.counters.drops_ring_full, 0u);
 }
 
 TEST(RecorderTest, StopLeavesNoPinsProgramsLinksOrMaps) {

@@ -34,6 +34,10 @@ absl::StatusOr<RecorderLayout> PlanRecorderLayout(uint64_t size_bytes, bool per_
     return absl::InvalidArgumentError(absl::StrFormat("recorder size %u is too large", size_bytes));
   }
   layout.slots_per_ring = static_cast<uint32_t>(slots);
+  if (layout.n_rings == 1 && n_possible_cpus > 1 &&
+      slots >= uint64_t{kRecorderBatchSlots} * kRecorderBatchesPerRing) {
+    layout.batch_shift = static_cast<uint32_t>(std::countr_zero(kRecorderBatchSlots));
+  }
   return layout;
 }
 

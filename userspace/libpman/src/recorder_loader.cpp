@@ -56,6 +56,7 @@ absl::Status Sized(kestrel_recorder_probe* skel, const RecorderLayout& layout) {
   }
   skel->rodata->recorder_slot_mask = layout.slots_per_ring - 1;
   skel->rodata->recorder_ring_mask = layout.n_rings - 1;
+  skel->rodata->recorder_batch_shift = layout.batch_shift;
   return absl::OkStatus();
 }
 
