@@ -66,8 +66,10 @@ bool MpscBlockReader::ScanOne(uint32_t* cpu) {
   b.cursor = b.end;
   b.done = true;  // a pad at a chunk's end
   const auto* bh = reinterpret_cast<const kestrel_mpsc_block_header*>(ring_.data + (scan_ & mask_));
-  // A CPU out of range cannot come from the probe; its block is skipped.
-  if (!(len_word & KESTREL_MPSC_PAD_BIT) && bh->cpu < ring_.n_cpus) {
+  // A CPU out of range, or a block with no room for a record, cannot come
+  // from the probe; such a block is skipped.
+  if (!(len_word & KESTREL_MPSC_PAD_BIT) && bh->cpu < ring_.n_cpus &&
+      b.end - b.start > KESTREL_MPSC_BLOCK_HDR_BYTES) {
     b.cpu = bh->cpu;
     b.cursor = scan_ + KESTREL_MPSC_BLOCK_HDR_BYTES;
     b.done = false;
