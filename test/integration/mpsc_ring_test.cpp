@@ -17,6 +17,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "engine/generic_syscall.h"
+#include "engine/record_view.h"
 #include "probe_session.h"
 #include "ring_kinds.h"
 #include "shared/event_types.h"
@@ -92,6 +94,51 @@ TEST(MpscRingTest, CopiedRecordsOfEverySizeCrossChunksIntact) {
     }
   }
   EXPECT_EQ(next_expected, kCalls);
+  EXPECT_EQ(session->Stats().total.drops_ring_full, 0u);
+}
+
+// Records larger than a block (4 KiB here) take a block of their own, a
+// multiple of the block size, between the small records of the same CPU:
+// writes of 3-15 KiB with their data captured, each followed by a getppid.
+// Every byte comes back, in order, across chunk ends and laps of the ring.
+TEST(MpscRingTest, RecordsLargerThanABlockComeBackWhole) {
+  KESTREL_REQUIRE_BPF_PRIVILEGES();
+  auto session = ProbeSession::Start(
+      {.buffer_bytes = kTwoChunks, .cpus_per_buffer = 0, .syscalls = {SYS_write, SYS_getppid}});
+  ASSERT_NE(session, nullptr);
+  SetDataCapture(session->handle(), {.io_data = true, .snaplen = 16384});
+  const int null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+  ASSERT_GE(null_fd, 0);
+  auto size_of = [](uint64_t i) { return 3000 + (i * 997) % 12000; };
+  constexpr uint64_t kCalls = 600;  // ~5 MiB of records: more than two laps
+  constexpr uint64_t kBatch = 50;
+  uint64_t writes = 0, getppids = 0;
+  for (uint64_t first = 0; first < kCalls; first += kBatch) {
+    for (uint64_t i = first; i < first + kBatch; ++i) {
+      const std::string data(size_of(i), static_cast<char>('a' + i % 26));
+      ASSERT_EQ(write(null_fd, data.data(), data.size()), static_cast<ssize_t>(data.size()));
+      TaggedGetppid(i);
+    }
+    for (const OwnedRecord& r : session->DrainRecords(CurrentTid())) {
+      if (r.header().type == KESTREL_EVT_GENERIC_SYSCALL) {
+        absl::StatusOr<engine::RecordView> view =
+            engine::RecordView::Parse(&r.header(), r.header().len);
+        ASSERT_TRUE(view.ok()) << view.status();
+        absl::StatusOr<engine::GenericSyscall> call = engine::DecodeGenericSyscall(*view);
+        ASSERT_TRUE(call.ok()) << call.status();
+        ASSERT_EQ(call->args[0], getppids) << "getppid " << getppids;
+        ++getppids;
+        continue;
+      }
+      ASSERT_EQ(r.header().type, KESTREL_EVT_WRITE);
+      const std::string expected(size_of(writes), static_cast<char>('a' + writes % 26));
+      ASSERT_EQ(r.Event().String("data"), expected) << "write " << writes;
+      ++writes;
+    }
+  }
+  close(null_fd);
+  EXPECT_EQ(writes, kCalls);
+  EXPECT_EQ(getppids, kCalls);
   EXPECT_EQ(session->Stats().total.drops_ring_full, 0u);
 }
 
