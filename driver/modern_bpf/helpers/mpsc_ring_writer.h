@@ -93,7 +93,7 @@ static __always_inline __u8 *mpsc_chunk_at(const struct kestrel_mpsc_head *head,
 /* The header word of the record at `pos` whose length word is `len_word`. */
 static __always_inline __u64 mpsc_header(__u64 pos, __u32 len_word)
 {
-	return (__u64)KESTREL_MPSC_STAMP(pos, mpsc_stamp_key) << 32 | len_word;
+	return KESTREL_MPSC_HEADER(pos, mpsc_stamp_key, len_word);
 }
 
 /* Writes a pad record over the `bytes` at `pos` (a chunk's end, or a

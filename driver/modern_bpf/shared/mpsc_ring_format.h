@@ -43,6 +43,13 @@
 #define KESTREL_MPSC_PAD_BIT   (1U << 30) /* same as BPF_RINGBUF_DISCARD_BIT */
 /* The stamp of the header at ring position `pos` under `key`. */
 #define KESTREL_MPSC_STAMP(pos, key) ((__u32)((pos) / KESTREL_MPSC_ALIGN) ^ (__u32)(key))
+/* The header word at `pos`: its length word (length and bits), then its stamp. */
+#define KESTREL_MPSC_HEADER(pos, key, len_word)                                                    \
+	((__u64)KESTREL_MPSC_STAMP(pos, key) << 32 | (__u32)(len_word))
+/* Whether `header`, read at `pos`, was written there: never-written zeroes,
+ * whose stamp may match, do not count. */
+#define KESTREL_MPSC_HEADER_IS_FOR(header, pos, key)                                               \
+	((__u32)(header) != 0 && (__u32)((header) >> 32) == KESTREL_MPSC_STAMP(pos, key))
 
 /* Ring space of a record of `len` bytes. */
 #define KESTREL_MPSC_ROUND(len)                                                                    \

@@ -43,11 +43,7 @@ uint64_t MpscBlockReader::HeaderAt(uint64_t pos) const {
   const uint64_t header = __atomic_load_n(
       reinterpret_cast<const uint64_t*>(ring_.data + (pos & mask_)), __ATOMIC_ACQUIRE);
   // Zeroes never written, or an earlier lap's bytes: not this position's.
-  if (static_cast<uint32_t>(header) == 0 ||
-      static_cast<uint32_t>(header >> 32) != KESTREL_MPSC_STAMP(pos, ring_.stamp_key)) {
-    return 0;
-  }
-  return header;
+  return KESTREL_MPSC_HEADER_IS_FOR(header, pos, ring_.stamp_key) ? header : 0;
 }
 
 bool MpscBlockReader::ScanOne(uint32_t* cpu) {
@@ -222,9 +218,9 @@ bool MpscBlockReader::CloseQuietFront() {
                                    __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
     return false;
   }
-  const uint64_t pad = static_cast<uint64_t>(KESTREL_MPSC_STAMP(front.cursor, ring_.stamp_key))
-                           << 32 |
-                       (front.end - front.cursor - KESTREL_MPSC_HDR_BYTES) | KESTREL_MPSC_PAD_BIT;
+  const uint64_t pad = KESTREL_MPSC_HEADER(
+      front.cursor, ring_.stamp_key,
+      (front.end - front.cursor - KESTREL_MPSC_HDR_BYTES) | KESTREL_MPSC_PAD_BIT);
   __atomic_store_n(reinterpret_cast<uint64_t*>(ring_.data + (front.cursor & mask_)), pad,
                    __ATOMIC_RELEASE);
   return true;

@@ -137,10 +137,7 @@ const kestrel_record_header* RingReader::Peek() {
     // A stamp of another position (or never-written zeroes, whose stamp may
     // match): an MPSC ring's producer reserved this but has not written its
     // header yet; what is here is an earlier lap's.
-    if (mpsc_ && (len_word == 0 || static_cast<uint32_t>(header >> 32) !=
-                                       KESTREL_MPSC_STAMP(position_, stamp_key_))) {
-      return nullptr;
-    }
+    if (mpsc_ && !KESTREL_MPSC_HEADER_IS_FOR(header, position_, stamp_key_)) return nullptr;
     const uint32_t len = len_word & ~(BPF_RINGBUF_BUSY_BIT | BPF_RINGBUF_DISCARD_BIT);
     if (len_word & BPF_RINGBUF_DISCARD_BIT) {
       Advance(len);
