@@ -22,8 +22,7 @@ uint32_t MpscChunkShift(uint64_t ring_bytes) {
 }
 
 uint32_t MpscBlockShift(const RingLayout& layout) {
-  const uint32_t group = layout.cpus_per_buffer == 0 ? layout.n_cpus : layout.cpus_per_buffer;
-  if (group < 2) return 0;
+  if (layout.CpusPerRing() < 2) return 0;
   // 4 KiB: ~30 generic records per reservation on the shared line. A ring
   // keeps at least 64 blocks, so the blocks its CPUs hold open are a small
   // part of it, and at most 65536, the reader's table of them.

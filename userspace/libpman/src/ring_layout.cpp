@@ -56,7 +56,7 @@ absl::StatusOr<RingLayout> PlanRingLayout(uint32_t n_cpus, uint32_t cpus_per_buf
   layout.cpus_per_buffer = cpus_per_buffer >= n_cpus ? 0 : cpus_per_buffer;
   layout.ring_bytes = ring_bytes;
   layout.ring_of_cpu.assign(n_cpus, RingLayout::kNoRing);
-  const uint32_t group = layout.cpus_per_buffer == 0 ? n_cpus : layout.cpus_per_buffer;
+  const uint32_t group = layout.CpusPerRing();
   layout.mpsc = !ringbuf;
   // Ring ids are dense over the groups that get a ring.
   for (uint32_t first = 0; first < n_cpus; first += group) {

@@ -22,6 +22,8 @@ struct RingLayout {
   bool mpsc = true;
 
   uint32_t RingOfCpu(uint32_t cpu) const { return ring_of_cpu[cpu]; }
+  // CPUs in each ring's group (the last group may have fewer possible ones).
+  uint32_t CpusPerRing() const { return cpus_per_buffer == 0 ? n_cpus : cpus_per_buffer; }
   uint32_t CpusWithRing() const;
 };
 
