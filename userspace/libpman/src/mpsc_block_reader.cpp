@@ -57,7 +57,6 @@ bool MpscBlockReader::ScanOne(uint32_t* cpu) {
   // Reserved, its header not written yet. (Blocks are never busy.)
   if (header == 0 || (len_word & KESTREL_MPSC_BUSY_BIT)) return false;
   Block b;
-  b.start = scan_;
   b.end = scan_ + RoundedBytes(len_word & kLengthBits);
   b.cursor = b.end;
   b.done = true;  // a pad at a chunk's end
@@ -65,7 +64,7 @@ bool MpscBlockReader::ScanOne(uint32_t* cpu) {
   // A CPU out of range, or a block with no room for a record, cannot come
   // from the probe; such a block is skipped.
   if (!(len_word & KESTREL_MPSC_PAD_BIT) && bh->cpu < ring_.n_cpus &&
-      b.end - b.start > KESTREL_MPSC_BLOCK_HDR_BYTES) {
+      b.end - scan_ > KESTREL_MPSC_BLOCK_HDR_BYTES) {
     b.cpu = bh->cpu;
     b.cursor = scan_ + KESTREL_MPSC_BLOCK_HDR_BYTES;
     b.done = false;

@@ -46,7 +46,6 @@ class MpscBlockReader {
   static constexpr uint64_t kNoBlock = UINT64_MAX;
 
   struct Block {
-    uint64_t start = 0;
     uint64_t end = 0;
     uint64_t cursor = 0;              // the CPU's next record in this block
     uint64_t next_of_cpu = kNoBlock;  // the CPU's next block (sequence number)

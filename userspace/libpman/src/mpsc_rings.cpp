@@ -61,10 +61,13 @@ absl::Status MpscRings::Connect(const ProbeObject& object) {
   if (heads == MAP_FAILED) return ErrnoStatus(errno, "mapping the MPSC ring heads");
   heads_ = static_cast<kestrel_mpsc_head*>(heads);
   const int lanes_fd = bpf_map__fd(object.mpsc_lanes());
-  lanes_bytes_ = PageRound(layout.n_cpus * sizeof(kestrel_mpsc_lane));
-  void* lanes = mmap(nullptr, lanes_bytes_, PROT_READ | PROT_WRITE, MAP_SHARED, lanes_fd, 0);
-  if (lanes == MAP_FAILED) return ErrnoStatus(errno, "mapping the MPSC ring lanes");
-  lanes_ = static_cast<kestrel_mpsc_lane*>(lanes);
+  // Only a reader of blocks uses the lanes, to close a quiet CPU's block.
+  if (block_shift_ != 0) {
+    lanes_bytes_ = PageRound(layout.n_cpus * sizeof(kestrel_mpsc_lane));
+    void* lanes = mmap(nullptr, lanes_bytes_, PROT_READ | PROT_WRITE, MAP_SHARED, lanes_fd, 0);
+    if (lanes == MAP_FAILED) return ErrnoStatus(errno, "mapping the MPSC ring lanes");
+    lanes_ = static_cast<kestrel_mpsc_lane*>(lanes);
+  }
   // Chunks are whole pages, so the kernel lays them out back to back and
   // each ring is one contiguous run of the mapping. The reader writes only
   // to close a block (a pad header).
