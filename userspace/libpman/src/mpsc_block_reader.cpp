@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <bit>
 
+#include "read_ahead.h"
+
 namespace kestrel::pman {
 namespace {
 
@@ -25,7 +27,8 @@ MpscBlockReader::MpscBlockReader(const Ring& ring)
       mask_(ring.size - 1),
       lanes_(ring.n_cpus),
       stalled_(ring.n_cpus, nullptr),
-      publish_batch_(ring.size / 8) {
+      publish_batch_(ring.size / 8),
+      open_blocks_bytes_(uint64_t{ring.n_cpus} << ring.block_shift) {
   // The blocks of one lap at most, and a top-level pad per chunk (only a
   // block larger than the block size leaves one).
   const uint64_t block = uint64_t{1} << ring.block_shift;
@@ -113,6 +116,9 @@ bool MpscBlockReader::FindRecord(Lane& lane) {
   while (lane.head != kNoBlock) {
     Block& b = At(lane.head);
     while (b.cursor < b.end) {
+      // Past the open blocks, the lines ahead are the producers' no more.
+      ReadAhead(ring_.data, mask_, b.cursor,
+                cached_producer_ > open_blocks_bytes_ ? cached_producer_ - open_blocks_bytes_ : 0);
       const uint64_t header = HeaderAt(b.cursor);
       const uint32_t len_word = static_cast<uint32_t>(header);
       if (header == 0 || (len_word & KESTREL_MPSC_BUSY_BIT)) return false;  // being written

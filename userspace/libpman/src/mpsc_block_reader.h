@@ -94,6 +94,7 @@ class MpscBlockReader {
   uint64_t newest_open_ts_ = 0;  // timestamp of the newest known block's first record
   uint64_t cached_producer_ = 0;
   uint64_t publish_batch_ = 0;
+  uint64_t open_blocks_bytes_ = 0;  // a block per CPU: the most still being filled
   const kestrel_record_header* peeked_ = nullptr;
   Lane* peeked_lane_ = nullptr;
   // The oldest block's stall as first seen: where, and when.

@@ -3,10 +3,10 @@
 // Ordering guarantee:
 //  - Within one ring, records come out in the order the probe reserved them.
 //  - Per thread, order always holds, across rings too: a thread commits each
-//    record before it can reserve the next, on whatever CPU. After choosing
-//    the head with the smallest timestamp, the merger looks again at every
-//    ring it found empty or mid-write: anything committed before the chosen
-//    record was committed is visible by then, and wins if it is older.
+//    record before it can reserve the next, on whatever CPU. The merger
+//    looks again at every ring it found empty or mid-write before it first
+//    saw a head, until a look finds no new head: anything committed before
+//    a head was committed is visible by then, and wins if it is older.
 //  - Across threads and rings, records come out by timestamp among those
 //    committed at the time of the call; a record still being written
 //    (reserved, not yet committed: a fraction of a microsecond) can come
@@ -24,7 +24,7 @@ namespace kestrel::pman {
 class RingMerger {
  public:
   explicit RingMerger(std::vector<RingReader> rings)
-      : rings_(std::move(rings)), not_ready_(rings_.size()) {}
+      : rings_(std::move(rings)), not_ready_(rings_.size()), seen_(rings_.size()) {}
 
   // Releases the record returned by the previous call and returns the next
   // one, or nullptr when every ring is empty. `ring_index` receives the ring
@@ -41,6 +41,9 @@ class RingMerger {
   // Rings with no head in this call's first pass: sized once, so the
   // per-record path never touches the allocator.
   std::vector<uint32_t> not_ready_;
+  // Each ring's head as an earlier call saw it, until released: a head
+  // seen before this call needs no second look at the empty rings.
+  std::vector<const kestrel_record_header*> seen_;
   int last_ = -1;  // ring holding the record handed out last
 };
 

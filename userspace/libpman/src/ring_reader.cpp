@@ -9,6 +9,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
+#include "read_ahead.h"
 
 namespace kestrel::pman {
 namespace {
@@ -117,10 +118,10 @@ void RingReader::Unmap() {
   producer_pages_ = nullptr;
 }
 
-const kestrel_record_header* RingReader::Peek() {
+const kestrel_record_header* RingReader::PeekUncached() {
   if (blocks_ != nullptr) return blocks_->Peek();
-  if (peeked_ != nullptr) return peeked_;
   for (;;) {
+    ReadAhead(data_, mask_, position_, cached_producer_);
     if (position_ == cached_producer_) {
       cached_producer_ = __atomic_load_n(producer_pos_, __ATOMIC_ACQUIRE);
       if (position_ == cached_producer_) {

@@ -45,7 +45,7 @@ class RingReader {
 
   // Returns the oldest committed record, or nullptr when there is none (or
   // the next one is still being written). Stable until Release().
-  const kestrel_record_header* Peek();
+  const kestrel_record_header* Peek() { return peeked_ != nullptr ? peeked_ : PeekUncached(); }
 
   // Moves past the record returned by Peek().
   void Release();
@@ -61,6 +61,8 @@ class RingReader {
   RingReader(uint64_t* consumer_pos, const uint64_t* producer_pos, const uint8_t* data,
              uint64_t size);
   void Unmap();
+  // Peek() when no record is held: reads the ring (or the blocks) on.
+  const kestrel_record_header* PeekUncached();
   // Moves past a record of `len` bytes.
   void Advance(uint32_t len);
 
