@@ -119,11 +119,11 @@ static __always_inline void output_record(void *rec, __u32 len, __u32 cpu,
 
 	if (!ring)
 		return;
+	count_written_ahead(counters);
 	if (!sink_output(ring, rec, len)) {
+		take_back_written(counters);
 		count_loss(&counters->drops_ring_full);
-		return;
 	}
-	counter_inc(counters->records_written);
 }
 
 #endif /* KESTREL_BPF_DROP_MARKERS_H */

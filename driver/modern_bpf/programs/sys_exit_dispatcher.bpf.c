@@ -34,8 +34,10 @@ static __always_inline void emit_generic(struct pt_regs *regs, long ret, __u64 i
 	ring = ring_for_record(cpu, counters);
 	if (!ring)
 		return;
+	count_written_ahead(counters);
 	r = sink_reserve(ring, sizeof(*r));
 	if (!r) {
+		take_back_written(counters);
 		count_loss(&counters->drops_ring_full);
 		return;
 	}
@@ -59,7 +61,6 @@ static __always_inline void emit_generic(struct pt_regs *regs, long ret, __u64 i
 	}
 	r->ret = ret;
 	sink_submit(ring, r, sizeof(*r));
-	counter_inc(counters->records_written);
 }
 
 /* A specific event: table-driven parameters here, then the event's custom
