@@ -23,6 +23,27 @@ TEST(SettingsStoreTest, PublishedSettingsReadBack) {
   EXPECT_EQ(store.slots[1].seq % 2, 0u);
 }
 
+// The probe copies the target lists only when the flag says one is set, so
+// the flag follows the lists whatever the caller put in it.
+TEST(SettingsStoreTest, TargetListsFlagIsDerivedFromTheLists) {
+  kestrel_settings_store store{};
+  kestrel_capture_settings s{};
+  s.target_tgid = 42;      // not a list: the probe always reads it
+  s.target_lists_set = 1;  // a caller's value is not trusted
+  PublishSettings(&store, s);
+  EXPECT_EQ(ReadSettings(&store).target_lists_set, 0u);
+
+  s.target_lists_set = 0;
+  s.target_tgids[KESTREL_MAX_TARGET_TGIDS - 1] = 7;
+  PublishSettings(&store, s);
+  EXPECT_EQ(ReadSettings(&store).target_lists_set, 1u);
+
+  s.target_tgids[KESTREL_MAX_TARGET_TGIDS - 1] = 0;
+  s.target_cgroups[KESTREL_MAX_TARGET_CGROUPS - 1] = 1234;
+  PublishSettings(&store, s);
+  EXPECT_EQ(ReadSettings(&store).target_lists_set, 1u);
+}
+
 // A reader racing a writer that keeps two fields equal never sees them differ.
 TEST(SettingsStoreTest, ConcurrentReaderNeverSeesATornStruct) {
   kestrel_settings_store store{};

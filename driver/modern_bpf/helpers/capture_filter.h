@@ -17,29 +17,12 @@
 #include "drop_markers.h"
 #include "settings_reader.h"
 
-/* Whether any target is set: one OR over every target slot, so the common
- * case (no target set) costs a few loads and one branch, not a loop. */
-_Static_assert(__builtin_offsetof(struct kestrel_capture_settings, target_tgids) % 8 == 0,
-	       "target_tgids is read as u64 pairs");
-
-static __always_inline bool target_set_empty(const struct kestrel_capture_settings *s)
-{
-	const __u64 *tgids = (const __u64 *)s->target_tgids;
-	__u64 any = s->target_tgid;
-
-	for (int i = 0; i < KESTREL_MAX_TARGET_TGIDS / 2; i++)
-		any |= tgids[i];
-	for (int i = 0; i < KESTREL_MAX_TARGET_CGROUPS; i++)
-		any |= s->target_cgroups[i];
-	return !any;
-}
-
 static __always_inline bool in_target_set(const struct kestrel_capture_settings *s, __u32 tgid)
 {
 	__u64 cgroup = 0;
 
-	if (target_set_empty(s))
-		return true;
+	if (!s->target_lists_set)
+		return !s->target_tgid || tgid == s->target_tgid;
 	if (s->target_tgid && tgid == s->target_tgid)
 		return true;
 	for (int i = 0; i < KESTREL_MAX_TARGET_TGIDS; i++) {

@@ -26,6 +26,15 @@ static __noinline void count_torn_read(void)
 		counter_inc(counters->settings_torn_reads);
 }
 
+#define KESTREL_SETTINGS_SCALAR_BYTES                                                              \
+	__builtin_offsetof(struct kestrel_capture_settings, target_tgids)
+#define KESTREL_SETTINGS_LIST_BYTES                                                                \
+	(sizeof(struct kestrel_capture_settings) - KESTREL_SETTINGS_SCALAR_BYTES)
+
+_Static_assert(KESTREL_SETTINGS_LIST_BYTES == KESTREL_MAX_TARGET_TGIDS * sizeof(__u32) +
+						  KESTREL_MAX_TARGET_CGROUPS * sizeof(__u64),
+	       "the target lists close the settings: nothing after them goes uncopied");
+
 /* x86_64 keeps loads in program order, so a compiler barrier is enough to
  * order the sequence reads around the copy. */
 static __always_inline bool read_capture_settings(struct kestrel_capture_settings *out)
@@ -44,7 +53,17 @@ static __always_inline bool read_capture_settings(struct kestrel_capture_setting
 			continue;
 		__u64 head = *(volatile __u64 *)&slot->body.stamp_head;
 		kestrel_compiler_barrier();
-		__builtin_memcpy(out, &slot->body.settings, sizeof(*out));
+		/* The target lists only when one is set (copying them on every
+		 * event cost a captured getppid ~3 ns); else they read as 0,
+		 * stored rather than left unset, as clang lowers a value it may
+		 * read uninitialized to whatever register, which the verifier
+		 * refuses. */
+		__builtin_memcpy(out, &slot->body.settings, KESTREL_SETTINGS_SCALAR_BYTES);
+		if (out->target_lists_set)
+			__builtin_memcpy(out->target_tgids, slot->body.settings.target_tgids,
+					 KESTREL_SETTINGS_LIST_BYTES);
+		else
+			__builtin_memset(out->target_tgids, 0, KESTREL_SETTINGS_LIST_BYTES);
 		kestrel_compiler_barrier();
 		__u64 tail = *(volatile __u64 *)&slot->body.stamp_tail;
 		kestrel_compiler_barrier();

@@ -39,7 +39,10 @@ struct kestrel_capture_settings {
 	__u8 drop_failed;     /* skip syscalls that returned an error */
 	__u8 dropping_mode;   /* 1 = keep 1 in sampling_ratio droppable syscalls */
 	__u8 capture_io_data; /* copy read/write data (up to snaplen) into records */
-	__u8 reserved;
+	/* Derived when libpman publishes the settings, whatever the caller
+	 * set: 1 if a target_tgids or target_cgroups slot is set. The probe
+	 * copies the lists only then; most captures set none. */
+	__u8 target_lists_set;
 	__u32 sampling_ratio; /* N of the 1/N; 0 and 1 keep everything */
 	/* Socket data on these ports (inclusive) is captured in full, not cut
 	 * to snaplen; hi = 0 = no such range. */

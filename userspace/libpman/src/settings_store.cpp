@@ -4,8 +4,23 @@
 #include <cstring>
 
 namespace kestrel::pman {
+namespace {
 
-void PublishSettings(kestrel_settings_store* store, const kestrel_capture_settings& settings) {
+bool AnyTargetListSet(const kestrel_capture_settings& s) {
+  for (uint32_t tgid : s.target_tgids) {
+    if (tgid != 0) return true;
+  }
+  for (uint64_t cgroup : s.target_cgroups) {
+    if (cgroup != 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void PublishSettings(kestrel_settings_store* store, const kestrel_capture_settings& requested) {
+  kestrel_capture_settings settings = requested;
+  settings.target_lists_set = AnyTargetListSet(settings) ? 1 : 0;
   const uint32_t active = __atomic_load_n(&store->active, __ATOMIC_ACQUIRE) & 1;
   kestrel_settings_slot* slot = &store->slots[active ^ 1];
   const uint32_t seq = __atomic_load_n(&slot->seq, __ATOMIC_RELAXED);
