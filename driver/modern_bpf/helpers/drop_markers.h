@@ -82,8 +82,7 @@ static __always_inline bool emit_owed_drop_marker(void *ring, __u32 cpu,
 	}
 	fill_record_header(&m->hdr, KESTREL_EVT_DROP_MARKER, KESTREL_DROP_MARKER_NPARAMS,
 			   sizeof(*m), cpu, 0);
-	for (int i = 0; i < KESTREL_DROP_MARKER_NPARAMS; i++)
-		m->param_len[i] = sizeof(__u64);
+	set_u64_param_lens(m->param_len, KESTREL_DROP_MARKER_NPARAMS);
 	m->lost = lost;
 	m->first_loss_ns = st->first_loss_ns;
 	m->last_loss_ns = st->last_loss_ns;

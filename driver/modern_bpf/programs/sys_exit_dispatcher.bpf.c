@@ -24,6 +24,8 @@
 #include "../helpers/syscall_id.h"
 #include "../shared/event_types.h"
 
+_Static_assert(KESTREL_GENERIC_NPARAMS % 4 == 0, "param_len is set four at a time");
+
 static __always_inline void emit_generic(struct pt_regs *regs, long ret, __u64 id, bool ia32,
 					 __u64 pid_tgid, struct kestrel_cpu_counters *counters)
 {
@@ -43,8 +45,7 @@ static __always_inline void emit_generic(struct pt_regs *regs, long ret, __u64 i
 	}
 	fill_record_header(&r->hdr, KESTREL_EVT_GENERIC_SYSCALL, KESTREL_GENERIC_NPARAMS,
 			   sizeof(*r), cpu, pid_tgid);
-	for (int i = 0; i < KESTREL_GENERIC_NPARAMS; i++)
-		r->param_len[i] = sizeof(__u64);
+	set_u64_param_lens(r->param_len, KESTREL_GENERIC_NPARAMS);
 	r->syscall_id = id;
 	/* The user registers saved at entry are still intact at exit; only ax
 	 * now holds the return value. */
