@@ -195,7 +195,8 @@ static __always_inline bool mpsc_claim_in_block(struct kestrel_mpsc_head *head, 
 	const __u64 block = 1ULL << mpsc_block_shift;
 	__u32 cpu = bpf_get_smp_processor_id();
 	struct kestrel_mpsc_lane *lane = bpf_map_lookup_elem(&mpsc_lanes, &cpu);
-	__u64 p = 0, off, end, fill, bytes, start;
+	__u64 p = 0, off, end = 0, fill, bytes, start, closed_at = 0;
+	bool lane_kept = true;
 	int i;
 
 	if (!lane)
@@ -210,7 +211,7 @@ static __always_inline bool mpsc_claim_in_block(struct kestrel_mpsc_head *head, 
 			end = p - off + block;
 			if (__sync_val_compare_and_swap(&lane->next, p, end) != p)
 				continue;
-			mpsc_write_pad(head, p, end - p);
+			closed_at = p;
 			p = end;
 			break;
 		}
@@ -225,17 +226,27 @@ static __always_inline bool mpsc_claim_in_block(struct kestrel_mpsc_head *head, 
 
 	fill = KESTREL_MPSC_BLOCK_HDR_BYTES + need;
 	bytes = (fill + block - 1) & ~(block - 1);
-	if (!mpsc_claim(head, bytes, view, &start, ts))
+	if (!mpsc_claim(head, bytes, view, &start, ts)) {
+		if (closed_at)
+			mpsc_write_pad(head, closed_at, end - closed_at);
 		return false;
-	mpsc_write_block_header(head, start, bytes, cpu);
-	*pos = start + KESTREL_MPSC_BLOCK_HDR_BYTES;
-	if (fill == bytes)
-		return true; /* the record fills the block: nothing left open */
+	}
 	/* The lane is still at `p` unless a program that interrupted this one
 	 * opened a block of its own: then this block keeps one record and its
 	 * rest is a pad, so no block is left open without its lane. */
-	if (__sync_val_compare_and_swap(&lane->next, p, start + fill) != p)
+	if (fill != bytes)
+		lane_kept = __sync_val_compare_and_swap(&lane->next, p, start + fill) == p;
+	/* Every locked instruction comes before these stores: a pad or a
+	 * header is the first store into its line since the ring's last lap,
+	 * a cache miss that a later swap would wait for. Until they land, the
+	 * reader sees the closed block unfinished and the new one unwritten,
+	 * and waits. */
+	if (closed_at)
+		mpsc_write_pad(head, closed_at, end - closed_at);
+	mpsc_write_block_header(head, start, bytes, cpu);
+	if (!lane_kept)
 		mpsc_write_pad(head, start + fill, bytes - fill);
+	*pos = start + KESTREL_MPSC_BLOCK_HDR_BYTES;
 	return true;
 }
 
