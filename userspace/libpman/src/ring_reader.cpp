@@ -119,7 +119,6 @@ void RingReader::Unmap() {
 }
 
 const kestrel_record_header* RingReader::PeekUncached() {
-  if (blocks_ != nullptr) return blocks_->Peek();
   for (;;) {
     ReadAhead(data_, mask_, position_, cached_producer_);
     if (position_ == cached_producer_) {
@@ -148,18 +147,6 @@ const kestrel_record_header* RingReader::PeekUncached() {
     peeked_len_ = len;
     return peeked_;
   }
-}
-
-void RingReader::Advance(uint32_t len) {
-  position_ += (len + kRecordHeaderBytes + align_mask_) & ~align_mask_;
-}
-
-void RingReader::Release() {
-  if (blocks_ != nullptr) return blocks_->Release();
-  if (peeked_ == nullptr) return;
-  Advance(peeked_len_);
-  peeked_ = nullptr;
-  if (position_ - published_position_ >= publish_batch_) PublishConsumerPosition();
 }
 
 void RingReader::PublishConsumerPosition() {

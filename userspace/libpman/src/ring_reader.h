@@ -45,10 +45,28 @@ class RingReader {
 
   // Returns the oldest committed record, or nullptr when there is none (or
   // the next one is still being written). Stable until Release().
-  const kestrel_record_header* Peek() { return peeked_ != nullptr ? peeked_ : PeekUncached(); }
+  const kestrel_record_header* Peek() {
+    if (peeked_ != nullptr) return peeked_;
+    if (blocks_ != nullptr) return blocks_->Peek();
+    // Drained, and its space already given back: the common case of the
+    // rings a merger looks at besides the one it reads, in one load.
+    if (position_ == cached_producer_ && position_ == published_position_ &&
+        position_ == __atomic_load_n(producer_pos_, __ATOMIC_ACQUIRE)) {
+      return nullptr;
+    }
+    return PeekUncached();
+  }
 
   // Moves past the record returned by Peek().
-  void Release();
+  void Release() {
+    if (peeked_ == nullptr) {
+      if (blocks_ != nullptr) blocks_->Release();
+      return;
+    }
+    Advance(peeked_len_);
+    peeked_ = nullptr;
+    if (position_ - published_position_ >= publish_batch_) PublishConsumerPosition();
+  }
 
   // Tells the kernel how far we have read, freeing that space for producers.
   void PublishConsumerPosition();
@@ -61,10 +79,13 @@ class RingReader {
   RingReader(uint64_t* consumer_pos, const uint64_t* producer_pos, const uint8_t* data,
              uint64_t size);
   void Unmap();
-  // Peek() when no record is held: reads the ring (or the blocks) on.
+  // Peek() when no record is held and the ring may hold one: reads on.
   const kestrel_record_header* PeekUncached();
-  // Moves past a record of `len` bytes.
-  void Advance(uint32_t len);
+  // Moves past a record of `len` bytes (KESTREL_MPSC_HDR_BYTES, the same
+  // as a BPF ring buffer's header, is asserted in ring_reader.cpp).
+  void Advance(uint32_t len) {
+    position_ += (len + KESTREL_MPSC_HDR_BYTES + align_mask_) & ~align_mask_;
+  }
 
   int fd_ = -1;
   uint64_t mask_ = 0;
