@@ -195,7 +195,7 @@ static __always_inline bool mpsc_claim_in_block(struct kestrel_mpsc_head *head, 
 	const __u64 block = 1ULL << mpsc_block_shift;
 	__u32 cpu = bpf_get_smp_processor_id();
 	struct kestrel_mpsc_lane *lane = bpf_map_lookup_elem(&mpsc_lanes, &cpu);
-	__u64 p = 0, off, end = 0, fill, bytes, start, closed_at = 0;
+	__u64 p = 0, off, end, fill, bytes, start, closed_at = 0;
 	bool lane_kept = true;
 	int i;
 
@@ -212,7 +212,7 @@ static __always_inline bool mpsc_claim_in_block(struct kestrel_mpsc_head *head, 
 			if (__sync_val_compare_and_swap(&lane->next, p, end) != p)
 				continue;
 			closed_at = p;
-			p = end;
+			p = end; /* the closed block's end */
 			break;
 		}
 		*ts = bpf_ktime_get_boot_ns();
@@ -228,7 +228,7 @@ static __always_inline bool mpsc_claim_in_block(struct kestrel_mpsc_head *head, 
 	bytes = (fill + block - 1) & ~(block - 1);
 	if (!mpsc_claim(head, bytes, view, &start, ts)) {
 		if (closed_at)
-			mpsc_write_pad(head, closed_at, end - closed_at);
+			mpsc_write_pad(head, closed_at, p - closed_at);
 		return false;
 	}
 	/* The lane is still at `p` unless a program that interrupted this one
@@ -242,7 +242,7 @@ static __always_inline bool mpsc_claim_in_block(struct kestrel_mpsc_head *head, 
 	 * reader sees the closed block unfinished and the new one unwritten,
 	 * and waits. */
 	if (closed_at)
-		mpsc_write_pad(head, closed_at, end - closed_at);
+		mpsc_write_pad(head, closed_at, p - closed_at);
 	mpsc_write_block_header(head, start, bytes, cpu);
 	if (!lane_kept)
 		mpsc_write_pad(head, start + fill, bytes - fill);
