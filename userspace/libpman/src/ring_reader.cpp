@@ -12,15 +12,11 @@
 #include "read_ahead.h"
 
 namespace kestrel::pman {
-namespace {
 
-constexpr uint32_t kRecordHeaderBytes = BPF_RINGBUF_HDR_SZ;
-static_assert(KESTREL_MPSC_HDR_BYTES == BPF_RINGBUF_HDR_SZ &&
+static_assert(kRecordHeaderBytes == BPF_RINGBUF_HDR_SZ &&
                   KESTREL_MPSC_BUSY_BIT == BPF_RINGBUF_BUSY_BIT &&
                   KESTREL_MPSC_PAD_BIT == BPF_RINGBUF_DISCARD_BIT,
               "an MPSC ring frames records as a BPF ring buffer does");
-
-}  // namespace
 
 uint64_t RoundedRecordBytes(uint32_t len) { return (len + kRecordHeaderBytes + 7) & ~7ULL; }
 

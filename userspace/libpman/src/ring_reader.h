@@ -17,6 +17,10 @@
 
 namespace kestrel::pman {
 
+// The header framing each record in either kind of ring (ring_reader.cpp
+// asserts an MPSC ring's equals a BPF ring buffer's).
+inline constexpr uint32_t kRecordHeaderBytes = KESTREL_MPSC_HDR_BYTES;
+
 // BPF ring buffer space a record of `len` bytes takes: the ring's own
 // header, then the record, rounded up to 8 bytes. (An MPSC ring rounds to
 // KESTREL_MPSC_ALIGN: KESTREL_MPSC_ROUND.)
@@ -50,9 +54,9 @@ class RingReader {
     if (blocks_ != nullptr) return blocks_->Peek();
     // Drained, and its space already given back: the common case of the
     // rings a merger looks at besides the one it reads, in one load.
-    if (position_ == cached_producer_ && position_ == published_position_ &&
-        position_ == __atomic_load_n(producer_pos_, __ATOMIC_ACQUIRE)) {
-      return nullptr;
+    if (position_ == cached_producer_ && position_ == published_position_) {
+      cached_producer_ = __atomic_load_n(producer_pos_, __ATOMIC_ACQUIRE);
+      if (position_ == cached_producer_) return nullptr;
     }
     return PeekUncached();
   }
@@ -81,10 +85,9 @@ class RingReader {
   void Unmap();
   // Peek() when no record is held and the ring may hold one: reads on.
   const kestrel_record_header* PeekUncached();
-  // Moves past a record of `len` bytes (KESTREL_MPSC_HDR_BYTES, the same
-  // as a BPF ring buffer's header, is asserted in ring_reader.cpp).
+  // Moves past a record of `len` bytes.
   void Advance(uint32_t len) {
-    position_ += (len + KESTREL_MPSC_HDR_BYTES + align_mask_) & ~align_mask_;
+    position_ += (len + kRecordHeaderBytes + align_mask_) & ~align_mask_;
   }
 
   int fd_ = -1;
