@@ -56,6 +56,8 @@ static __always_inline void count_loss(__u64 *cause)
 	__sync_fetch_and_add(&st->lost_total, 1);
 }
 
+_Static_assert(KESTREL_DROP_MARKER_NPARAMS % 4 == 0, "param_len is set four at a time");
+
 /* Writes the marker this CPU owes, if any, into `ring`. Returns false when a
  * marker is owed but the ring has no room for it: the caller must then drop
  * its record too (as ring full), or the record would reach the reader ahead
