@@ -5,3 +5,4 @@ pkg_check_modules(LIBELF REQUIRED IMPORTED_TARGET libelf)
 pkg_check_modules(ZLIB REQUIRED IMPORTED_TARGET zlib)
 find_package(absl REQUIRED)
 find_package(Threads REQUIRED)
+find_package(CLI11 CONFIG REQUIRED)  # header-only: target CLI11::CLI11
