@@ -1,0 +1,148 @@
+#include "kestrel_process.h"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+namespace kestrel::e2e {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+int DecodeStatus(int status) {
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return -1;
+}
+
+}  // namespace
+
+KestrelProcess::KestrelProcess(const std::vector<std::string>& args) {
+  int out[2], err[2];
+  if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) {
+    ADD_FAILURE() << "pipe2: " << strerror(errno);
+    return;
+  }
+  pid_ = fork();
+  if (pid_ == 0) {
+    const int devnull = open("/dev/null", O_RDONLY);
+    dup2(devnull, STDIN_FILENO);
+    dup2(out[1], STDOUT_FILENO);
+    dup2(err[1], STDERR_FILENO);
+    std::vector<char*> argv{const_cast<char*>(KESTREL_CLI_PATH)};
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execv(KESTREL_CLI_PATH, argv.data());
+    _exit(127);
+  }
+  close(out[1]);
+  close(err[1]);
+  out_fd_ = out[0];
+  err_fd_ = err[0];
+  if (pid_ < 0) ADD_FAILURE() << "fork: " << strerror(errno);
+}
+
+KestrelProcess::~KestrelProcess() {
+  if (pid_ > 0) {
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+  }
+  if (out_fd_ >= 0) close(out_fd_);
+  if (err_fd_ >= 0) close(err_fd_);
+}
+
+// Reads whatever is ready on stdout and stderr within `timeout`.
+void KestrelProcess::Pump(std::chrono::milliseconds timeout) {
+  pollfd fds[2] = {{out_closed_ ? -1 : out_fd_, POLLIN, 0},
+                   {err_closed_ ? -1 : err_fd_, POLLIN, 0}};
+  if (out_closed_ && err_closed_) return;
+  if (poll(fds, 2, static_cast<int>(timeout.count())) <= 0) return;
+  char buf[65536];
+  for (int i = 0; i < 2; ++i) {
+    if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+    const ssize_t n = read(fds[i].fd, buf, sizeof buf);
+    if (n <= 0) {
+      (i == 0 ? out_closed_ : err_closed_) = true;
+      continue;
+    }
+    if (i == 0) {
+      out_buf_.append(buf, static_cast<size_t>(n));
+      all_out_.append(buf, static_cast<size_t>(n));
+    } else {
+      err_.append(buf, static_cast<size_t>(n));
+    }
+  }
+}
+
+std::optional<std::string> KestrelProcess::ReadLine(std::chrono::milliseconds timeout) {
+  const auto deadline = Clock::now() + timeout;
+  for (;;) {
+    if (const size_t nl = out_buf_.find('\n'); nl != std::string::npos) {
+      std::string line = out_buf_.substr(0, nl);
+      out_buf_.erase(0, nl + 1);
+      lines_.push_back(line);
+      return line;
+    }
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    if (out_closed_ || left.count() <= 0) return std::nullopt;
+    Pump(left);
+  }
+}
+
+std::optional<std::string> KestrelProcess::WaitForLine(const std::string& needle,
+                                                       std::chrono::milliseconds timeout) {
+  const auto deadline = Clock::now() + timeout;
+  for (;;) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    if (left.count() <= 0) return std::nullopt;
+    std::optional<std::string> line = ReadLine(left);
+    if (!line) return std::nullopt;
+    if (line->find(needle) != std::string::npos) return line;
+  }
+}
+
+void KestrelProcess::Signal(int sig) {
+  if (pid_ > 0) kill(pid_, sig);
+}
+
+CliResult KestrelProcess::Wait(std::chrono::milliseconds timeout) {
+  CliResult result;
+  const auto deadline = Clock::now() + timeout;
+  int status = 0;
+  bool reaped = false;
+  while (!reaped) {
+    const pid_t r = waitpid(pid_, &status, WNOHANG);
+    if (r == pid_) {
+      reaped = true;
+      break;
+    }
+    if (Clock::now() >= deadline) {
+      ADD_FAILURE() << "kestrel still running after " << timeout.count() << " ms; killed";
+      kill(pid_, SIGKILL);
+      waitpid(pid_, &status, 0);
+      reaped = true;
+      break;
+    }
+    Pump(std::chrono::milliseconds(20));
+  }
+  pid_ = -1;
+  while (!out_closed_ || !err_closed_) Pump(std::chrono::milliseconds(1000));
+  result.exit_code = DecodeStatus(status);
+  result.out = all_out_;
+  result.err = err_;
+  return result;
+}
+
+CliResult RunKestrel(const std::vector<std::string>& args, std::chrono::milliseconds timeout) {
+  KestrelProcess process(args);
+  return process.Wait(timeout);
+}
+
+}  // namespace kestrel::e2e

@@ -1,0 +1,73 @@
+// Runs the built `kestrel` binary the way a user does: a separate process
+// with its own argv, stdout and stderr, and an exit status.
+#ifndef KESTREL_TEST_E2E_KESTREL_PROCESS_H_
+#define KESTREL_TEST_E2E_KESTREL_PROCESS_H_
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kestrel::e2e {
+
+// What a finished run left behind. `exit_code` is the status passed to
+// exit(), or 128 + N when signal N killed it (as a shell reports it).
+struct CliResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+// Runs `kestrel ARGS...` to completion, with stdin from /dev/null. A run
+// still going after `timeout` is killed with SIGKILL and fails the test.
+CliResult RunKestrel(const std::vector<std::string>& args,
+                     std::chrono::milliseconds timeout = std::chrono::seconds(60));
+
+// A `kestrel` running in the background, for captures that must be watched
+// while something else happens (a second command, a triggered syscall).
+class KestrelProcess {
+ public:
+  explicit KestrelProcess(const std::vector<std::string>& args);
+  ~KestrelProcess();  // kills (SIGKILL) and reaps a process still running
+  KestrelProcess(const KestrelProcess&) = delete;
+  KestrelProcess& operator=(const KestrelProcess&) = delete;
+
+  pid_t pid() const { return pid_; }
+
+  // The next complete stdout line (without '\n'), or nullopt once `timeout`
+  // passed or stdout closed.
+  std::optional<std::string> ReadLine(std::chrono::milliseconds timeout);
+
+  // Reads stdout lines until one contains `needle`; returns it, or nullopt
+  // after `timeout`. Every line read is kept in lines().
+  std::optional<std::string> WaitForLine(const std::string& needle,
+                                         std::chrono::milliseconds timeout);
+
+  // Everything read from stdout so far, one entry per line.
+  const std::vector<std::string>& lines() const { return lines_; }
+
+  void Signal(int sig);
+
+  // Waits for exit (SIGKILL after `timeout`) and returns the rest of stdout,
+  // all of stderr and the exit code. Lines already read are in out too.
+  CliResult Wait(std::chrono::milliseconds timeout = std::chrono::seconds(30));
+
+ private:
+  void Pump(std::chrono::milliseconds timeout);
+
+  pid_t pid_ = -1;
+  int out_fd_ = -1;
+  int err_fd_ = -1;
+  std::string out_buf_;  // stdout not yet split into lines
+  std::string all_out_;
+  std::string err_;
+  std::vector<std::string> lines_;
+  bool out_closed_ = false;
+  bool err_closed_ = false;
+};
+
+}  // namespace kestrel::e2e
+
+#endif  // KESTREL_TEST_E2E_KESTREL_PROCESS_H_
