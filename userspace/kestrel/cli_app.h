@@ -1,0 +1,39 @@
+// Kestrel's conventions around CLI11, shared by every verb: how a verb's
+// arguments are parsed, how --help and usage errors end, and the exit codes.
+//
+// Each verb defines its flags in a `DefineXOptions(CLI::App&, XOptions&)`
+// function, so one definition serves parsing, --help and the generated shell
+// completion; its `RunX(args)` builds an app, calls ParseVerb, then runs.
+#ifndef KESTREL_CLI_CLI_APP_H_
+#define KESTREL_CLI_CLI_APP_H_
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "CLI/CLI.hpp"
+
+namespace kestrel::cli {
+
+// Exit codes of every verb (documented in `kestrel --help`).
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;  // the run itself failed (privileges, BTF, kernel)
+inline constexpr int kExitUsage = 2;    // bad command line: nothing was done
+
+// An app for `kestrel VERB`, with Kestrel's help formatting and error style.
+// `example` is printed under the help text ("Example:\n  kestrel ...").
+// (CLI::App can be neither copied nor moved, hence the pointer.)
+std::unique_ptr<CLI::App> MakeVerbApp(std::string_view verb, std::string_view description,
+                                      std::string_view example);
+
+// Parses `args` (the words after the verb). Returns nullopt when the verb
+// should run, or the exit code to return at once: 0 after printing --help to
+// stdout, kExitUsage after printing "kestrel VERB: <what is wrong>" and a
+// pointer to --help on stderr.
+std::optional<int> ParseVerb(CLI::App& app, const std::vector<std::string>& args);
+
+}  // namespace kestrel::cli
+
+#endif  // KESTREL_CLI_CLI_APP_H_
