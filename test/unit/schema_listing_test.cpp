@@ -23,6 +23,36 @@ TEST(SchemaListingTest, CoverageDocIsCurrent) {
       << "docs/syscall_coverage.md is stale: cmake --build build --target syscall_coverage_doc";
 }
 
+// The committed reference must be what the schema says today.
+TEST(SchemaListingTest, EventReferenceIsCurrent) {
+  std::ifstream in(KESTREL_SOURCE_DIR "/docs/events.md");
+  ASSERT_TRUE(in.is_open()) << "docs/events.md is missing";
+  std::stringstream committed;
+  committed << in.rdbuf();
+  EXPECT_EQ(committed.str(), FormatEventReference())
+      << "docs/events.md is stale: cmake --build build --target events_doc";
+}
+
+TEST(SchemaListingTest, EventReferenceShowsParamsSourcesAndFlagSets) {
+  const std::string doc = FormatEventReference();
+  for (const auto* events : {&AllEvents(), &OtherEvents()}) {
+    for (const EventInfo& e : *events) {
+      EXPECT_NE(doc.find("\n### " + std::string(e.name) + "\n"), std::string::npos) << e.name;
+    }
+  }
+  const size_t connect = doc.find("\n### CONNECT\n");
+  ASSERT_NE(connect, std::string::npos);
+  EXPECT_NE(doc.find("syscall `connect`.", connect), std::string::npos);
+  EXPECT_NE(doc.find("| 0 | `res` | errno |  | return value |\n", connect), std::string::npos);
+  EXPECT_NE(doc.find("| 1 | `fd` | fd |  | arg0 |\n", connect), std::string::npos);
+  EXPECT_NE(doc.find("| 3 | `tuple` | socktuple |  | filler |\n", connect), std::string::npos);
+  EXPECT_NE(doc.find("[socket_type](#socket_type)"), std::string::npos);
+  EXPECT_NE(doc.find("\n### open_flags\n"), std::string::npos);
+  EXPECT_NE(doc.find("`O_CREAT` (0x40)"), std::string::npos);
+  EXPECT_EQ(doc.back(), '\n');
+  EXPECT_NE(doc.substr(doc.size() - 2), "\n\n");
+}
+
 TEST(SchemaListingTest, CoverageListsEverySyscallOnce) {
   const std::string doc = FormatSyscallCoverage();
   for (const SyscallEntry& s : AllSyscalls()) {

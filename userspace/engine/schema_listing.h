@@ -1,5 +1,6 @@
 // Text renderings of the event schema: the `kestrel capture --list-events`
-// table, and the per-syscall coverage table kept in docs/syscall_coverage.md.
+// table, the per-syscall coverage table kept in docs/syscall_coverage.md and
+// the event reference kept in docs/events.md.
 #ifndef KESTREL_ENGINE_SCHEMA_LISTING_H_
 #define KESTREL_ENGINE_SCHEMA_LISTING_H_
 
@@ -14,6 +15,10 @@ std::string FormatEventList();
 // Markdown: every x86_64 syscall Kestrel knows and the specific event that
 // covers it, or "generic".
 std::string FormatSyscallCoverage();
+
+// Markdown: every event with its id, syscall and typed parameters (with where
+// the probe takes each one from), then every flag set with its names.
+std::string FormatEventReference();
 
 }  // namespace kestrel::engine
 
