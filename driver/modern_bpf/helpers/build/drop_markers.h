@@ -15,10 +15,10 @@
 #ifndef KESTREL_BPF_DROP_MARKERS_H
 #define KESTREL_BPF_DROP_MARKERS_H
 
-#include "../shared/event_types.h"
-#include "counters.h"
-#include "record_header.h"
-#include "sink.h"
+#include "../../shared/event_types.h"
+#include "../base/counters.h"
+#include "../base/record_header.h"
+#include "../sink/sink.h"
 
 struct kestrel_drop_state {
 	__u64 pending; /* lost since the last marker of this CPU */

@@ -18,7 +18,7 @@
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
 
-#include "record_builder.h"
+#include "../build/record_builder.h"
 #include "task_files.h"
 
 #define SOCK_S_IFMT    0170000

@@ -12,8 +12,8 @@
 
 #include <bpf/bpf_helpers.h>
 
-#include "record_builder.h"
-#include "maps.h"
+#include "../build/record_builder.h"
+#include "../base/maps.h"
 
 /* The `ret` bytes a read/write moved through `buf`. */
 static __always_inline void rb_io_buffer(struct scratch_area *s, const void *buf, long ret)

@@ -11,11 +11,12 @@
 
 #include <bpf/bpf_helpers.h>
 
-#include "../shared/capture_settings.h"
-#include "../shared/counters.h"
-#include "../shared/event_schema.h"
-#include "../shared/record_format.h"
-#include "../shared/syscall_table_x86_64.h"
+#include "../../shared/capture_settings.h"
+#include "../../shared/counters.h"
+#include "../../shared/event_schema.h"
+#include "../../shared/event_types.h"
+#include "../../shared/record_format.h"
+#include "../../shared/syscall_table_x86_64.h"
 #include "control_block.h"
 
 /* Load-time constants, fixed by user space before the verifier sees them. */
@@ -71,11 +72,12 @@ struct {
 	__type(value, struct scratch_area);
 } scratch_maps __weak SEC(".maps");
 
-/* Event index -> program that writes the event's KPS_CUSTOM parameters and
- * submits. Filled by user space from the programs named fill_<event>. */
+/* Event index (KESTREL_EVENT_INDEX) -> program that writes the event's
+ * KPS_CUSTOM parameters and submits. Filled by user space from the programs
+ * named fill_<event>. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PROG_ARRAY);
-	__uint(max_entries, 256);
+	__uint(max_entries, KESTREL_N_SPECIFIC_EVENTS);
 	__type(key, __u32);
 	__type(value, __u32);
 } custom_fillers __weak SEC(".maps");

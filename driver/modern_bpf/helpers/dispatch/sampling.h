@@ -10,8 +10,8 @@
 #ifndef KESTREL_BPF_SAMPLING_H
 #define KESTREL_BPF_SAMPLING_H
 
-#include "control_records.h"
-#include "maps.h"
+#include "../build/control_records.h"
+#include "../base/maps.h"
 
 struct kestrel_sampling_state {
 	__u64 tick;

@@ -12,7 +12,7 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 
-#include "record_builder.h"
+#include "../build/record_builder.h"
 
 /* argv is worth more than the I/O snaplen (80 bytes by default) to a rule,
  * so it has its own bound. */

@@ -12,9 +12,9 @@
 
 #include <bpf/bpf_helpers.h>
 
-#include "../shared/syscall_ids.h"
-#include "../shared/syscall_table_ia32.h"
-#include "../shared/syscall_table_x86_64.h"
+#include "../../shared/syscall_ids.h"
+#include "../../shared/syscall_table_ia32.h"
+#include "../../shared/syscall_table_x86_64.h"
 
 /* Cleared by user space at load when the kernel refuses ia32 syscalls
  * (built without ia32 emulation, or with it off at boot): the verifier then

@@ -7,7 +7,7 @@
 
 #include <bpf/bpf_helpers.h>
 
-#include "../shared/record_format.h"
+#include "../../shared/record_format.h"
 
 /* The header's fields after the timestamp pack into three 8-byte words,
  * written as such: a record then costs three stores for them, not nine. */
@@ -25,7 +25,7 @@ _Static_assert(__builtin_offsetof(struct kestrel_record_header, tid) == 8 &&
 	       "the header's words are tid|tgid, len|type|version|nparams, flags|cpu|reserved");
 
 /* Everything but the timestamp: the sink stamps ts_ns as it puts the record
- * in its ring (helpers/sink.h), so that a shared ring's order and its
+ * in its ring (helpers/sink/sink.h), so that a shared ring's order and its
  * records' timestamps agree (README, "Ordering guarantee"). */
 static __always_inline void fill_record_header(struct kestrel_record_header *h, __u16 type,
 					       __u8 nparams, __u32 len, __u32 cpu, __u64 pid_tgid)

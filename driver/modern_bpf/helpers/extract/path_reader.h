@@ -15,8 +15,8 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 
-#include "kernel_view.h"
-#include "record_builder.h"
+#include "../base/kernel_view.h"
+#include "../build/record_builder.h"
 
 #define PATH_MAX_COMPONENTS 48
 #define PATH_NAME_MAX	    255

@@ -83,7 +83,7 @@ static long fill_table_param(__u32 i, void *data)
 	const struct param_desc *d;
 	__u32 ev = ctx->event_index;
 
-	if (ev >= SCHEMA_N_EVENTS || i >= KESTREL_MAX_EVENT_PARAMS)
+	if (ev >= KESTREL_N_SPECIFIC_EVENTS || i >= KESTREL_MAX_EVENT_PARAMS)
 		return 1;
 	d = &event_params[ev][i];
 	if (d->source >= KPS_CUSTOM || d->type == KPT_NONE)
@@ -98,10 +98,10 @@ static __always_inline bool fill_table_params(struct scratch_area *s, __u16 type
 					      struct pt_regs *regs, long ret,
 					      const struct kestrel_capture_settings *settings)
 {
-	struct table_fill_ctx ctx = {.s = s, .event_index = SCHEMA_EVENT_INDEX(type)};
+	struct table_fill_ctx ctx = {.s = s, .event_index = KESTREL_EVENT_INDEX(type)};
 	__u32 n;
 
-	if (ctx.event_index >= SCHEMA_N_EVENTS)
+	if (ctx.event_index >= KESTREL_N_SPECIFIC_EVENTS)
 		return true;
 	n = event_nparams[ctx.event_index];
 	rb_begin(s, type, n, settings);

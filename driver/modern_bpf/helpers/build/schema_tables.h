@@ -8,9 +8,9 @@
 
 #include "vmlinux.h"
 
-#include "../shared/event_types.h"
-#include "../shared/record_format.h"
-#include "../shared/syscall_ids.h"
+#include "../../shared/event_types.h"
+#include "../../shared/record_format.h"
+#include "../../shared/syscall_ids.h"
 
 struct param_desc {
 	__u8 type;   /* enum kestrel_param_type */
@@ -23,21 +23,19 @@ static const __u16 syscall_event[KESTREL_SYSCALL_TABLE_SIZE] = {
     KESTREL_SYSCALL_EVENTS(SCHEMA_SYSCALL_ENTRY)};
 #undef SCHEMA_SYSCALL_ENTRY
 
-#define SCHEMA_EVENT_INDEX(type) ((type)-KESTREL_EVT_SYSCALL_BASE - 1)
-#define SCHEMA_N_EVENTS		 (KESTREL_EVT_TYPE_MAX - KESTREL_EVT_SYSCALL_BASE - 1)
-
 #define SCHEMA_PARAM_DESC(name, type, source, flag_set)                                            \
 	{type, source, KESTREL_PARAM_FIXED_SIZE(type)},
 #define SCHEMA_EVENT_PARAMS(name, syscall, params)                                                 \
-	[SCHEMA_EVENT_INDEX(KESTREL_EVT_##name)] = {params(SCHEMA_PARAM_DESC)},
-static const struct param_desc event_params[SCHEMA_N_EVENTS][KESTREL_MAX_EVENT_PARAMS] = {
+	[KESTREL_EVENT_INDEX(KESTREL_EVT_##name)] = {params(SCHEMA_PARAM_DESC)},
+static const struct param_desc event_params[KESTREL_N_SPECIFIC_EVENTS][KESTREL_MAX_EVENT_PARAMS] = {
     KESTREL_SYSCALL_EVENTS(SCHEMA_EVENT_PARAMS)};
 #undef SCHEMA_EVENT_PARAMS
 #undef SCHEMA_PARAM_DESC
 
 #define SCHEMA_EVENT_NPARAMS(name, syscall, params)                                                \
-	[SCHEMA_EVENT_INDEX(KESTREL_EVT_##name)] = KESTREL_NPARAMS_##name,
-static const __u8 event_nparams[SCHEMA_N_EVENTS] = {KESTREL_SYSCALL_EVENTS(SCHEMA_EVENT_NPARAMS)};
+	[KESTREL_EVENT_INDEX(KESTREL_EVT_##name)] = KESTREL_NPARAMS_##name,
+static const __u8 event_nparams[KESTREL_N_SPECIFIC_EVENTS] = {
+    KESTREL_SYSCALL_EVENTS(SCHEMA_EVENT_NPARAMS)};
 #undef SCHEMA_EVENT_NPARAMS
 
 /* Most parameters of a register record (register_record.h), and its
@@ -57,11 +55,11 @@ static const __u8 event_nparams[SCHEMA_N_EVENTS] = {KESTREL_SYSCALL_EVENTS(SCHEM
 		    ? (len)                                                                        \
 		    : 0))
 #define SCHEMA_EVENT_REGISTER_LEN(name, syscall, params)                                           \
-	[SCHEMA_EVENT_INDEX(KESTREL_EVT_##name)] = SCHEMA_REGISTER_LEN(                            \
+	[KESTREL_EVENT_INDEX(KESTREL_EVT_##name)] = SCHEMA_REGISTER_LEN(                           \
 	    sizeof(struct kestrel_record_header) params(SCHEMA_PARAM_REGISTER_BYTES),              \
 	    KESTREL_NPARAMS_##name),
 _Static_assert(sizeof(struct kestrel_record_header) == 32, "SCHEMA_REGISTER_RECORD_BYTES");
-static const __u8 event_register_len[SCHEMA_N_EVENTS] = {
+static const __u8 event_register_len[KESTREL_N_SPECIFIC_EVENTS] = {
     KESTREL_SYSCALL_EVENTS(SCHEMA_EVENT_REGISTER_LEN)};
 #undef SCHEMA_EVENT_REGISTER_LEN
 #undef SCHEMA_REGISTER_LEN

@@ -8,7 +8,7 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 
-#include "kernel_view.h"
+#include "../base/kernel_view.h"
 
 /* The file behind `fd` in the current task, or NULL. The walk to the fd
  * array is plain loads from the BTF-typed task; only the array slot, a

@@ -10,8 +10,8 @@
 #ifndef KESTREL_BPF_SETTINGS_CHANGED_H
 #define KESTREL_BPF_SETTINGS_CHANGED_H
 
-#include "control_records.h"
-#include "maps.h"
+#include "../build/control_records.h"
+#include "../base/maps.h"
 
 static __noinline void emit_settings_changed(struct kestrel_settings_generation *g, __u64 old_gen,
 					     __u64 new_gen)

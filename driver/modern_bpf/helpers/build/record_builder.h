@@ -20,12 +20,12 @@
 
 #include <bpf/bpf_helpers.h>
 
-#include "../shared/event_types.h"
-#include "counters.h"
-#include "maps.h"
+#include "../../shared/event_types.h"
+#include "../base/counters.h"
+#include "../base/maps.h"
 #include "drop_markers.h"
-#include "record_header.h"
-#include "sink.h"
+#include "../base/record_header.h"
+#include "../sink/sink.h"
 
 #define RB_MASK	      (KESTREL_MAX_RECORD_BYTES - 1)
 #define RB_PARAM_MASK (KESTREL_MAX_EVENT_PARAMS - 1)

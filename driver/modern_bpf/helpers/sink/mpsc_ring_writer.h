@@ -8,10 +8,10 @@
 #ifndef KESTREL_BPF_MPSC_RING_WRITER_H
 #define KESTREL_BPF_MPSC_RING_WRITER_H
 
-#include "maps.h"
-#include "settings_reader.h"
+#include "../base/maps.h"
+#include "../base/settings_reader.h"
 
-#include "../shared/mpsc_ring_format.h"
+#include "../../shared/mpsc_ring_format.h"
 
 /* Load-time constants, fixed by user space before the verifier sees them. */
 __weak const volatile __u32 mpsc_rings = 0; /* 1: rings are MPSC rings, not BPF ring buffers */

@@ -8,11 +8,11 @@
 #ifndef KESTREL_BPF_CONTROL_RECORDS_H
 #define KESTREL_BPF_CONTROL_RECORDS_H
 
-#include "counters.h"
+#include "../base/counters.h"
 #include "drop_markers.h"
-#include "record_header.h"
-#include "sink.h"
-#include "../shared/event_types.h"
+#include "../base/record_header.h"
+#include "../sink/sink.h"
+#include "../../shared/event_types.h"
 
 /* Control records belong to no thread: tid = tgid = 0. */
 static __always_inline void control_header(struct kestrel_record_header *h, __u32 len, __u16 type,

@@ -38,14 +38,14 @@ static __always_inline void emit_register_record(struct pt_regs *regs, long ret,
 						 __u32 len, __u64 pid_tgid,
 						 struct kestrel_cpu_counters *counters)
 {
-	__u32 ev = SCHEMA_EVENT_INDEX(type);
+	__u32 ev = KESTREL_EVENT_INDEX(type);
 	__u32 cpu = bpf_get_smp_processor_id();
 	__u64 values[SOURCE_VALUES];
 	struct kestrel_register_record *r;
 	__u32 zero = 0, n, off;
 
 	r = bpf_map_lookup_elem(&register_records, &zero);
-	if (!r || ev >= SCHEMA_N_EVENTS)
+	if (!r || ev >= KESTREL_N_SPECIFIC_EVENTS)
 		return;
 	read_source_values(regs, ret, values);
 	n = event_nparams[ev];

@@ -15,10 +15,10 @@
 #ifndef KESTREL_BPF_RING_WRITER_H
 #define KESTREL_BPF_RING_WRITER_H
 
-#include "counters.h"
-#include "maps.h"
+#include "../base/counters.h"
+#include "../base/maps.h"
 #include "mpsc_ring_writer.h"
-#include "record_header.h"
+#include "../base/record_header.h"
 
 /* The kernel's ringbuf header and record alignment. */
 #define KESTREL_RINGBUF_HDR_BYTES  8
@@ -93,7 +93,7 @@ static __always_inline void ring_mpsc_doorbell(void)
 		bpf_ringbuf_output(doorbell, &one, sizeof(one), BPF_RB_FORCE_WAKEUP);
 }
 
-/* The sink interface (helpers/sink.h). */
+/* The sink interface (helpers/sink/sink.h). */
 static __always_inline bool sink_wants_current(void)
 {
 	return true;

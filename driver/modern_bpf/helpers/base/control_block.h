@@ -16,7 +16,7 @@
 
 #include <bpf/bpf_helpers.h>
 
-#include "../shared/control_block.h"
+#include "../../shared/control_block.h"
 
 #ifdef KESTREL_CONTROL_IN_ARRAY
 

@@ -12,7 +12,7 @@
 #include <bpf/bpf_helpers.h>
 
 #include "creds.h"
-#include "kernel_view.h"
+#include "../base/kernel_view.h"
 
 #define KESTREL_OVERLAYFS_SUPER_MAGIC 0x794c7630
 #define KESTREL_S_IWUSR		      00200

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The flight-recorder sink: the calls of helpers/sink.h, writing into an
+ * The flight-recorder sink: the calls of helpers/sink/sink.h, writing into an
  * overwrite ring of slots instead of a BPF ring buffer (protocol in
  * shared/recorder_format.h). Selected by compiling with
  * KESTREL_SINK_RECORDER. Nothing here ever waits for a reader: a record
@@ -11,13 +11,13 @@
 #ifndef KESTREL_BPF_RECORDER_WRITER_H
 #define KESTREL_BPF_RECORDER_WRITER_H
 
-#include "counters.h"
-#include "maps.h"
-#include "record_header.h"
-#include "settings_reader.h"
+#include "../base/counters.h"
+#include "../base/maps.h"
+#include "../base/record_header.h"
+#include "../base/settings_reader.h"
 
-#include "../shared/event_types.h"
-#include "../shared/recorder_format.h"
+#include "../../shared/event_types.h"
+#include "../../shared/recorder_format.h"
 
 /* The generic record takes the one-slot path. */
 _Static_assert(sizeof(struct kestrel_generic_record) <= KESTREL_RECORDER_SLOT_PAYLOAD,

@@ -9,7 +9,7 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 
-#include "record_builder.h"
+#include "../build/record_builder.h"
 
 /* clone3's flags, from the caller's struct clone_args (read at exit or at
  * fork time, after the kernel's copy: TOCTOU, see the schema). */

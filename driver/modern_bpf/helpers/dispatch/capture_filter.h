@@ -12,10 +12,10 @@
 
 #include <bpf/bpf_helpers.h>
 
-#include "../shared/capture_settings.h"
-#include "counters.h"
-#include "drop_markers.h"
-#include "settings_reader.h"
+#include "../../shared/capture_settings.h"
+#include "../base/counters.h"
+#include "../build/drop_markers.h"
+#include "../base/settings_reader.h"
 
 static __always_inline bool in_target_set(const struct kestrel_capture_settings *s, __u32 tgid)
 {
