@@ -10,17 +10,16 @@ set(KESTREL_VMLINUX_H "" CACHE FILEPATH
 set(KESTREL_KERNEL_BTF "/sys/kernel/btf/vmlinux" CACHE FILEPATH
     "Kernel BTF to generate vmlinux.h from")
 
-# Provides ${dir}/vmlinux.h and sets KESTREL_VMLINUX_DIR in the caller's scope.
-function(kestrel_vmlinux_header out_target)
-  set(dir "${CMAKE_BINARY_DIR}/vmlinux")
-  # Several skeletons share one header: generate it once.
-  get_property(made GLOBAL PROPERTY KESTREL_VMLINUX_RULE)
-  if(made)
-    add_custom_target(${out_target} DEPENDS "${dir}/vmlinux.h")
-    set(KESTREL_VMLINUX_DIR "${dir}" PARENT_SCOPE)
-    return()
-  endif()
-  set_property(GLOBAL PROPERTY KESTREL_VMLINUX_RULE TRUE)
+# Where every BPF compile finds vmlinux.h.
+set(KESTREL_VMLINUX_DIR "${CMAKE_BINARY_DIR}/vmlinux")
+
+# Declares the one target, kestrel_vmlinux, that writes vmlinux.h; every
+# skeleton depends on it. Call it once, from a directory of its own: with
+# Unix Makefiles, a target in the rule's directory that lists the header
+# would get a copy of the rule, and two copies running at once race on the
+# file.
+function(kestrel_vmlinux_target)
+  set(dir "${KESTREL_VMLINUX_DIR}")
   file(MAKE_DIRECTORY "${dir}")
   if(KESTREL_VMLINUX_H)
     if(NOT EXISTS "${KESTREL_VMLINUX_H}")
@@ -43,8 +42,7 @@ function(kestrel_vmlinux_header out_target)
       COMMAND ${CMAKE_COMMAND} -E rename "${dir}/vmlinux.h.tmp" "${dir}/vmlinux.h"
       COMMENT "Generating vmlinux.h from ${KESTREL_KERNEL_BTF}")
   endif()
-  add_custom_target(${out_target} DEPENDS "${dir}/vmlinux.h")
-  set(KESTREL_VMLINUX_DIR "${dir}" PARENT_SCOPE)
+  add_custom_target(kestrel_vmlinux DEPENDS "${dir}/vmlinux.h")
 endfunction()
 
 # kestrel_bpf_skeleton(NAME <skel> SOURCES <.bpf.c...> DEPENDS <headers...>)
@@ -52,7 +50,9 @@ endfunction()
 # <skel>_skeleton whose include path reaches it.
 function(kestrel_bpf_skeleton)
   cmake_parse_arguments(ARG "" "NAME" "SOURCES;DEPENDS;DEFINES" ${ARGN})
-  kestrel_vmlinux_header(${ARG_NAME}_vmlinux)
+  if(NOT TARGET kestrel_vmlinux)
+    message(FATAL_ERROR "kestrel_bpf_skeleton(${ARG_NAME}): call kestrel_vmlinux_target() first")
+  endif()
   set(objects "")
   foreach(src ${ARG_SOURCES})
     get_filename_component(stem "${src}" NAME_WE)
@@ -79,6 +79,7 @@ function(kestrel_bpf_skeleton)
     DEPENDS ${objects}
     COMMENT "BPF skeleton ${ARG_NAME}")
   add_custom_target(${ARG_NAME}_gen DEPENDS "${skel}")
+  add_dependencies(${ARG_NAME}_gen kestrel_vmlinux)
   add_library(${ARG_NAME}_skeleton INTERFACE)
   add_dependencies(${ARG_NAME}_skeleton ${ARG_NAME}_gen)
   target_include_directories(${ARG_NAME}_skeleton INTERFACE "${CMAKE_CURRENT_BINARY_DIR}")

@@ -1,4 +1,4 @@
-// The recorder's multi-slot writer (sink_output in helpers/recorder_writer.h)
+// The recorder's multi-slot writer (sink_output in helpers/sink/recorder_writer.h)
 // run in the kernel through a test-only program, read back by the real
 // reader: records of every length up to the bound come back byte for byte,
 // longer ones are refused, and wrapping drops whole records only.

@@ -11,10 +11,10 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
-#include "../helpers/capture_filter.h"
-#include "../helpers/counters.h"
-#include "../helpers/record_builder.h"
-#include "../helpers/settings_reader.h"
+#include "../helpers/dispatch/capture_filter.h"
+#include "../helpers/base/counters.h"
+#include "../helpers/build/record_builder.h"
+#include "../helpers/base/settings_reader.h"
 #include "../shared/syscall_ids.h"
 
 /* Only the task is read: the tracepoint gained a group_dead argument in

@@ -18,13 +18,13 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
-#include "../helpers/capture_filter.h"
-#include "../helpers/clone_params.h"
-#include "../helpers/counters.h"
-#include "../helpers/settings_reader.h"
-#include "../helpers/syscall_id.h"
-#include "../helpers/table_filler.h"
-#include "../helpers/task_ids.h"
+#include "../helpers/dispatch/capture_filter.h"
+#include "../helpers/extract/clone_params.h"
+#include "../helpers/base/counters.h"
+#include "../helpers/base/settings_reader.h"
+#include "../helpers/base/syscall_id.h"
+#include "../helpers/build/table_filler.h"
+#include "../helpers/base/task_ids.h"
 
 #define KESTREL_PF_KTHREAD 0x00200000
 

@@ -10,18 +10,18 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
-#include "../helpers/capture_filter.h"
-#include "../helpers/counters.h"
-#include "../helpers/drop_markers.h"
-#include "../helpers/maps.h"
-#include "../helpers/record_header.h"
-#include "../helpers/sampling.h"
-#include "../helpers/settings_changed.h"
-#include "../helpers/settings_reader.h"
-#include "../helpers/table_filler.h"
-#include "../helpers/sink.h"
-#include "../helpers/register_record.h"
-#include "../helpers/syscall_id.h"
+#include "../helpers/dispatch/capture_filter.h"
+#include "../helpers/base/counters.h"
+#include "../helpers/build/drop_markers.h"
+#include "../helpers/base/maps.h"
+#include "../helpers/base/record_header.h"
+#include "../helpers/dispatch/sampling.h"
+#include "../helpers/dispatch/settings_changed.h"
+#include "../helpers/base/settings_reader.h"
+#include "../helpers/build/table_filler.h"
+#include "../helpers/sink/sink.h"
+#include "../helpers/build/register_record.h"
+#include "../helpers/base/syscall_id.h"
 #include "../shared/event_types.h"
 
 _Static_assert(KESTREL_GENERIC_NPARAMS % 4 == 0, "param_len is set four at a time");
@@ -77,7 +77,7 @@ static __always_inline void emit_specific(void *ctx, struct pt_regs *regs, long 
 		return;
 	}
 	if (!fill_table_params(s, type, regs, ret, settings)) {
-		bpf_tail_call(ctx, &custom_fillers, SCHEMA_EVENT_INDEX(type));
+		bpf_tail_call(ctx, &custom_fillers, KESTREL_EVENT_INDEX(type));
 		/* Only reached when the event's filler is not loaded. */
 		s->flags |= KESTREL_RECORD_PARAMS_MISSING;
 		rb_pad_missing(s);
@@ -110,8 +110,8 @@ static __noinline int capture_syscall(unsigned long long *ctx, __u64 id)
 	 * call gets the generic record, whose arguments follow its own ABI. */
 	if (syscall_event[id] && !ia32) {
 		__u16 type = syscall_event[id];
-		__u32 ev = SCHEMA_EVENT_INDEX(type);
-		__u32 register_len = ev < SCHEMA_N_EVENTS ? event_register_len[ev] : 0;
+		__u32 ev = KESTREL_EVENT_INDEX(type);
+		__u32 register_len = ev < KESTREL_N_SPECIFIC_EVENTS ? event_register_len[ev] : 0;
 
 		if (register_len)
 			emit_register_record(regs, ret, type, register_len, pid_tgid, counters);

@@ -2,7 +2,7 @@
 /*
  * Everything user space writes while the probe runs, in one struct, so both
  * storage modes (a .bss global or the single value of a BPF_F_MMAPABLE
- * array, see helpers/control_block.h) and every process that maps it agree
+ * array, see helpers/base/control_block.h) and every process that maps it agree
  * on one layout reached from one base address.
  *
  * One struct-valued entry rather than one map per table: an mmapable array

@@ -3,7 +3,7 @@
  * The event schema: the one list of specific events and their parameters.
  *
  * Both halves are generated from it: the probe expands it into the tables
- * its table-driven filler walks (helpers/schema_tables.h), user space into
+ * its table-driven filler walks (helpers/build/schema_tables.h), user space into
  * its decoder (userspace/engine/event_schema.cpp). Adding a parameter whose
  * source is a syscall argument or the return value touches only this file;
  * a KPS_CUSTOM parameter also needs a line in the event's filler program.

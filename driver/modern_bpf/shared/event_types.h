@@ -36,6 +36,12 @@ enum kestrel_event_type {
 	    KESTREL_EVT_TYPE_MAX,
 };
 
+/* A specific event's slot in every per-event table: the probe's schema
+ * tables and the custom_fillers program array user space fills. Both sides
+ * index with this one definition, so they cannot disagree. */
+#define KESTREL_EVENT_INDEX(type) ((type)-KESTREL_EVT_SYSCALL_BASE - 1)
+#define KESTREL_N_SPECIFIC_EVENTS KESTREL_EVENT_INDEX(KESTREL_EVT_TYPE_MAX)
+
 /* Parameter count of each specific event, e.g. KESTREL_NPARAMS_OPENAT. */
 #define KESTREL_PARAM_COUNT_ONE(name, type, source, flag_set) +1
 #define KESTREL_EVENT_NPARAMS_ENTRY(name, syscall, params)                                         \

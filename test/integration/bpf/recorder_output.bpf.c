@@ -11,7 +11,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
-#include "../../../driver/modern_bpf/helpers/recorder_writer.h"
+#include "../../../driver/modern_bpf/helpers/sink/recorder_writer.h"
 
 struct {
   __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);

@@ -52,7 +52,7 @@ absl::Status RegisterCustomFillers(bpf_object* obj, int prog_array_fd) {
       return absl::InternalError(absl::StrFormat(
           "BPF program %s fills an event the schema does not have", bpf_program__name(prog)));
     }
-    const uint32_t index = match->type - KESTREL_EVT_SYSCALL_BASE - 1;
+    const uint32_t index = KESTREL_EVENT_INDEX(match->type);
     const int fd = bpf_program__fd(prog);
     if (bpf_map_update_elem(prog_array_fd, &index, &fd, BPF_ANY) != 0) {
       return ErrnoStatus(errno, absl::StrFormat("registering filler %s", bpf_program__name(prog)));

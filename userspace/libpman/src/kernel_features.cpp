@@ -19,7 +19,7 @@ struct RequiredKfunc {
   const char* since;
 };
 constexpr RequiredKfunc kRequiredKfuncs[] = {
-    {"bpf_rdonly_cast", "Linux 6.2"},  // helpers/kernel_view.h
+    {"bpf_rdonly_cast", "Linux 6.2"},  // helpers/base/kernel_view.h
 };
 
 struct BtfFree {

@@ -10,11 +10,11 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
-#include "../../helpers/filler_scratch.h"
-#include "../../helpers/io_data.h"
-#include "../../helpers/path_reader.h"
-#include "../../helpers/record_builder.h"
-#include "../../helpers/task_files.h"
+#include "../../helpers/build/filler_scratch.h"
+#include "../../helpers/extract/io_data.h"
+#include "../../helpers/extract/path_reader.h"
+#include "../../helpers/build/record_builder.h"
+#include "../../helpers/extract/task_files.h"
 
 /* Smallest struct open_how openat2 accepts (flags, mode, resolve). */
 #define OPEN_HOW_SIZE_VER0 24

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The custom fillers, one object: the family files below share the kfunc
- * externs of helpers/kernel_view.h, and libbpf 1.1's static linker
+ * externs of helpers/base/kernel_view.h, and libbpf 1.1's static linker
  * (bpftool gen object) cannot merge a kfunc extern that two objects
  * declare. Each family file is compiled only through this one.
  */

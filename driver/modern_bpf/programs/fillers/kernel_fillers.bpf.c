@@ -8,10 +8,10 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
-#include "../../helpers/filler_scratch.h"
-#include "../../helpers/path_reader.h"
-#include "../../helpers/record_builder.h"
-#include "../../helpers/task_files.h"
+#include "../../helpers/build/filler_scratch.h"
+#include "../../helpers/extract/path_reader.h"
+#include "../../helpers/build/record_builder.h"
+#include "../../helpers/extract/task_files.h"
 
 SEC("tp_btf/sys_exit")
 int BPF_PROG(fill_FINIT_MODULE, struct pt_regs *regs, long ret)

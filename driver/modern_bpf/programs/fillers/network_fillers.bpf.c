@@ -10,10 +10,10 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
-#include "../../helpers/filler_scratch.h"
-#include "../../helpers/io_data.h"
-#include "../../helpers/record_builder.h"
-#include "../../helpers/socket_reader.h"
+#include "../../helpers/build/filler_scratch.h"
+#include "../../helpers/extract/io_data.h"
+#include "../../helpers/build/record_builder.h"
+#include "../../helpers/extract/socket_reader.h"
 
 #define NET_EINPROGRESS 115
 

@@ -9,14 +9,14 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
-#include "../../helpers/argv_reader.h"
-#include "../../helpers/clone_params.h"
-#include "../../helpers/creds.h"
-#include "../../helpers/exe_facts.h"
-#include "../../helpers/filler_scratch.h"
-#include "../../helpers/path_reader.h"
-#include "../../helpers/record_builder.h"
-#include "../../helpers/task_ids.h"
+#include "../../helpers/extract/argv_reader.h"
+#include "../../helpers/extract/clone_params.h"
+#include "../../helpers/extract/creds.h"
+#include "../../helpers/extract/exe_facts.h"
+#include "../../helpers/build/filler_scratch.h"
+#include "../../helpers/extract/path_reader.h"
+#include "../../helpers/build/record_builder.h"
+#include "../../helpers/base/task_ids.h"
 
 #define TASK_COMM_BYTES 16
 

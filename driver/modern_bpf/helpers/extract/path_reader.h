@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Absolute path of a struct path, rebuilt by walking dentries up to the
+ * root and crossing mount points; bpf_d_path is not allowed from tp_btf.
+ * Components are written backwards into scratch->path and the result is
+ * copied into the record as one parameter. Paths deeper than
+ * PATH_MAX_COMPONENTS or longer than KESTREL_MAX_PATH are flagged truncated
+ * and keep their last components.
+ */
+#ifndef KESTREL_BPF_PATH_READER_H
+#define KESTREL_BPF_PATH_READER_H
+
+#include "vmlinux.h"
+
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+
+#include "../base/kernel_view.h"
+#include "../build/record_builder.h"
+
+#define PATH_MAX_COMPONENTS 48
+#define PATH_NAME_MAX	    255
+
+struct path_walk {
+	struct scratch_area *s;
+	/* Kernel addresses; each step views them as their types. */
+	const void *dentry;
+	const void *mnt;      /* struct mount */
+	const void *mnt_root; /* of mnt: read once per mount, not per step */
+	__u32 pos;	      /* start of the path written so far, in s->path */
+	bool done;
+};
+
+static long path_walk_step(__u32 i, void *data)
+{
+	struct path_walk *w = data;
+	struct dentry *dentry = kernel_view(struct dentry, w->dentry);
+	struct dentry *parent = dentry->d_parent;
+	__u32 len;
+
+	if (w->dentry == w->mnt_root || dentry == parent) {
+		struct mount *mnt = kernel_view(struct mount, w->mnt);
+		struct mount *mnt_parent = mnt->mnt_parent;
+
+		/* The root of a filesystem that is not a mount point (pipes,
+		 * sockets), or the global root: stop. */
+		if (w->dentry != w->mnt_root || mnt == mnt_parent) {
+			w->done = true;
+			return 1;
+		}
+		w->dentry = mnt->mnt_mountpoint;
+		w->mnt = mnt_parent;
+		w->mnt_root = mnt_parent->mnt.mnt_root;
+		return 0;
+	}
+	len = dentry->d_name.len & PATH_NAME_MAX;
+	if (len + 1 > w->pos) {
+		w->s->flags |= KESTREL_RECORD_TRUNCATED;
+		return 1;
+	}
+	w->pos -= len + 1;
+	bpf_probe_read_kernel(&w->s->path[(w->pos + 1) & (KESTREL_MAX_PATH - 1)], len,
+			      dentry->d_name.name);
+	w->s->path[w->pos & (KESTREL_MAX_PATH - 1)] = '/';
+	w->dentry = parent;
+	return 0;
+}
+
+/* Appends the absolute path of `p` as one parameter. */
+static __always_inline void rb_path(struct scratch_area *s, const struct path *p)
+{
+	struct path *path = kernel_view(struct path, p);
+	struct vfsmount *vfsmnt = path->mnt;
+	struct path_walk w = {.s = s};
+	__u32 len;
+
+	w.dentry = path->dentry;
+	w.mnt = container_of(vfsmnt, struct mount, mnt);
+	w.mnt_root = vfsmnt->mnt_root;
+	/* The path ends at KESTREL_MAX_PATH - 1 with its NUL. */
+	w.pos = KESTREL_MAX_PATH - 1;
+	s->path[KESTREL_MAX_PATH - 1] = '\0';
+	if (bpf_loop(PATH_MAX_COMPONENTS, path_walk_step, &w, 0) == PATH_MAX_COMPONENTS && !w.done)
+		s->flags |= KESTREL_RECORD_TRUNCATED;
+	if (w.pos == KESTREL_MAX_PATH - 1) {
+		/* The root itself. */
+		w.pos--;
+		s->path[w.pos] = '/';
+	}
+	len = KESTREL_MAX_PATH - w.pos;
+	rb_kernel_bytes(s, &s->path[w.pos & (KESTREL_MAX_PATH - 1)], len);
+}
+
+#endif /* KESTREL_BPF_PATH_READER_H */
