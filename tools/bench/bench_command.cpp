@@ -8,6 +8,8 @@
 
 #include <cstdio>
 #include <fstream>
+#include <memory>
+#include <optional>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_format.h"
@@ -16,6 +18,7 @@
 #include "bench/bench_report.h"
 #include "bench/bench_report_printer.h"
 #include "bench/syscall_loop.h"
+#include "cli_app.h"
 #include "preflight.h"
 
 namespace kestrel::cli {
@@ -45,7 +48,6 @@ std::string MachineNote() {
 absl::StatusOr<BenchReport> RunMode(const std::string& mode, int repetitions) {
   if (mode == "overhead") return bench::RunOverheadBench(repetitions);
   if (mode == "throughput") return bench::RunThroughputBench(repetitions);
-  // own branch and is wired here at merge.
   if (mode == "settings") return bench::RunSettingsBench(repetitions);
   if (mode == "rings") {
     bench::RingsBenchOptions options;
@@ -63,27 +65,18 @@ absl::StatusOr<BenchReport> RunMode(const std::string& mode, int repetitions) {
 }  // namespace
 
 int RunBench(const std::vector<std::string>& args) {
-  for (const std::string& arg : args) {
-    if (arg == "--help" || arg == "-h") {
-      std::fputs(bench::kBenchUsage, stdout);
-      return 0;
-    }
-  }
-  absl::StatusOr<bench::BenchOptions> options = bench::ParseBenchOptions(args);
-  if (!options.ok()) {
-    std::fprintf(stderr, "kestrel bench: %s\n%s", std::string(options.status().message()).c_str(),
-                 bench::kBenchUsage);
-    return 2;
-  }
+  bench::BenchOptions options;
+  std::unique_ptr<CLI::App> app = bench::MakeBenchApp(options);
+  if (std::optional<int> exit_code = ParseVerb(*app, args)) return *exit_code;
   if (absl::Status s = CheckCanLoadProbe(); !s.ok()) {
     std::fprintf(stderr, "kestrel bench: %s\n", std::string(s.message()).c_str());
-    return 1;
+    return kExitFailure;
   }
   std::vector<BenchReport> reports;
   int failures = 0;
-  for (const std::string& mode : options->modes) {
-    if (!options->json) std::fprintf(stderr, "kestrel bench: running %s...\n", mode.c_str());
-    absl::StatusOr<BenchReport> report = RunMode(mode, options->repetitions);
+  for (const std::string& mode : options.modes) {
+    if (!options.json) std::fprintf(stderr, "kestrel bench: running %s...\n", mode.c_str());
+    absl::StatusOr<BenchReport> report = RunMode(mode, options.repetitions);
     if (!report.ok()) {
       std::fprintf(stderr, "kestrel bench %s: %s\n", mode.c_str(),
                    std::string(report.status().message()).c_str());
@@ -94,9 +87,9 @@ int RunBench(const std::vector<std::string>& args) {
     reports.push_back(*std::move(report));
   }
   const std::string out =
-      options->json ? bench::FormatReportsAsJson(reports) : bench::FormatReportsAsTable(reports);
+      options.json ? bench::FormatReportsAsJson(reports) : bench::FormatReportsAsTable(reports);
   std::fputs(out.c_str(), stdout);
-  return failures == 0 ? 0 : 1;
+  return failures == 0 ? kExitOk : kExitFailure;
 }
 
 }  // namespace kestrel::cli

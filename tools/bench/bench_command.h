@@ -8,6 +8,10 @@
 
 namespace kestrel::cli {
 
+// Runs `kestrel bench ARGS...` (the words after "bench"); returns the exit
+// code: kExitOk, kExitFailure when a mode failed or the probe cannot load,
+// kExitUsage for a bad command line (cli_app.h). Its flags are defined by
+// bench::DefineBenchOptions (bench/bench_options.h).
 int RunBench(const std::vector<std::string>& args);
 
 }  // namespace kestrel::cli
