@@ -191,15 +191,16 @@ std::vector<double> Losses(const std::vector<Window>& ws) {
   return out;
 }
 
-}  // namespace
+// Every topology measured, loaded and capturing getppid: MPSC rings
+// shared and per CPU, then the BPF ring buffers they replaced, for
+// comparison. topologies[kReferenceTopology] is what the others are
+// compared with.
+constexpr size_t kReferenceTopology = 1;  // per-CPU MPSC rings
 
-absl::StatusOr<BenchReport> RunThroughputBench(int repetitions) {
-  BenchReport report;
-  report.mode = "throughput";
+absl::StatusOr<std::vector<Topology>> LoadTopologies() {
   std::vector<Topology> topologies;
   topologies.push_back({.name = "shared ring", .cpus_per_buffer = 0});
   topologies.push_back({.name = "per-CPU rings", .cpus_per_buffer = 1});
-  // The rings before MPSC rings, for comparison.
   topologies.push_back(
       {.name = "shared BPF ring buffer", .cpus_per_buffer = 0, .flags = PMAN_OPT_RINGBUF});
   topologies.push_back(
@@ -211,21 +212,26 @@ absl::StatusOr<BenchReport> RunThroughputBench(int repetitions) {
     t.probe = *std::move(probe);
     if (absl::Status s = t.probe->Capture({kGetppidId}); !s.ok()) return s;
   }
+  return topologies;
+}
 
-  // A ring far too small for a starved reader: the one case here that is
-  // sure to drop, so delivered-with-drops and the loss accounting are
-  // exercised with real losses whatever the load generators manage.
-  absl::StatusOr<std::unique_ptr<ProbeUnderTest>> overload_probe =
+// A ring far too small for a starved reader: the one case here that is
+// sure to drop, so delivered-with-drops and the loss accounting are
+// exercised with real losses whatever the load generators manage.
+absl::StatusOr<std::unique_ptr<ProbeUnderTest>> LoadOverloadedProbe() {
+  absl::StatusOr<std::unique_ptr<ProbeUnderTest>> probe =
       ProbeUnderTest::Load(0, kOverloadRingBytes);
-  if (!overload_probe.ok()) return overload_probe.status();
-  if (absl::Status s = (*overload_probe)->Capture({kGetppidId}); !s.ok()) return s;
-  std::vector<Window> overloaded;
-  std::vector<double> offered_rates;
+  if (!probe.ok()) return probe.status();
+  if (absl::Status s = (*probe)->Capture({kGetppidId}); !s.ok()) return s;
+  return probe;
+}
 
-  std::vector<std::string> unaccounted;
-  const auto check = [&unaccounted](const std::string& label, const Window& w) {
+// The windows whose records were not accounted for one by one, described.
+class LossAudit {
+ public:
+  void Check(const std::string& label, const Window& w) {
     if (w.Accounted()) return;
-    unaccounted.push_back(absl::StrFormat(
+    unaccounted_.push_back(absl::StrFormat(
         "%s: issued %u, probe wrote %u and counted %u drops, consumer read %u getppid + %u other "
         "records and %u markers for %u lost (%s%s%s)",
         label, w.issued, w.written, w.drops, w.read.load_records,
@@ -233,139 +239,180 @@ absl::StatusOr<BenchReport> RunThroughputBench(int repetitions) {
         w.Delivered() ? "" : "committed records not read; ",
         w.Captured() ? "" : "calls neither committed nor counted; ",
         w.Marked() ? "" : "drops not marked"));
-  };
-  for (int rep = 0; rep < repetitions; ++rep) {
-    absl::StatusOr<Window> over =
-        RunWindow(**overload_probe, {0}, {.cpu = 0, .nice = 19}, 0, kWindowSeconds);
-    if (!over.ok()) return over.status();
-    check("overloaded", *over);
-    offered_rates.push_back(OfferedRate({0, 1}, kWindowSeconds));
-    overloaded.push_back(*over);
-    for (size_t k = 0; k < topologies.size(); ++k) {
-      Topology& t = topologies[(k + static_cast<size_t>(rep)) % topologies.size()];
-      absl::StatusOr<Window> one = RunWindow(*t.probe, {0}, {.cpu = 1}, 0, kWindowSeconds);
-      if (!one.ok()) return one.status();
-      absl::StatusOr<Window> two = RunWindow(*t.probe, {0, 1}, {.cpu = -1}, 0, kWindowSeconds);
-      if (!two.ok()) return two.status();
-      absl::StatusOr<Window> starved =
-          RunWindow(*t.probe, {0}, {.cpu = 0, .nice = 19}, 0, kWindowSeconds);
-      if (!starved.ok()) return starved.status();
-      check(t.name + ", 1 load thread", *one);
-      check(t.name + ", 2 load threads", *two);
-      check(t.name + ", starved reader", *starved);
-      t.one_thread.push_back(*one);
-      t.two_threads.push_back(*two);
-      t.starved.push_back(*starved);
-    }
   }
+  const std::vector<std::string>& unaccounted() const { return unaccounted_; }
 
-  const double offered = Median(offered_rates);
-  report.rows.push_back({.name = "2 load threads, no probe: getppid calls offered",
-                         .value = offered,
-                         .unit = "syscalls/s",
-                         .note = absl::StrFormat(
-                             "the most this machine can offer; the zero-drop target asks "
-                             "for %.3g/s%s",
-                             kZeroDropTarget,
-                             offered < kZeroDropTarget ? absl::StrFormat(", %.1fx what it offers",
-                                                                         kZeroDropTarget / offered)
-                                                       : "")});
-  const std::vector<double> percpu_producer_rate = Rates(topologies[1].two_threads, false);
-  for (Topology& t : topologies) {
-    const std::string& n = t.name;
-    std::vector<double> cpu_per_million;
-    for (const Window& w : t.one_thread) {
-      if (w.read.records()) {
-        cpu_per_million.push_back(w.consumer_cpu_s * 1e3 / (w.read.records() / 1e6));
-      }
-    }
-    report.rows.push_back(
-        {.name = absl::StrFormat("%s, 1 load thread: delivered", n),
-         .value = Median(Rates(t.one_thread, true)),
-         .unit = "events/s",
-         .note = absl::StrFormat("lost %.2f%%", Median(Losses(t.one_thread)) * 100)});
-    report.rows.push_back({.name = absl::StrFormat("%s: consumer CPU per million events", n),
-                           .value = Median(cpu_per_million),
-                           .unit = "ms/M events",
-                           .note = "CPU time of the consumer thread, 1 load thread"});
-    BenchRow producers{.name = absl::StrFormat("%s, 2 load threads: producers' syscalls", n),
-                       .value = Median(Rates(t.two_threads, false)),
-                       .unit = "syscalls/s"};
-    // Every other topology against per-CPU MPSC rings; the target is the
-    // default shared ring's, the BPF ring buffers are the comparison.
-    if (&t != &topologies[1]) {
-      producers.ratio = Median(PairedRatios(Rates(t.two_threads, false), percpu_producer_rate));
-      producers.ratio_of =
-          absl::StrFormat("%s, 2 load threads: producers' syscalls", topologies[1].name);
-      producers.note = t.flags & PMAN_OPT_RINGBUF ? "comparison: the rings before MPSC rings"
-                                                  : Judge(producers, *producers.ratio, 0.9, true);
-    }
-    report.rows.push_back(producers);
-    report.rows.push_back({.name = absl::StrFormat("%s, 2 load threads: delivered", n),
-                           .value = Median(Rates(t.two_threads, true)),
-                           .unit = "events/s",
-                           .note = absl::StrFormat("lost %.2f%% (consumer shares a CPU)",
-                                                   Median(Losses(t.two_threads)) * 100)});
+ private:
+  std::vector<std::string> unaccounted_;
+};
 
-    BenchRow zero{.name = absl::StrFormat("%s, 2 load threads: highest zero-drop rate", n),
-                  .unit = "events/s"};
-    bool any_drop = false;
-    for (const Window& w : t.two_threads) any_drop |= w.drops > 0;
-    if (!any_drop) {
-      zero.value = Median(Rates(t.two_threads, true));
-      zero.note = "load-limited: no drop at the full rate of two load threads";
-    } else {
-      absl::StatusOr<double> rate = SearchZeroDropRate(t, Median(Rates(t.two_threads, false)));
-      if (!rate.ok()) return rate.status();
-      zero.value = *rate;
-      zero.note =
-          absl::StrFormat("paced search, %d steps of %.1f s", kSearchSteps, kSearchWindowSeconds);
-    }
-    zero.note =
-        absl::StrFormat("%s; %s", Judge(zero, zero.value, kZeroDropTarget, true), zero.note);
-    if (!any_drop && zero.value < kZeroDropTarget && offered >= kZeroDropTarget) {
-      zero.note += "; the probe's own cost held the producers below the target";
-    } else if (!any_drop && zero.value < kZeroDropTarget) {
-      zero.note += absl::StrFormat(
-          "; the machine cannot offer %.3g/s: two load threads with no probe reach %.3g/s "
-          "(%.0f%% short), so the probe's own limit is not reached here",
-          kZeroDropTarget, offered, 100 * (kZeroDropTarget - offered) / kZeroDropTarget);
-    }
-    report.rows.push_back(zero);
+// What the runs measured besides each topology's own windows.
+struct MachineSamples {
+  std::vector<Window> overloaded;
+  std::vector<double> offered_rates;
+};
 
-    const double lost = Median(Losses(t.starved));
-    BenchRow starved = Row(
-        absl::StrFormat("%s, starved reader (nice 19, load on its CPU): lost", n), lost * 100, "%");
-    starved.note =
-        absl::StrFormat("%s; Falco: 80%%", Judge(starved, lost * 100, kFalcoStarvedLoss * 100));
-    report.rows.push_back(starved);
+// One repetition: the overloaded probe, the machine's offered rate, then
+// every topology with one load thread, two, and a starved reader; the
+// topologies' order rotates with `rep`.
+absl::Status MeasureRepetition(int rep, ProbeUnderTest& overloaded_probe,
+                               std::vector<Topology>& topologies, MachineSamples& machine,
+                               LossAudit& audit) {
+  absl::StatusOr<Window> over =
+      RunWindow(overloaded_probe, {0}, {.cpu = 0, .nice = 19}, 0, kWindowSeconds);
+  if (!over.ok()) return over.status();
+  audit.Check("overloaded", *over);
+  machine.offered_rates.push_back(OfferedRate({0, 1}, kWindowSeconds));
+  machine.overloaded.push_back(*over);
+  for (size_t k = 0; k < topologies.size(); ++k) {
+    Topology& t = topologies[(k + static_cast<size_t>(rep)) % topologies.size()];
+    absl::StatusOr<Window> one = RunWindow(*t.probe, {0}, {.cpu = 1}, 0, kWindowSeconds);
+    if (!one.ok()) return one.status();
+    absl::StatusOr<Window> two = RunWindow(*t.probe, {0, 1}, {.cpu = -1}, 0, kWindowSeconds);
+    if (!two.ok()) return two.status();
+    absl::StatusOr<Window> starved =
+        RunWindow(*t.probe, {0}, {.cpu = 0, .nice = 19}, 0, kWindowSeconds);
+    if (!starved.ok()) return starved.status();
+    audit.Check(t.name + ", 1 load thread", *one);
+    audit.Check(t.name + ", 2 load threads", *two);
+    audit.Check(t.name + ", starved reader", *starved);
+    t.one_thread.push_back(*one);
+    t.two_threads.push_back(*two);
+    t.starved.push_back(*starved);
+  }
+  return absl::OkStatus();
+}
+
+BenchRow OfferedRateRow(double offered) {
+  return {.name = "2 load threads, no probe: getppid calls offered",
+          .value = offered,
+          .unit = "syscalls/s",
+          .note = absl::StrFormat(
+              "the most this machine can offer; the zero-drop target asks for %.3g/s%s",
+              kZeroDropTarget,
+              offered < kZeroDropTarget
+                  ? absl::StrFormat(", %.1fx what it offers", kZeroDropTarget / offered)
+                  : "")};
+}
+
+// Producers' syscalls/s with two load threads, against the reference
+// topology's in the same repetitions. The target is the default shared
+// ring's; the BPF ring buffers are the comparison.
+BenchRow ProducersRow(const Topology& t, const Topology& reference) {
+  BenchRow row{.name = absl::StrFormat("%s, 2 load threads: producers' syscalls", t.name),
+               .value = Median(Rates(t.two_threads, false)),
+               .unit = "syscalls/s"};
+  if (&t == &reference) return row;
+  row.ratio =
+      Median(PairedRatios(Rates(t.two_threads, false), Rates(reference.two_threads, false)));
+  row.ratio_of = absl::StrFormat("%s, 2 load threads: producers' syscalls", reference.name);
+  row.note = t.flags & PMAN_OPT_RINGBUF ? "comparison: the rings before MPSC rings"
+                                        : Judge(row, *row.ratio, 0.9, true);
+  return row;
+}
+
+// The highest rate two load threads reach with no drop: their full rate
+// when nothing dropped, else a paced search.
+absl::StatusOr<BenchRow> ZeroDropRow(Topology& t, double offered) {
+  BenchRow row{.name = absl::StrFormat("%s, 2 load threads: highest zero-drop rate", t.name),
+               .unit = "events/s"};
+  bool any_drop = false;
+  for (const Window& w : t.two_threads) any_drop |= w.drops > 0;
+  if (!any_drop) {
+    row.value = Median(Rates(t.two_threads, true));
+    row.note = "load-limited: no drop at the full rate of two load threads";
+  } else {
+    absl::StatusOr<double> rate = SearchZeroDropRate(t, Median(Rates(t.two_threads, false)));
+    if (!rate.ok()) return rate.status();
+    row.value = *rate;
+    row.note =
+        absl::StrFormat("paced search, %d steps of %.1f s", kSearchSteps, kSearchWindowSeconds);
+  }
+  row.note = absl::StrFormat("%s; %s", Judge(row, row.value, kZeroDropTarget, true), row.note);
+  if (!any_drop && row.value < kZeroDropTarget && offered >= kZeroDropTarget) {
+    row.note += "; the probe's own cost held the producers below the target";
+  } else if (!any_drop && row.value < kZeroDropTarget) {
+    row.note += absl::StrFormat(
+        "; the machine cannot offer %.3g/s: two load threads with no probe reach %.3g/s "
+        "(%.0f%% short), so the probe's own limit is not reached here",
+        kZeroDropTarget, offered, 100 * (kZeroDropTarget - offered) / kZeroDropTarget);
+  }
+  return row;
+}
+
+// Every row of one topology.
+absl::Status AddTopologyRows(Topology& t, const Topology& reference, double offered,
+                             BenchReport& report) {
+  std::vector<double> cpu_per_million;
+  for (const Window& w : t.one_thread) {
+    if (w.read.records()) {
+      cpu_per_million.push_back(w.consumer_cpu_s * 1e3 / (w.read.records() / 1e6));
+    }
   }
   report.rows.push_back(
-      {.name = absl::StrFormat("overloaded: %llu KiB shared ring, starved reader: delivered",
-                               static_cast<unsigned long long>(kOverloadRingBytes >> 10)),
-       .value = Median(Rates(overloaded, true)),
+      {.name = absl::StrFormat("%s, 1 load thread: delivered", t.name),
+       .value = Median(Rates(t.one_thread, true)),
        .unit = "events/s",
-       .note = absl::StrFormat("lost %.1f%% of %.0f calls/s", Median(Losses(overloaded)) * 100,
-                               Median(Rates(overloaded, false)))});
-  const int windows = repetitions * (1 + 3 * static_cast<int>(topologies.size()));
-  BenchRow accounted = Row("windows not accounted record by record",
-                           static_cast<double>(unaccounted.size()), "windows");
-  accounted.target = 0;
-  accounted.met = unaccounted.empty();
-  accounted.missed_by_pct = 100.0 * static_cast<double>(unaccounted.size()) / windows;
-  accounted.note = unaccounted.empty()
-                       ? absl::StrFormat(
-                             "target met: in all %d windows every committed record was read, "
-                             "every call was committed or counted as dropped, and every drop "
-                             "was marked in the stream",
-                             windows)
-                       : absl::StrFormat(
-                             "target missed in %.0f%% of the windows: LOSS NOT ACCOUNTED FOR in "
-                             "%d of %d (see the notes)",
-                             accounted.missed_by_pct, unaccounted.size(), windows);
-  report.rows.push_back(accounted);
-  for (const std::string& u : unaccounted) report.notes.push_back("unaccounted window: " + u);
+       .note = absl::StrFormat("lost %.2f%%", Median(Losses(t.one_thread)) * 100)});
+  report.rows.push_back({.name = absl::StrFormat("%s: consumer CPU per million events", t.name),
+                         .value = Median(cpu_per_million),
+                         .unit = "ms/M events",
+                         .note = "CPU time of the consumer thread, 1 load thread"});
+  report.rows.push_back(ProducersRow(t, reference));
+  report.rows.push_back({.name = absl::StrFormat("%s, 2 load threads: delivered", t.name),
+                         .value = Median(Rates(t.two_threads, true)),
+                         .unit = "events/s",
+                         .note = absl::StrFormat("lost %.2f%% (consumer shares a CPU)",
+                                                 Median(Losses(t.two_threads)) * 100)});
+  absl::StatusOr<BenchRow> zero = ZeroDropRow(t, offered);
+  if (!zero.ok()) return zero.status();
+  report.rows.push_back(*zero);
 
+  const double lost = Median(Losses(t.starved));
+  BenchRow starved =
+      Row(absl::StrFormat("%s, starved reader (nice 19, load on its CPU): lost", t.name),
+          lost * 100, "%");
+  starved.note =
+      absl::StrFormat("%s; Falco: 80%%", Judge(starved, lost * 100, kFalcoStarvedLoss * 100));
+  report.rows.push_back(starved);
+  return absl::OkStatus();
+}
+
+BenchRow OverloadedRow(const std::vector<Window>& overloaded) {
+  return {.name = absl::StrFormat("overloaded: %llu KiB shared ring, starved reader: delivered",
+                                  static_cast<unsigned long long>(kOverloadRingBytes >> 10)),
+          .value = Median(Rates(overloaded, true)),
+          .unit = "events/s",
+          .note = absl::StrFormat("lost %.1f%% of %.0f calls/s", Median(Losses(overloaded)) * 100,
+                                  Median(Rates(overloaded, false)))};
+}
+
+// Target: every one of the `windows` accounted for record by record. (Not
+// through Judge(): a miss is measured against the windows, the target
+// being zero.)
+BenchRow LossAccountingRow(const LossAudit& audit, int windows) {
+  const size_t missed = audit.unaccounted().size();
+  BenchRow row =
+      Row("windows not accounted record by record", static_cast<double>(missed), "windows");
+  row.target = 0;
+  row.met = missed == 0;
+  row.missed_by_pct = 100.0 * static_cast<double>(missed) / windows;
+  row.note = missed == 0
+                 ? absl::StrFormat(
+                       "target met: in all %d windows every committed record was read, every "
+                       "call was committed or counted as dropped, and every drop was marked in "
+                       "the stream",
+                       windows)
+                 : absl::StrFormat(
+                       "target missed in %.0f%% of the windows: LOSS NOT ACCOUNTED FOR in %d "
+                       "of %d (see the notes)",
+                       row.missed_by_pct, missed, windows);
+  return row;
+}
+
+// The peak RSS of a `kestrel capture` reader, one shared ring and one ring
+// per CPU; a reader that cannot be measured becomes a note.
+void AddReaderMemoryRows(BenchReport& report) {
   for (uint32_t cpus_per_buffer : {0U, 1U}) {
     absl::StatusOr<uint64_t> rss = MeasureReaderPeakRss(kRingBytes, cpus_per_buffer);
     const std::string name =
@@ -385,14 +432,50 @@ absl::StatusOr<BenchReport> RunThroughputBench(int repetitions) {
     }
     report.rows.push_back(row);
   }
+}
 
-  if (absl::StatusOr<double> idle = MeasureIdleReaderCpuPercent(); idle.ok()) {
-    BenchRow row = Row("idle reader (kestrel capture, nothing to read): CPU", *idle, "% of a CPU");
-    row.note = absl::StrFormat("%s; must never spin", Judge(row, *idle, kIdleCpuPercentCeiling));
-    report.rows.push_back(row);
-  } else {
+void AddIdleReaderRow(BenchReport& report) {
+  absl::StatusOr<double> idle = MeasureIdleReaderCpuPercent();
+  if (!idle.ok()) {
     report.notes.push_back(absl::StrFormat("idle reader: %s", idle.status().message()));
+    return;
   }
+  BenchRow row = Row("idle reader (kestrel capture, nothing to read): CPU", *idle, "% of a CPU");
+  row.note = absl::StrFormat("%s; must never spin", Judge(row, *idle, kIdleCpuPercentCeiling));
+  report.rows.push_back(row);
+}
+
+}  // namespace
+
+absl::StatusOr<BenchReport> RunThroughputBench(int repetitions) {
+  absl::StatusOr<std::vector<Topology>> topologies = LoadTopologies();
+  if (!topologies.ok()) return topologies.status();
+  absl::StatusOr<std::unique_ptr<ProbeUnderTest>> overloaded_probe = LoadOverloadedProbe();
+  if (!overloaded_probe.ok()) return overloaded_probe.status();
+
+  MachineSamples machine;
+  LossAudit audit;
+  for (int rep = 0; rep < repetitions; ++rep) {
+    absl::Status s = MeasureRepetition(rep, **overloaded_probe, *topologies, machine, audit);
+    if (!s.ok()) return s;
+  }
+
+  BenchReport report;
+  report.mode = "throughput";
+  const double offered = Median(machine.offered_rates);
+  report.rows.push_back(OfferedRateRow(offered));
+  const Topology& reference = (*topologies)[kReferenceTopology];
+  for (Topology& t : *topologies) {
+    if (absl::Status s = AddTopologyRows(t, reference, offered, report); !s.ok()) return s;
+  }
+  report.rows.push_back(OverloadedRow(machine.overloaded));
+  const int windows = repetitions * (1 + 3 * static_cast<int>(topologies->size()));
+  report.rows.push_back(LossAccountingRow(audit, windows));
+  for (const std::string& u : audit.unaccounted()) {
+    report.notes.push_back("unaccounted window: " + u);
+  }
+  AddReaderMemoryRows(report);
+  AddIdleReaderRow(report);
   report.notes.push_back(absl::StrFormat(
       "medians of %d repetitions of %.1f s windows, shared and per-CPU alternating; load = "
       "getppid loops pinned to CPU 0 (and 1), every call captured as a generic record",
