@@ -340,9 +340,8 @@ void AddBacklogRows(const char* topology, const BacklogDrains& drains, BenchRepo
 
   BenchRow raw_bytes_row = Row(absl::StrFormat("backlog drain, raw reader, %s", topology),
                                raw_bytes / 1e6, "MB/s of ring");
-  BenchRow libpman_bytes_row =
-      Row(absl::StrFormat("backlog drain, libpman consume, %s", topology), libpman_bytes / 1e6,
-          "MB/s of ring");
+  BenchRow libpman_bytes_row = Row(absl::StrFormat("backlog drain, libpman consume, %s", topology),
+                                   libpman_bytes / 1e6, "MB/s of ring");
   libpman_bytes_row.ratio = libpman_bytes / raw_bytes;
   libpman_bytes_row.ratio_of = raw_bytes_row.name;
   // Interleaved, each repetition's pair saw the same moment of the machine.
@@ -358,8 +357,8 @@ void AddBacklogRows(const char* topology, const BacklogDrains& drains, BenchRepo
           "records/s");
   raw_records_row.note = "64-byte records";
   BenchRow libpman_records_row =
-      Row(absl::StrFormat("backlog drain, libpman consume, %s: records", topology),
-          libpman_records, "records/s");
+      Row(absl::StrFormat("backlog drain, libpman consume, %s: records", topology), libpman_records,
+          "records/s");
   libpman_records_row.ratio = libpman_records / raw_records;
   libpman_records_row.ratio_of = raw_records_row.name;
   libpman_records_row.note = "the probe's generic records, larger: not judged";
@@ -369,7 +368,6 @@ void AddBacklogRows(const char* topology, const BacklogDrains& drains, BenchRepo
   report.rows.push_back(raw_records_row);
   report.rows.push_back(libpman_records_row);
 }
-
 
 }  // namespace
 
