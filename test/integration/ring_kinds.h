@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 
+#include "internal/libpman_bench.h"  // PMAN_OPT_RINGBUF
 #include "libpman.h"
 
 namespace kestrel::testing {

@@ -29,6 +29,9 @@ TEST(SettingsBenchTest, ReportHasEveryMeasurement) {
       ++mmap_rows;
       EXPECT_TRUE(row.ratio.has_value());
       EXPECT_EQ(row.target, 10);
+      // Judged like every row with a target: the verdict is in --json too.
+      ASSERT_TRUE(row.met.has_value()) << row.name;
+      EXPECT_EQ(*row.met, *row.ratio >= 10) << row.name;
     }
   }
   EXPECT_EQ(mmap_rows, 2);

@@ -53,10 +53,7 @@ extern "C" {
 
 /* pman_options.flags */
 #define PMAN_OPT_ONLY_ONLINE_CPUS (1U << 0) /* no ring for CPUs offline at load */
-/* Rings are BPF ring buffers, whose producers take a spinlock, instead of
- * MPSC rings reserved by compare-and-swap (README, "Ring kinds"); slower,
- * kept so `kestrel bench` can measure the difference. */
-#define PMAN_OPT_RINGBUF (1U << 1)
+/* (1U << 1) is taken by an internal option of Kestrel's bench. */
 
 enum pman_log_level {
   PMAN_LOG_DEBUG = 0,
@@ -177,21 +174,6 @@ int pman_pin(struct pman_handle* h, const char* dir);
  * .bss or array) and maps it back read-only. Every later change is refused with -EPERM, here and in
  * any other process. Fails with -EBUSY while a controller maps it writable. */
 int pman_lock_settings(struct pman_handle* h);
-
-/* What a settings change costs, measured on a loaded handle (it changes
- * nothing in the end: every toggle is undone). */
-struct pman_settings_costs {
-  double mmap_toggle_ns;  /* one syscall on/off: a store + generation bump */
-  double mmap_publish_ns; /* a whole settings struct through the seqlock */
-  double map_update_ns;   /* the same toggle through bpf_map_update_elem */
-  /* The sys_exit program's main function only, the path every syscall
-   * runs (its out-of-line capture subprograms excluded): */
-  uint32_t xlated_insns; /* BPF instructions after the verifier */
-  uint32_t jited_bytes;  /* x86-64 machine code */
-};
-
-int pman_measure_settings_costs(struct pman_handle* h, uint32_t iterations,
-                                struct pman_settings_costs* out);
 
 /* Reads the counters. `per_cpu` may be NULL; otherwise it receives up to
  * `per_cpu_len` entries, one per possible CPU (stats->n_cpus of them). */

@@ -9,6 +9,7 @@
 
 #include "absl/status/status.h"
 #include "c_abi_guard.h"
+#include "internal/libpman_bench.h"  // pman_measure_settings_costs needs the handle
 #include "options_compat.h"
 #include "probe.h"
 #include "shared/syscall_table_x86_64.h"

@@ -11,6 +11,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "internal/libpman_bench.h"  // PMAN_OPT_RINGBUF, pman_settings_costs
 #include "libpman.h"
 #include "logger.h"
 #include "mpsc_rings.h"

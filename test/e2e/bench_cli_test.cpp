@@ -1,0 +1,143 @@
+// `kestrel bench` as a user runs it: help for the verb and for each mode,
+// usage errors, and a real (short) run whose JSON carries a verdict on
+// every row that has a target.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "kestrel_process.h"
+
+namespace kestrel::e2e {
+namespace {
+
+const std::vector<std::string> kModes = {"overhead", "throughput", "settings",
+                                         "rings",    "recorder",   "all"};
+
+// The row objects of every report in `json` as the bench prints it:
+// {"reports":[{"mode":...,"rows":[{...},{...}],"notes":[...]}]}. Strings
+// are skipped whole, so braces inside names cannot split a row.
+std::vector<std::string> RowObjects(const std::string& json) {
+  std::vector<std::string> rows;
+  size_t at = 0;
+  while ((at = json.find("\"rows\":[", at)) != std::string::npos) {
+    at += 8;
+    int depth = 0;
+    size_t start = 0;
+    bool in_string = false;
+    for (; at < json.size(); ++at) {
+      const char c = json[at];
+      if (in_string) {
+        if (c == '\\') {
+          ++at;
+        } else if (c == '"') {
+          in_string = false;
+        }
+        continue;
+      }
+      if (c == '"') {
+        in_string = true;
+      } else if (c == '{') {
+        if (depth++ == 0) start = at;
+      } else if (c == '}') {
+        if (--depth == 0) rows.push_back(json.substr(start, at - start + 1));
+      } else if (c == ']' && depth == 0) {
+        break;
+      }
+    }
+  }
+  return rows;
+}
+
+TEST(BenchCliTest, HelpExits0WithEveryModeAndAnExample) {
+  const CliResult r = RunKestrel({"bench", "--help"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_NE(r.out.find("kestrel bench"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--repetitions"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--json"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Example:\n  kestrel bench "), std::string::npos) << r.out;
+  for (const std::string& mode : kModes) {
+    EXPECT_NE(r.out.find("  " + mode + " "), std::string::npos) << mode << "\n" << r.out;
+  }
+}
+
+TEST(BenchCliTest, EachModesHelpExits0WithItsOwnExample) {
+  for (const std::string& mode : kModes) {
+    const CliResult r = RunKestrel({"bench", mode, "--help"});
+    EXPECT_EQ(r.exit_code, 0) << mode << ": " << r.err;
+    EXPECT_EQ(r.err, "") << mode;
+    EXPECT_NE(r.out.find("kestrel bench " + mode), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Example:\n  kestrel bench " + mode + " "), std::string::npos) << r.out;
+  }
+}
+
+// A usage error: exit 2, nothing on stdout, the first line of stderr names
+// the verb and what is wrong, and nothing was measured.
+void ExpectUsageError(const std::vector<std::string>& args, const std::string& named) {
+  const CliResult r = RunKestrel(args);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.out, "");
+  const std::vector<std::string> lines = absl::StrSplit(r.err, '\n');
+  ASSERT_FALSE(lines.empty());
+  EXPECT_TRUE(absl::StartsWith(lines[0], "kestrel bench: ")) << r.err;
+  EXPECT_NE(lines[0].find(named), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("running"), std::string::npos) << r.err;
+}
+
+TEST(BenchCliTest, UsageErrorsExit2WithOneLineNamingTheProblem) {
+  ExpectUsageError({"bench", "engine"}, "engine");
+  ExpectUsageError({"bench", "settings", "engine"}, "engine");
+  ExpectUsageError({"bench", "--repetitions", "0"}, "--repetitions");
+  ExpectUsageError({"bench", "settings", "--repetitions", "1001"}, "--repetitions");
+  ExpectUsageError({"bench", "--repetitions", "x"}, "--repetitions");
+  ExpectUsageError({"bench", "--repetitions"}, "--repetitions");
+  ExpectUsageError({"bench", "--jsn"}, "--jsn");
+}
+
+// The quickest mode, at the fewest repetitions the bench accepts: loads
+// two real probes and measures them.
+TEST(BenchCliTest, SettingsJsonHasAVerdictOnEveryJudgedRow) {
+  const CliResult r =
+      RunKestrel({"bench", "settings", "--json", "--repetitions", "1"}, std::chrono::seconds(120));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // --json: stdout is the JSON alone, with no progress lines anywhere.
+  EXPECT_EQ(r.err, "");
+  ASSERT_TRUE(absl::StartsWith(r.out, "{\"reports\":[{\"mode\":\"settings\",\"rows\":[")) << r.out;
+  ASSERT_TRUE(absl::EndsWith(r.out, "]}\n")) << r.out;
+  const std::vector<std::string> rows = RowObjects(r.out);
+  // Seven rows per storage mode, then six array/bss ratios.
+  ASSERT_EQ(rows.size(), 20u) << r.out;
+  int judged = 0;
+  for (const std::string& row : rows) {
+    if (row.find("\"target\":") == std::string::npos) continue;
+    ++judged;
+    const bool met = row.find("\"met\":true") != std::string::npos;
+    const bool missed = row.find("\"met\":false") != std::string::npos;
+    EXPECT_TRUE(met || missed) << row;
+    // A miss says by how much.
+    EXPECT_EQ(missed, row.find("\"missed_by_pct\":") != std::string::npos) << row;
+  }
+  // The mmap store against bpf_map_update_elem, once per storage mode.
+  EXPECT_EQ(judged, 2) << r.out;
+  for (const char* storage : {"bss", "array"}) {
+    bool found = false;
+    for (const std::string& row : rows) {
+      if (!absl::StrContains(
+              row, absl::StrCat("\"name\":\"settings change via mmap store (", storage, ")\""))) {
+        continue;
+      }
+      found = true;
+      EXPECT_NE(row.find("\"target\":10,"), std::string::npos) << row;
+      EXPECT_NE(row.find("\"met\":"), std::string::npos) << row;
+    }
+    EXPECT_TRUE(found) << storage << "\n" << r.out;
+  }
+}
+
+}  // namespace
+}  // namespace kestrel::e2e

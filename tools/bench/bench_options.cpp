@@ -1,0 +1,99 @@
+#include "bench/bench_options.h"
+
+#include <algorithm>
+#include <array>
+
+#include "cli_app.h"
+
+namespace kestrel::cli::bench {
+namespace {
+
+struct ModeHelp {
+  const char* name;
+  const char* description;
+  const char* example;
+};
+
+constexpr std::array<ModeHelp, 5> kModeHelp = {{
+    {"overhead",
+     "ns the probe adds to getppid and to openat+close, against an empty hook, a minimal "
+     "recording hook, Falco's figures and installed peers",
+     "kestrel bench overhead --repetitions 3"},
+    {"throughput",
+     "events/s delivered by shared and per-CPU rings before and after drops start, consumer "
+     "CPU, a starved reader, exact loss accounting and the reader's memory",
+     "kestrel bench throughput --json"},
+    {"settings",
+     "what a settings change costs by mmap store against bpf_map_update_elem, and what the "
+     "attached probe adds to an uninteresting syscall, for both settings storage modes",
+     "kestrel bench settings --repetitions 1 --json"},
+    {"rings",
+     "shared against per-CPU rings under two load threads, against a minimal producer's "
+     "ceiling, and the transport alone (a backlog drain, libpman against a raw reader)",
+     "kestrel bench rings --repetitions 3"},
+    {"recorder",
+     "ns a flight recorder adds per record, shared and per-CPU, and two writers' contention",
+     "kestrel bench recorder --json"},
+}};
+
+constexpr char kModeFooterOptions[] =
+    "\n\nThe options of `kestrel bench` (--json, --repetitions N) may follow the mode.";
+
+void AddMode(BenchOptions& options, const std::string& mode) {
+  if (std::find(options.modes.begin(), options.modes.end(), mode) == options.modes.end()) {
+    options.modes.push_back(mode);
+  }
+}
+
+}  // namespace
+
+const std::vector<std::string>& AllBenchModes() {
+  static const std::vector<std::string> modes = [] {
+    std::vector<std::string> out;
+    for (const ModeHelp& m : kModeHelp) out.push_back(m.name);
+    return out;
+  }();
+  return modes;
+}
+
+void DefineBenchOptions(CLI::App& app, BenchOptions& options) {
+  app.add_flag("--json", options.json, "print one JSON object instead of tables");
+  app.add_option("--repetitions", options.repetitions,
+                 "repetitions per measurement; every figure is their median")
+      ->check(CLI::Range(1, kMaxBenchRepetitions))
+      ->capture_default_str();
+  // Any number of modes, run in the order given.
+  app.require_subcommand(0, 0);
+  for (const ModeHelp& m : kModeHelp) {
+    CLI::App* mode = app.add_subcommand(m.name, m.description);
+    mode->fallthrough();
+    mode->footer(std::string("Example:\n  ") + m.example + kModeFooterOptions);
+    const std::string name = m.name;
+    // Runs as soon as the mode's words are parsed: the modes keep the
+    // command line's order.
+    mode->parse_complete_callback([&options, name] { AddMode(options, name); });
+  }
+  CLI::App* all = app.add_subcommand("all", "every mode, one after the other");
+  all->fallthrough();
+  all->footer(std::string("Example:\n  kestrel bench all --json") + kModeFooterOptions);
+  all->parse_complete_callback([&options] {
+    for (const std::string& mode : AllBenchModes()) AddMode(options, mode);
+  });
+  app.callback([&options] {
+    if (options.modes.empty()) options.modes = AllBenchModes();
+  });
+}
+
+std::unique_ptr<CLI::App> MakeBenchApp(BenchOptions& options) {
+  std::unique_ptr<CLI::App> app = MakeVerbApp(
+      "bench",
+      "Measures the probe side by side with reference floors and installed peers, one mode "
+      "after the other (every mode when none is named). Every figure is the median of paired "
+      "repetitions; rows with a target say whether it was met. Needs root (CAP_BPF and "
+      "CAP_PERFMON).",
+      "kestrel bench settings rings --repetitions 3 --json");
+  DefineBenchOptions(*app, options);
+  return app;
+}
+
+}  // namespace kestrel::cli::bench

@@ -1,0 +1,35 @@
+// Command-line options of `kestrel bench`, defined once for CLI11 so that
+// parsing, --help and shell completion share one definition.
+#ifndef KESTREL_TOOLS_BENCH_BENCH_OPTIONS_H_
+#define KESTREL_TOOLS_BENCH_BENCH_OPTIONS_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "CLI/CLI.hpp"
+
+namespace kestrel::cli::bench {
+
+struct BenchOptions {
+  std::vector<std::string> modes;  // in run order, no repeats; every mode when none is named
+  bool json = false;
+  int repetitions = 5;
+};
+
+// Every mode, in the order `kestrel bench` and `kestrel bench all` run them.
+const std::vector<std::string>& AllBenchModes();
+
+inline constexpr int kMaxBenchRepetitions = 1000;
+
+// Defines --json, --repetitions and one subcommand per mode (plus "all"),
+// each with its own --help and example, on `app`. Parsing fills `options`,
+// which must outlive `app`.
+void DefineBenchOptions(CLI::App& app, BenchOptions& options);
+
+// `kestrel bench`'s app, with DefineBenchOptions applied.
+std::unique_ptr<CLI::App> MakeBenchApp(BenchOptions& options);
+
+}  // namespace kestrel::cli::bench
+
+#endif  // KESTREL_TOOLS_BENCH_BENCH_OPTIONS_H_

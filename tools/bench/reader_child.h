@@ -1,0 +1,21 @@
+// Measures a real reader from the outside: a child `kestrel capture`, its
+// resident memory while its ring fills and its CPU use while idle.
+#ifndef KESTREL_TOOLS_BENCH_READER_CHILD_H_
+#define KESTREL_TOOLS_BENCH_READER_CHILD_H_
+
+#include <cstdint>
+
+#include "absl/status/statusor.h"
+
+namespace kestrel::cli::bench {
+
+// Peak VmRSS (VmHWM) in bytes of a reader capturing this process's getppid
+// calls while the bench writes well over a ring's worth of records.
+absl::StatusOr<uint64_t> MeasureReaderPeakRss(uint64_t ring_bytes, uint32_t cpus_per_buffer);
+
+// CPU use of an attached reader with nothing to read, in % of one CPU.
+absl::StatusOr<double> MeasureIdleReaderCpuPercent();
+
+}  // namespace kestrel::cli::bench
+
+#endif  // KESTREL_TOOLS_BENCH_READER_CHILD_H_
