@@ -11,8 +11,10 @@
 
 #include "absl/strings/str_format.h"
 #include "capture_options.h"
-#include "engine/schema_listing.h"
-#include "event_printer.h"
+#include "capture_state.h"
+#include "engine/decode/schema_listing.h"
+#include "engine/output/event_printer.h"
+#include "engine/state/thread_table.h"
 #include "libpman.h"
 #include "preflight.h"
 #include "probe_loader.h"
@@ -53,12 +55,18 @@ int RunCapture(const std::vector<std::string>& args) {
     return 1;
   }
   InstallStopHandlers();
-  HandlePtr handle = LoadProbe(*options);
+  HandlePtr handle = LoadProbe(WithStateSyscalls(*options));
   if (!handle) return 1;
 
   kestrel_capture_settings settings{};
   pman_get_capture_settings(handle.get(), &settings);
-  EventPrinter printer(options->json, settings.boot_time_ns, stdout);
+  // Seeded after the probe is attached: a thread is either in the seed or
+  // created under the probe's eyes.
+  engine::ThreadTable threads;
+  threads.SeedFromProc();
+  engine::EventPrinter printer(
+      options->json ? engine::OutputStyle::kJson : engine::OutputStyle::kText,
+      settings.boot_time_ns, threads, stdout, ShownSyscallsOf(*options));
 
   using Clock = std::chrono::steady_clock;
   const auto deadline =
@@ -77,9 +85,11 @@ int RunCapture(const std::vector<std::string>& args) {
       continue;
     }
     const auto* header = static_cast<const kestrel_record_header*>(record);
-    if (printer.Print(header).ok()) {
-      // Markers are printed but are not events: --count and the stats count events.
-      printed += header->type != KESTREL_EVT_DROP_MARKER;
+    if (absl::StatusOr<engine::PrintOutcome> outcome = printer.Print(header); outcome.ok()) {
+      // Markers are printed but are not events, and records kept only for the
+      // thread table are not printed: --count and the stats count events.
+      printed +=
+          *outcome != engine::PrintOutcome::kStateOnly && header->type != KESTREL_EVT_DROP_MARKER;
     } else {
       ++undecodable;
     }
@@ -87,6 +97,7 @@ int RunCapture(const std::vector<std::string>& args) {
   std::fflush(stdout);
   pman_detach(handle.get());
   PrintStats(handle.get(), printed, undecodable, stderr);
+  PrintThreadTableStats(threads, stderr);
   return 0;
 }
 

@@ -1,7 +1,7 @@
 // Text renderings of the event schema: the `kestrel capture --list-events`
 // table, and the per-syscall coverage table kept in docs/syscall_coverage.md.
-#ifndef KESTREL_ENGINE_SCHEMA_LISTING_H_
-#define KESTREL_ENGINE_SCHEMA_LISTING_H_
+#ifndef KESTREL_ENGINE_DECODE_SCHEMA_LISTING_H_
+#define KESTREL_ENGINE_DECODE_SCHEMA_LISTING_H_
 
 #include <string>
 
@@ -17,4 +17,4 @@ std::string FormatSyscallCoverage();
 
 }  // namespace kestrel::engine
 
-#endif  // KESTREL_ENGINE_SCHEMA_LISTING_H_
+#endif  // KESTREL_ENGINE_DECODE_SCHEMA_LISTING_H_
