@@ -75,6 +75,7 @@ int RunCapture(const std::vector<std::string>& args) {
                           : Clock::time_point::max();
   uint64_t printed = 0;
   uint64_t undecodable = 0;
+  uint64_t state_only = 0;
   while (!g_stop && Clock::now() < deadline && (!options->count || printed < *options->count)) {
     void* record = nullptr;
     int16_t ring = 0;
@@ -86,18 +87,19 @@ int RunCapture(const std::vector<std::string>& args) {
     }
     const auto* header = static_cast<const kestrel_record_header*>(record);
     if (absl::StatusOr<engine::PrintOutcome> outcome = printer.Print(header); outcome.ok()) {
-      // Markers are printed but are not events, and records kept only for the
-      // thread table are not printed: --count and the stats count events.
+      // Markers are printed but are not events: --count counts events.
+      // Records kept only for the thread table are consumed but not printed.
       printed +=
           *outcome != engine::PrintOutcome::kStateOnly && header->type != KESTREL_EVT_DROP_MARKER;
+      state_only += *outcome == engine::PrintOutcome::kStateOnly;
     } else {
       ++undecodable;
     }
   }
   std::fflush(stdout);
   pman_detach(handle.get());
-  PrintStats(handle.get(), printed, undecodable, stderr);
-  PrintThreadTableStats(threads, stderr);
+  PrintStats(handle.get(), printed + state_only, undecodable, stderr);
+  PrintThreadTableStats(threads, state_only, stderr);
   return 0;
 }
 

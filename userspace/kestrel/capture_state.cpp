@@ -34,12 +34,14 @@ engine::ShownSyscalls ShownSyscallsOf(const CaptureOptions& options) {
   return engine::ShownSyscalls::AllExcept(hidden);
 }
 
-void PrintThreadTableStats(const engine::ThreadTable& threads, std::FILE* out) {
-  std::fprintf(
-      out,
-      "--- kestrel thread table: %zu threads, %llu evicted, %llu read from /proc after the seed\n",
-      threads.size(), static_cast<unsigned long long>(threads.evictions()),
-      static_cast<unsigned long long>(threads.proc_fallbacks()));
+void PrintThreadTableStats(const engine::ThreadTable& threads, uint64_t state_only_records,
+                           std::FILE* out) {
+  std::fprintf(out,
+               "--- kestrel thread table: %llu records consumed for it and not shown; %zu "
+               "threads, %llu evicted, %llu read from /proc after the seed\n",
+               static_cast<unsigned long long>(state_only_records), threads.size(),
+               static_cast<unsigned long long>(threads.evictions()),
+               static_cast<unsigned long long>(threads.proc_fallbacks()));
 }
 
 }  // namespace kestrel::cli

@@ -23,8 +23,10 @@ CaptureOptions WithStateSyscalls(const CaptureOptions& options);
 // What is printed: all but the state syscalls the user did not select.
 engine::ShownSyscalls ShownSyscallsOf(const CaptureOptions& options);
 
-// One line: how big the thread table grew and what it had to drop.
-void PrintThreadTableStats(const engine::ThreadTable& threads, std::FILE* out);
+// One line: how many records were consumed only to keep the thread table
+// current, how big it grew and what it had to drop.
+void PrintThreadTableStats(const engine::ThreadTable& threads, uint64_t state_only_records,
+                           std::FILE* out);
 
 }  // namespace kestrel::cli
 
