@@ -14,9 +14,9 @@
 #include <thread>
 #include <vector>
 
-#include "engine/drop_marker.h"
-#include "engine/generic_syscall.h"
-#include "engine/record_view.h"
+#include "engine/decode/drop_marker.h"
+#include "engine/decode/generic_syscall.h"
+#include "engine/decode/record_view.h"
 #include "probe_session.h"
 #include "stream_helpers.h"
 

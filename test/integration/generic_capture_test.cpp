@@ -13,7 +13,7 @@
 #include <string>
 #include <thread>
 
-#include "engine/record_view.h"
+#include "engine/decode/record_view.h"
 #include "probe_session.h"
 #include "ring_kinds.h"
 #include "shared/event_types.h"

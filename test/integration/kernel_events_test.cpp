@@ -15,6 +15,7 @@
 #include <cstring>
 #include <string>
 
+#include "engine/output/param_format.h"
 #include "event_test_fixture.h"
 #include "probe_session.h"
 #include "shared/event_types.h"
@@ -112,7 +113,7 @@ TEST_F(KernelEventsTest, BpfMapCreateAndAnInvalidCommand) {
   const std::vector<OwnedRecord> got = Drain(*session, KESTREL_EVT_BPF);
   ASSERT_EQ(got.size(), 2u);
   std::string text;
-  got[0].Event().AppendParams(text, false);
+  engine::AppendParams(text, got[0].Event(), engine::OutputStyle::kText);
   EXPECT_EQ(text, "res=" + std::to_string(map) +
                       " cmd=BPF_MAP_CREATE size=" + std::to_string(sizeof(attr)));
   EXPECT_EQ(got[1].Event().Int("res"), -EINVAL);
@@ -213,7 +214,7 @@ TEST_F(KernelEventsTest, Ioctl) {
   const std::vector<OwnedRecord> got = Drain(*session, KESTREL_EVT_IOCTL);
   ASSERT_EQ(got.size(), 2u);
   std::string text;
-  got[0].Event().AppendParams(text, false);
+  engine::AppendParams(text, got[0].Event(), engine::OutputStyle::kText);
   EXPECT_EQ(text, "res=0 fd=" + std::to_string(pipe_fds[0]) + " request=0x541b arg=" +
                       std::to_string(reinterpret_cast<uint64_t>(&pending)));
   EXPECT_EQ(got[1].Event().Int("res"), -EBADF);
@@ -237,7 +238,7 @@ TEST_F(KernelEventsTest, SeccompQueriesOnly) {
   const std::vector<OwnedRecord> got = Drain(*session, KESTREL_EVT_SECCOMP);
   ASSERT_EQ(got.size(), 2u);
   std::string text;
-  got[0].Event().AppendParams(text, false);
+  engine::AppendParams(text, got[0].Event(), engine::OutputStyle::kText);
   EXPECT_EQ(text, "res=0 op=SECCOMP_GET_ACTION_AVAIL flags=0");
   EXPECT_EQ(got[1].Event().Int("res"), -EINVAL);
   EXPECT_EQ(got[1].Event().Int("op"), SECCOMP_GET_NOTIF_SIZES);

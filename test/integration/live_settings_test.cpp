@@ -15,7 +15,7 @@
 #include <string>
 #include <thread>
 
-#include "engine/record_view.h"
+#include "engine/decode/record_view.h"
 #include "probe_session.h"
 #include "shared/event_types.h"
 #include "storage_modes.h"

@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "engine/generic_syscall.h"
-#include "engine/record_view.h"
+#include "engine/decode/generic_syscall.h"
+#include "engine/decode/record_view.h"
 #include "probe_session.h"
 #include "ring_kinds.h"
 #include "shared/event_types.h"

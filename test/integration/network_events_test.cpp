@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/output/param_format.h"
 #include "event_test_fixture.h"
 #include "probe_session.h"
 #include "shared/event_types.h"
@@ -138,7 +139,7 @@ TEST_F(NetworkEventsTest, Socket) {
   EXPECT_EQ(ok.Int("type"), SOCK_DGRAM | SOCK_CLOEXEC);
   EXPECT_EQ(ok.Int("proto"), IPPROTO_UDP);
   std::string text;
-  ok.AppendParams(text, false);
+  engine::AppendParams(text, ok, engine::OutputStyle::kText);
   EXPECT_EQ(text,
             "res=" + std::to_string(fd) + " domain=AF_INET6 type=SOCK_DGRAM|SOCK_CLOEXEC proto=17");
   const engine::DecodedEvent bad = got[1].Event();
@@ -197,7 +198,7 @@ TEST_F(NetworkEventsTest, ConnectIpv4ReportsTheKernelsTuple) {
   EXPECT_EQ(AddressText(ok, "addr"), server_end);
   EXPECT_EQ(TupleText(ok), LocalEnd(fd) + "->" + server_end);
   std::string text;
-  ok.AppendParams(text, false);
+  engine::AppendParams(text, ok, engine::OutputStyle::kText);
   EXPECT_EQ(text, "res=0 fd=" + std::to_string(fd) + " addr=" + server_end +
                       " tuple=" + LocalEnd(fd) + "->" + server_end);
   const engine::DecodedEvent bad = got[1].Event();
@@ -524,7 +525,7 @@ TEST_F(NetworkEventsTest, Shutdown) {
   EXPECT_EQ(got[0].Event().Int("fd"), fd);
   EXPECT_EQ(got[0].Event().Int("how"), SHUT_WR);
   std::string text;
-  got[1].Event().AppendParams(text, false);
+  engine::AppendParams(text, got[1].Event(), engine::OutputStyle::kText);
   EXPECT_EQ(text, "res=" + std::to_string(-err) + "(ENOTCONN) fd=" + std::to_string(unconnected) +
                       " how=SHUT_RDWR");
   close(fd);

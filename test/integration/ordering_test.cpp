@@ -15,10 +15,10 @@
 #include <thread>
 #include <vector>
 
-#include "engine/event_decoder.h"
-#include "engine/generic_syscall.h"
-#include "engine/record_view.h"
-#include "engine/syscall_names.h"
+#include "engine/decode/event_decoder.h"
+#include "engine/decode/generic_syscall.h"
+#include "engine/decode/record_view.h"
+#include "engine/decode/syscall_names.h"
 #include "probe_session.h"
 #include "stream_helpers.h"
 

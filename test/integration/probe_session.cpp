@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "engine/record_view.h"
+#include "engine/decode/record_view.h"
 #include "shared/event_types.h"
 #include "stderr_log.h"
 

@@ -10,9 +10,9 @@
 #include <memory>
 #include <vector>
 
-#include "engine/control_records.h"
-#include "engine/event_decoder.h"
-#include "engine/generic_syscall.h"
+#include "engine/decode/control_records.h"
+#include "engine/decode/event_decoder.h"
+#include "engine/decode/generic_syscall.h"
 #include "libpman.h"
 
 namespace kestrel::testing {

@@ -731,6 +731,26 @@ TEST_F(ProcessEventsTest, Prctl) {
   EXPECT_EQ(b.Int("arg3"), 0);
   EXPECT_EQ(b.Int("arg4"), 0);
   EXPECT_EQ(b.Int("arg5"), 0);
+  // Only PR_SET_NAME carries a name.
+  EXPECT_TRUE(a.Raw("name").empty());
+  EXPECT_TRUE(b.Raw("name").empty());
+}
+
+// PR_SET_NAME's record carries the name the kernel stored (truncated to
+// 15 bytes), so the stream alone says what the thread is called afterwards.
+TEST_F(ProcessEventsTest, PrctlSetNameCarriesTheStoredName) {
+  char before[16] = {};
+  ASSERT_EQ(prctl(PR_GET_NAME, before, 0, 0, 0), 0);
+  auto session = StartSelf({SYS_prctl});
+  ASSERT_NE(session, nullptr);
+  ASSERT_EQ(prctl(PR_SET_NAME, "kestrel-renamed-thread", 0, 0, 0), 0);
+  ASSERT_EQ(prctl(PR_SET_NAME, before, 0, 0, 0), 0);
+  const std::vector<OwnedRecord> got = session->DrainRecords(CurrentTid());
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0].Event().Int("res"), 0);
+  EXPECT_EQ(got[0].Event().Int("option"), PR_SET_NAME);
+  EXPECT_EQ(got[0].Event().String("name"), "kestrel-renamed");
+  EXPECT_EQ(got[1].Event().String("name"), std::string(before));
 }
 
 TEST_F(ProcessEventsTest, Ptrace) {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/generic_syscall.h"
+#include "engine/decode/generic_syscall.h"
 #include "libpman_recorder.h"
 
 namespace kestrel::testing {

@@ -22,8 +22,8 @@
 #include <vector>
 
 #include "cgroup_id.h"
-#include "engine/generic_syscall.h"
-#include "engine/record_view.h"
+#include "engine/decode/generic_syscall.h"
+#include "engine/decode/record_view.h"
 #include "probe_session.h"
 #include "recorder_fixture.h"
 #include "shared/recorder_format.h"

@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "engine/record_view.h"
+#include "engine/decode/record_view.h"
 #include "libpman.h"
 
 namespace kestrel::testing {

@@ -5,8 +5,8 @@
 #include <cstring>
 #include <vector>
 
-#include "control_event_format.h"
-#include "engine/control_records.h"
+#include "engine/decode/control_records.h"
+#include "engine/output/control_format.h"
 #include "shared/capture_settings.h"
 #include "shared/event_types.h"
 
@@ -64,11 +64,12 @@ TEST(ControlRecordsTest, SettingsChangedDecodesAndPrints) {
   EXPECT_EQ(engine::ChangedNames(0), "none");
 
   std::string line;
-  ASSERT_TRUE(cli::FormatControlRecord(*view, /*json=*/true, 1'000'000'000, line).ok());
+  ASSERT_TRUE(
+      engine::FormatControlRecord(*view, engine::OutputStyle::kJson, 1'000'000'000, line).ok());
   EXPECT_EQ(line,
             "{\"ts\":6000000000,\"cpu\":1,\"event\":\"settings_changed\",\"what\":\"settings,"
             "drop_classes\",\"old_generation\":4,\"new_generation\":6}");
-  ASSERT_TRUE(cli::FormatControlRecord(*view, /*json=*/false, 0, line).ok());
+  ASSERT_TRUE(engine::FormatControlRecord(*view, engine::OutputStyle::kText, 0, line).ok());
   EXPECT_NE(line.find(" settings_changed generation 4 -> 6 (settings,drop_classes)"),
             std::string::npos)
       << line;
@@ -86,7 +87,7 @@ TEST(ControlRecordsTest, DropMarkersDecodeAndPrint) {
     EXPECT_EQ(m->sampling_ratio, 10u);
     EXPECT_EQ(m->generation, 9u);
     std::string line;
-    ASSERT_TRUE(cli::FormatControlRecord(*view, false, 0, line).ok());
+    ASSERT_TRUE(engine::FormatControlRecord(*view, engine::OutputStyle::kText, 0, line).ok());
     EXPECT_NE(line.find(type == KESTREL_EVT_DROP_START ? "cpu 1 drop_start: keeping 1 in 10"
                                                        : "cpu 1 drop_stop: keeping 1 in 10"),
               std::string::npos)

@@ -1,11 +1,11 @@
-#include "engine/event_schema.h"
+#include "engine/decode/event_schema.h"
 
 #include <gtest/gtest.h>
 
 #include <set>
 #include <string>
 
-#include "engine/syscall_names.h"
+#include "engine/decode/syscall_names.h"
 
 namespace kestrel::engine {
 namespace {

@@ -5,7 +5,7 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 
-#include "engine/flag_sets.h"
+#include "engine/decode/flag_sets.h"
 
 namespace kestrel::engine {
 namespace {

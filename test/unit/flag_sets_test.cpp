@@ -1,4 +1,4 @@
-#include "engine/flag_sets.h"
+#include "engine/decode/flag_sets.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>

@@ -4,7 +4,7 @@
 #include <linux/seccomp.h>
 #include <sys/socket.h>
 
-#include "engine/flag_sets.h"
+#include "engine/decode/flag_sets.h"
 
 namespace kestrel::engine {
 namespace {

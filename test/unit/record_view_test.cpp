@@ -1,9 +1,9 @@
-#include "engine/record_view.h"
+#include "engine/decode/record_view.h"
 
 #include <gtest/gtest.h>
 #include <sys/syscall.h>
 
-#include "engine/generic_syscall.h"
+#include "engine/decode/generic_syscall.h"
 #include "record_test_builder.h"
 
 namespace kestrel::engine {

@@ -1,4 +1,4 @@
-#include "engine/schema_listing.h"
+#include "engine/decode/schema_listing.h"
 
 #include <gtest/gtest.h>
 
@@ -7,8 +7,8 @@
 #include <string>
 
 #include "capture_options.h"
-#include "engine/event_schema.h"
-#include "engine/syscall_names.h"
+#include "engine/decode/event_schema.h"
+#include "engine/decode/syscall_names.h"
 
 namespace kestrel::engine {
 namespace {

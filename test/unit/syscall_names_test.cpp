@@ -1,4 +1,4 @@
-#include "engine/syscall_names.h"
+#include "engine/decode/syscall_names.h"
 
 #include <gtest/gtest.h>
 #include <sys/syscall.h>

@@ -11,8 +11,10 @@
 
 #include "absl/strings/str_format.h"
 #include "capture_options.h"
-#include "engine/schema_listing.h"
-#include "event_printer.h"
+#include "capture_state.h"
+#include "engine/decode/schema_listing.h"
+#include "engine/output/event_printer.h"
+#include "engine/state/thread_table.h"
 #include "libpman.h"
 #include "preflight.h"
 #include "probe_loader.h"
@@ -53,12 +55,18 @@ int RunCapture(const std::vector<std::string>& args) {
     return 1;
   }
   InstallStopHandlers();
-  HandlePtr handle = LoadProbe(*options);
+  HandlePtr handle = LoadProbe(WithStateSyscalls(*options));
   if (!handle) return 1;
 
   kestrel_capture_settings settings{};
   pman_get_capture_settings(handle.get(), &settings);
-  EventPrinter printer(options->json, settings.boot_time_ns, stdout);
+  // Seeded after the probe is attached: a thread is either in the seed or
+  // created under the probe's eyes.
+  engine::ThreadTable threads;
+  threads.SeedFromProc();
+  engine::EventPrinter printer(
+      options->json ? engine::OutputStyle::kJson : engine::OutputStyle::kText,
+      settings.boot_time_ns, threads, stdout, ShownSyscallsOf(*options));
 
   using Clock = std::chrono::steady_clock;
   const auto deadline =
@@ -67,6 +75,7 @@ int RunCapture(const std::vector<std::string>& args) {
                           : Clock::time_point::max();
   uint64_t printed = 0;
   uint64_t undecodable = 0;
+  uint64_t state_only = 0;
   while (!g_stop && Clock::now() < deadline && (!options->count || printed < *options->count)) {
     void* record = nullptr;
     int16_t ring = 0;
@@ -77,16 +86,20 @@ int RunCapture(const std::vector<std::string>& args) {
       continue;
     }
     const auto* header = static_cast<const kestrel_record_header*>(record);
-    if (printer.Print(header).ok()) {
-      // Markers are printed but are not events: --count and the stats count events.
-      printed += header->type != KESTREL_EVT_DROP_MARKER;
+    if (absl::StatusOr<engine::PrintOutcome> outcome = printer.Print(header); outcome.ok()) {
+      // Markers are printed but are not events: --count counts events.
+      // Records kept only for the thread table are consumed but not printed.
+      printed +=
+          *outcome != engine::PrintOutcome::kStateOnly && header->type != KESTREL_EVT_DROP_MARKER;
+      state_only += *outcome == engine::PrintOutcome::kStateOnly;
     } else {
       ++undecodable;
     }
   }
   std::fflush(stdout);
   pman_detach(handle.get());
-  PrintStats(handle.get(), printed, undecodable, stderr);
+  PrintStats(handle.get(), printed + state_only, undecodable, stderr);
+  PrintThreadTableStats(threads, state_only, stderr);
   return 0;
 }
 

@@ -7,7 +7,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
-#include "engine/syscall_names.h"
+#include "engine/decode/syscall_names.h"
 #include "libpman.h"
 #include "ring_options.h"
 

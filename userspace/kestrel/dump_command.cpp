@@ -6,7 +6,8 @@
 #include <cstdio>
 #include <memory>
 
-#include "event_printer.h"
+#include "engine/output/event_printer.h"
+#include "engine/state/thread_table.h"
 #include "libpman_recorder.h"
 #include "recorder_options.h"
 #include "stderr_log.h"
@@ -19,7 +20,7 @@ struct RecorderCloser {
 };
 
 struct PrintContext {
-  EventPrinter* printer;
+  engine::EventPrinter* printer;
   uint64_t undecodable = 0;
 };
 
@@ -59,7 +60,12 @@ int RunDump(const std::vector<std::string>& args) {
   const uint64_t now = BootNowNs();
   const uint64_t since =
       options->since_ns == 0 ? 0 : (now > options->since_ns ? now - options->since_ns : 0);
-  EventPrinter printer(options->json, status.boot_time_ns, stdout);
+  // Not seeded: a recording's threads are named by its own records, and by
+  // /proc only for those none of them described.
+  engine::ThreadTable threads;
+  engine::EventPrinter printer(
+      options->json ? engine::OutputStyle::kJson : engine::OutputStyle::kText, status.boot_time_ns,
+      threads, stdout);
   PrintContext ctx{&printer};
   pman_recorder_read_stats stats{};
   if (pman_recorder_read(raw, options->last, since, PrintRecord, &ctx, &stats) != 0) return 1;

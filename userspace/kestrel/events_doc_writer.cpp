@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <fstream>
 
-#include "engine/schema_listing.h"
+#include "engine/decode/schema_listing.h"
 
 int main(int argc, char** argv) {
   if (argc != 2) {

@@ -6,7 +6,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
-#include "engine/syscall_names.h"
+#include "engine/decode/syscall_names.h"
 
 namespace kestrel::cli {
 

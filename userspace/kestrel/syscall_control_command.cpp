@@ -4,7 +4,7 @@
 #include <optional>
 
 #include "absl/strings/str_format.h"
-#include "engine/syscall_names.h"
+#include "engine/decode/syscall_names.h"
 #include "pinned_control.h"
 
 namespace kestrel::cli {

@@ -3,8 +3,8 @@
 #include <cstdio>
 
 #include "absl/strings/str_format.h"
-#include "engine/schema_listing.h"
-#include "engine/syscall_names.h"
+#include "engine/decode/schema_listing.h"
+#include "engine/decode/syscall_names.h"
 #include "syscall_control_command.h"
 
 namespace kestrel::cli {

@@ -186,3 +186,25 @@ int BPF_PROG(fill_CAPSET, struct pt_regs *regs, long ret)
 	rb_submit(s);
 	return 0;
 }
+
+/* PR_SET_NAME from <linux/prctl.h>; the kernel headers are not included in
+ * BPF programs. */
+#define KESTREL_PR_SET_NAME 15
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(fill_PRCTL, struct pt_regs *regs, long ret)
+{
+	struct scratch_area *s = scratch_for(KESTREL_EVT_PRCTL);
+	struct task_struct *task;
+
+	if (!s)
+		return 0;
+	if ((int)regs->di == KESTREL_PR_SET_NAME) {
+		task = bpf_get_current_task_btf();
+		rb_kernel_str(s, task->comm, TASK_COMM_BYTES);
+	} else {
+		rb_empty(s);
+	}
+	rb_submit(s);
+	return 0;
+}

@@ -117,13 +117,19 @@
 	PARAM(res, KPT_ERRNO, KPS_RET, KFS_NONE)                                                   \
 	PARAM(flags, KPT_FLAGS32, KPS_ARG0, KFS_UNSHARE_FLAGS)
 
+/* name: for PR_SET_NAME, the caller's comm as the kernel holds it at exit
+ * (the new name on success, truncated to 15 bytes as the kernel stores it;
+ * the unchanged name on failure), so a reader of the stream knows what the
+ * thread is called without reading /proc. Empty for every other option.
+ * A rename through /proc/PID/comm is not a prctl and is not seen here. */
 #define KESTREL_PARAMS_PRCTL(PARAM)                                                                \
 	PARAM(res, KPT_ERRNO, KPS_RET, KFS_NONE)                                                   \
 	PARAM(option, KPT_FLAGS32, KPS_ARG0, KFS_PRCTL_OPTION)                                     \
 	PARAM(arg2, KPT_UINT64, KPS_ARG1, KFS_NONE)                                                \
 	PARAM(arg3, KPT_UINT64, KPS_ARG2, KFS_NONE)                                                \
 	PARAM(arg4, KPT_UINT64, KPS_ARG3, KFS_NONE)                                                \
-	PARAM(arg5, KPT_UINT64, KPS_ARG4, KFS_NONE)
+	PARAM(arg5, KPT_UINT64, KPS_ARG4, KFS_NONE)                                                \
+	PARAM(name, KPT_CHARBUF, KPS_CUSTOM, KFS_NONE)
 
 #define KESTREL_PARAMS_PTRACE(PARAM)                                                               \
 	PARAM(res, KPT_ERRNO, KPS_RET, KFS_NONE)                                                   \

@@ -1,6 +1,6 @@
 // Symbolic names for flag words and enumerated values, per kestrel_flag_set.
-#ifndef KESTREL_ENGINE_FLAG_SETS_H_
-#define KESTREL_ENGINE_FLAG_SETS_H_
+#ifndef KESTREL_ENGINE_DECODE_FLAG_SETS_H_
+#define KESTREL_ENGINE_DECODE_FLAG_SETS_H_
 
 #include <cstdint>
 #include <string>
@@ -15,4 +15,4 @@ std::string FormatFlags(kestrel_flag_set set, uint64_t value);
 
 }  // namespace kestrel::engine
 
-#endif  // KESTREL_ENGINE_FLAG_SETS_H_
+#endif  // KESTREL_ENGINE_DECODE_FLAG_SETS_H_

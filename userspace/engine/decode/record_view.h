@@ -1,8 +1,8 @@
 // A validated, read-only view of one probe record (shared/record_format.h).
 // Parse() checks every length against the bytes available, so accessors never
 // read outside the record, whatever the record claims.
-#ifndef KESTREL_ENGINE_RECORD_VIEW_H_
-#define KESTREL_ENGINE_RECORD_VIEW_H_
+#ifndef KESTREL_ENGINE_DECODE_RECORD_VIEW_H_
+#define KESTREL_ENGINE_DECODE_RECORD_VIEW_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -54,4 +54,4 @@ absl::StatusOr<T> RecordView::Integer(uint32_t i) const {
 
 }  // namespace kestrel::engine
 
-#endif  // KESTREL_ENGINE_RECORD_VIEW_H_
+#endif  // KESTREL_ENGINE_DECODE_RECORD_VIEW_H_

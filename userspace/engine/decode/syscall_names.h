@@ -1,6 +1,6 @@
 // Names of x86_64 syscalls, expanded from the shared syscall table.
-#ifndef KESTREL_ENGINE_SYSCALL_NAMES_H_
-#define KESTREL_ENGINE_SYSCALL_NAMES_H_
+#ifndef KESTREL_ENGINE_DECODE_SYSCALL_NAMES_H_
+#define KESTREL_ENGINE_DECODE_SYSCALL_NAMES_H_
 
 #include <cstdint>
 #include <optional>
@@ -31,4 +31,4 @@ absl::StatusOr<std::vector<uint32_t>> ParseSyscallList(std::string_view list);
 
 }  // namespace kestrel::engine
 
-#endif  // KESTREL_ENGINE_SYSCALL_NAMES_H_
+#endif  // KESTREL_ENGINE_DECODE_SYSCALL_NAMES_H_

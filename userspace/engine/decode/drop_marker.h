@@ -1,7 +1,7 @@
 // Decodes KESTREL_EVT_DROP_MARKER records: the probe's note, in the stream,
 // that records of one CPU were lost just before this point.
-#ifndef KESTREL_ENGINE_DROP_MARKER_H_
-#define KESTREL_ENGINE_DROP_MARKER_H_
+#ifndef KESTREL_ENGINE_DECODE_DROP_MARKER_H_
+#define KESTREL_ENGINE_DECODE_DROP_MARKER_H_
 
 #include <cstdint>
 
@@ -24,4 +24,4 @@ absl::StatusOr<DropMarker> DecodeDropMarker(const RecordView& record);
 
 }  // namespace kestrel::engine
 
-#endif  // KESTREL_ENGINE_DROP_MARKER_H_
+#endif  // KESTREL_ENGINE_DECODE_DROP_MARKER_H_

@@ -1,6 +1,6 @@
 // Decodes KESTREL_EVT_GENERIC_SYSCALL records.
-#ifndef KESTREL_ENGINE_GENERIC_SYSCALL_H_
-#define KESTREL_ENGINE_GENERIC_SYSCALL_H_
+#ifndef KESTREL_ENGINE_DECODE_GENERIC_SYSCALL_H_
+#define KESTREL_ENGINE_DECODE_GENERIC_SYSCALL_H_
 
 #include <array>
 #include <cstdint>
@@ -20,4 +20,4 @@ absl::StatusOr<GenericSyscall> DecodeGenericSyscall(const RecordView& record);
 
 }  // namespace kestrel::engine
 
-#endif  // KESTREL_ENGINE_GENERIC_SYSCALL_H_
+#endif  // KESTREL_ENGINE_DECODE_GENERIC_SYSCALL_H_

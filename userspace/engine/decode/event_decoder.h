@@ -1,7 +1,7 @@
 // Decodes specific-event records against the schema: every parameter is
 // checked for the size its type requires, and can be read by name.
-#ifndef KESTREL_ENGINE_EVENT_DECODER_H_
-#define KESTREL_ENGINE_EVENT_DECODER_H_
+#ifndef KESTREL_ENGINE_DECODE_EVENT_DECODER_H_
+#define KESTREL_ENGINE_DECODE_EVENT_DECODER_H_
 
 #include <cstdint>
 #include <optional>
@@ -45,9 +45,6 @@ class DecodedEvent {
   // Local and remote ends of a socket tuple.
   std::optional<std::pair<SocketAddress, SocketAddress>> Tuple(std::string_view name) const;
 
-  // Appends "name=value" pairs (text) or "\"name\":value" members (JSON).
-  void AppendParams(std::string& out, bool json) const;
-
  private:
   DecodedEvent(const EventInfo* info, const RecordView& record) : info_(info), record_(record) {}
 
@@ -61,4 +58,4 @@ std::optional<SocketAddress> DecodeSocketAddress(std::span<const uint8_t> raw);
 
 }  // namespace kestrel::engine
 
-#endif  // KESTREL_ENGINE_EVENT_DECODER_H_
+#endif  // KESTREL_ENGINE_DECODE_EVENT_DECODER_H_

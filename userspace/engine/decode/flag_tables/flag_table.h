@@ -1,7 +1,7 @@
 // The shape of a flag set's name table. Each event family keeps its tables
 // in its own file under flag_tables/ and answers for the sets it owns.
-#ifndef KESTREL_ENGINE_FLAG_TABLES_FLAG_TABLE_H_
-#define KESTREL_ENGINE_FLAG_TABLES_FLAG_TABLE_H_
+#ifndef KESTREL_ENGINE_DECODE_FLAG_TABLES_FLAG_TABLE_H_
+#define KESTREL_ENGINE_DECODE_FLAG_TABLES_FLAG_TABLE_H_
 
 #include <cstdint>
 #include <optional>
@@ -34,4 +34,4 @@ std::optional<FlagTable> KernelFlagTable(kestrel_flag_set set);
 
 }  // namespace kestrel::engine
 
-#endif  // KESTREL_ENGINE_FLAG_TABLES_FLAG_TABLE_H_
+#endif  // KESTREL_ENGINE_DECODE_FLAG_TABLES_FLAG_TABLE_H_

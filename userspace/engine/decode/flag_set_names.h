@@ -1,6 +1,6 @@
 // Printable names of the flag sets, for listings of the schema.
-#ifndef KESTREL_ENGINE_FLAG_SET_NAMES_H_
-#define KESTREL_ENGINE_FLAG_SET_NAMES_H_
+#ifndef KESTREL_ENGINE_DECODE_FLAG_SET_NAMES_H_
+#define KESTREL_ENGINE_DECODE_FLAG_SET_NAMES_H_
 
 #include <string_view>
 
@@ -13,4 +13,4 @@ std::string_view FlagSetName(kestrel_flag_set set);
 
 }  // namespace kestrel::engine
 
-#endif  // KESTREL_ENGINE_FLAG_SET_NAMES_H_
+#endif  // KESTREL_ENGINE_DECODE_FLAG_SET_NAMES_H_

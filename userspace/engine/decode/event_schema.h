@@ -1,8 +1,8 @@
 // The event schema (driver/modern_bpf/shared/event_schema.h) as data: names,
 // parameter types and flag sets of every specific event, for decoding and
 // for `kestrel capture --list-events`.
-#ifndef KESTREL_ENGINE_EVENT_SCHEMA_H_
-#define KESTREL_ENGINE_EVENT_SCHEMA_H_
+#ifndef KESTREL_ENGINE_DECODE_EVENT_SCHEMA_H_
+#define KESTREL_ENGINE_DECODE_EVENT_SCHEMA_H_
 
 #include <cstdint>
 #include <string_view>
@@ -43,4 +43,4 @@ std::string_view ParamTypeName(kestrel_param_type type);
 
 }  // namespace kestrel::engine
 
-#endif  // KESTREL_ENGINE_EVENT_SCHEMA_H_
+#endif  // KESTREL_ENGINE_DECODE_EVENT_SCHEMA_H_

@@ -1,8 +1,8 @@
 // Text renderings of the event schema: the `kestrel capture --list-events`
 // table, the per-syscall coverage table kept in docs/syscall_coverage.md and
 // the event reference kept in docs/events.md.
-#ifndef KESTREL_ENGINE_SCHEMA_LISTING_H_
-#define KESTREL_ENGINE_SCHEMA_LISTING_H_
+#ifndef KESTREL_ENGINE_DECODE_SCHEMA_LISTING_H_
+#define KESTREL_ENGINE_DECODE_SCHEMA_LISTING_H_
 
 #include <string>
 
@@ -22,4 +22,4 @@ std::string FormatEventReference();
 
 }  // namespace kestrel::engine
 
-#endif  // KESTREL_ENGINE_SCHEMA_LISTING_H_
+#endif  // KESTREL_ENGINE_DECODE_SCHEMA_LISTING_H_

@@ -1,7 +1,7 @@
 // Decodes the records that describe the capture rather than a syscall:
 // settings_changed and the dropping-mode markers.
-#ifndef KESTREL_ENGINE_CONTROL_RECORDS_H_
-#define KESTREL_ENGINE_CONTROL_RECORDS_H_
+#ifndef KESTREL_ENGINE_DECODE_CONTROL_RECORDS_H_
+#define KESTREL_ENGINE_DECODE_CONTROL_RECORDS_H_
 
 #include <cstdint>
 #include <string>
@@ -32,4 +32,4 @@ absl::StatusOr<SamplingMarker> DecodeSamplingMarker(const RecordView& record);
 
 }  // namespace kestrel::engine
 
-#endif  // KESTREL_ENGINE_CONTROL_RECORDS_H_
+#endif  // KESTREL_ENGINE_DECODE_CONTROL_RECORDS_H_

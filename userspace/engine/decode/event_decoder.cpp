@@ -1,14 +1,12 @@
 #include "event_decoder.h"
 
 #include <arpa/inet.h>
-#include <fcntl.h>
 
 #include <cstring>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "flag_sets.h"
 
 namespace kestrel::engine {
 namespace {
@@ -20,35 +18,6 @@ std::string_view AsString(std::span<const uint8_t> raw) {
   std::string_view s(reinterpret_cast<const char*>(raw.data()), raw.size());
   const size_t nul = s.find('\0');
   return nul == std::string_view::npos ? s : s.substr(0, nul);
-}
-
-void AppendEscaped(std::string& out, std::string_view s, bool json) {
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out.push_back('\\');
-      out.push_back(static_cast<char>(c));
-    } else if (c < 0x20 || c >= 0x7f) {
-      absl::StrAppendFormat(&out, json ? "\\u%04x" : "\\x%02x", c);
-    } else {
-      out.push_back(static_cast<char>(c));
-    }
-  }
-}
-
-void AppendQuoted(std::string& out, std::string_view s, bool json) {
-  out.push_back('"');
-  AppendEscaped(out, s, json);
-  out.push_back('"');
-}
-
-// Inet addresses print bare in text (tuple=127.0.0.1:40000->127.0.0.1:80);
-// unix paths may hold anything, so they stay quoted like every path.
-void AppendAddress(std::string& out, uint8_t family, std::string_view text, bool json) {
-  if (json || family == KESTREL_AF_UNIX) {
-    AppendQuoted(out, text, json);
-  } else {
-    AppendEscaped(out, text, json);
-  }
 }
 
 std::vector<std::string> SplitNulSeparated(std::span<const uint8_t> raw) {
@@ -196,96 +165,6 @@ std::optional<std::pair<SocketAddress, SocketAddress>> DecodedEvent::Tuple(
   std::optional<SocketAddress> remote = TakeInetAddress(family, raw);
   if (!local || !remote) return std::nullopt;
   return std::make_pair(*local, *remote);
-}
-
-void DecodedEvent::AppendParams(std::string& out, bool json) const {
-  for (size_t i = 0; i < info_->params.size(); ++i) {
-    const ParamInfo& p = info_->params[i];
-    std::span<const uint8_t> raw = record_.param(static_cast<uint32_t>(i));
-    if (i) out.append(json ? "," : " ");
-    if (json) out.push_back('"');
-    out.append(p.name);
-    out.append(json ? "\":" : "=");
-    const std::optional<int64_t> n = DecodeInteger(p.type, raw);
-    switch (p.type) {
-      case KPT_ERRNO:
-      case KPT_FD:
-        if (!n) {
-          out.append(json ? "null" : "<none>");
-        } else if (!json && p.type == KPT_FD && p.source != KPS_RET && *n == AT_FDCWD) {
-          out.append("AT_FDCWD");
-        } else {
-          absl::StrAppend(&out, *n);
-          // Only a return value carries an errno; a negative fd argument
-          // (AT_FDCWD, -1) is just a number.
-          if (!json && p.source == KPS_RET && *n < 0 && *n >= -4095) {
-            if (const char* e = strerrorname_np(static_cast<int>(-*n)))
-              absl::StrAppend(&out, "(", e, ")");
-          }
-        }
-        break;
-      case KPT_FLAGS32:
-        if (!n) {
-          out.append(json ? "null" : "<none>");
-        } else if (json) {
-          AppendQuoted(out, FormatFlags(p.flag_set, static_cast<uint64_t>(*n)), json);
-        } else {
-          out.append(FormatFlags(p.flag_set, static_cast<uint64_t>(*n)));
-        }
-        break;
-      case KPT_MODE:
-        if (!n) {
-          out.append(json ? "null" : "<none>");
-        } else {
-          absl::StrAppend(&out, json ? "\"" : "", absl::StrFormat("%#o", *n), json ? "\"" : "");
-        }
-        break;
-      case KPT_PATH:
-      case KPT_CHARBUF:
-        AppendQuoted(out, AsString(raw), json);
-        break;
-      case KPT_BYTEBUF:
-        AppendQuoted(out, std::string_view(reinterpret_cast<const char*>(raw.data()), raw.size()),
-                     json);
-        break;
-      case KPT_CHARBUF_ARRAY: {
-        out.push_back('[');
-        const std::vector<std::string> items = SplitNulSeparated(raw);
-        for (size_t k = 0; k < items.size(); ++k) {
-          if (k) out.append(json ? "," : ", ");
-          AppendQuoted(out, items[k], json);
-        }
-        out.push_back(']');
-        break;
-      }
-      case KPT_SOCKADDR: {
-        std::optional<SocketAddress> a = DecodeSocketAddress(raw);
-        if (!a) {
-          out.append(json ? "null" : "<none>");
-        } else {
-          AppendAddress(out, a->family, a->ToString(), json);
-        }
-        break;
-      }
-      case KPT_SOCKTUPLE: {
-        std::optional<std::pair<SocketAddress, SocketAddress>> t = Tuple(p.name);
-        if (!t) {
-          out.append(json ? "null" : "<none>");
-        } else {
-          AppendAddress(out, t->first.family,
-                        absl::StrCat(t->first.ToString(), "->", t->second.ToString()), json);
-        }
-        break;
-      }
-      default:
-        if (!n) {
-          out.append(json ? "null" : "<none>");
-        } else {
-          absl::StrAppend(&out, *n);
-        }
-        break;
-    }
-  }
 }
 
 }  // namespace kestrel::engine

@@ -1,0 +1,223 @@
+// ThreadTable on synthetic records: each record kind that keeps it current.
+#include "engine/state/thread_table.h"
+
+#include <gtest/gtest.h>
+#include <sched.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <csignal>
+
+#include "engine/decode/syscall_names.h"
+#include "engine/state/state_syscalls.h"
+#include "event_record_builder.h"
+#include "record_test_builder.h"
+
+namespace kestrel::engine {
+namespace {
+
+using ::kestrel::testing::EventHeader;
+using ::kestrel::testing::EventRecord;
+using ::kestrel::testing::Str;
+
+constexpr uint64_t kSecond = 1'000'000'000;
+
+ThreadTableOptions NoProc() {
+  ThreadTableOptions o;
+  o.proc_fallback = false;
+  return o;
+}
+
+void Apply(ThreadTable& t, const std::vector<uint8_t>& bytes) {
+  absl::StatusOr<RecordView> view = RecordView::Parse(bytes.data(), bytes.size());
+  ASSERT_TRUE(view.ok()) << view.status();
+  t.Apply(*view);
+}
+
+ThreadInfo Thread(uint32_t tid, uint32_t tgid, uint32_t ppid, std::string comm,
+                  std::string exe = "/usr/bin/bash") {
+  ThreadInfo t;
+  t.tid = tid;
+  t.tgid = tgid;
+  t.ppid = ppid;
+  t.comm = std::move(comm);
+  t.exe = std::move(exe);
+  return t;
+}
+
+TEST(ThreadTableTest, SeedFromProcKnowsThisThread) {
+  ThreadTable t(NoProc());
+  t.SeedFromProc();
+  const ThreadInfo* self = t.Find(static_cast<uint32_t>(gettid()));
+  ASSERT_NE(self, nullptr);
+  EXPECT_EQ(self->tgid, static_cast<uint32_t>(getpid()));
+  EXPECT_EQ(self->ppid, static_cast<uint32_t>(getppid()));
+  char comm[16] = {};
+  ASSERT_EQ(prctl(PR_GET_NAME, comm, 0, 0, 0), 0);
+  EXPECT_EQ(self->comm, comm);
+  char exe[4096] = {};
+  ASSERT_GT(readlink("/proc/self/exe", exe, sizeof(exe) - 1), 0);
+  EXPECT_EQ(self->exe, exe);
+  EXPECT_GT(t.size(), 1u);
+}
+
+TEST(ThreadTableTest, ForkChildInheritsTheCallersEntry) {
+  ThreadTable t(NoProc());
+  t.Insert(Thread(100, 100, 1, "bash"));
+  Apply(t, EventRecord(KESTREL_EVT_CLONE, {.tid = 100, .tgid = 100},
+                       {{"res", 200}, {"child_pid", 200}, {"flags", SIGCHLD}}));
+  const ThreadInfo* child = t.Find(200);
+  ASSERT_NE(child, nullptr);
+  EXPECT_EQ(child->tgid, 200u);
+  EXPECT_EQ(child->ppid, 100u);
+  EXPECT_EQ(child->comm, "bash");
+  EXPECT_EQ(child->exe, "/usr/bin/bash");
+}
+
+TEST(ThreadTableTest, NewThreadSharesTheCallersProcessAndParent) {
+  ThreadTable t(NoProc());
+  t.Insert(Thread(100, 100, 1, "server"));
+  Apply(t, EventRecord(KESTREL_EVT_CLONE3, {.tid = 100, .tgid = 100},
+                       {{"res", 101}, {"child_pid", 100}, {"flags", CLONE_VM | CLONE_THREAD}}));
+  const ThreadInfo* thread = t.Find(101);
+  ASSERT_NE(thread, nullptr);
+  EXPECT_EQ(thread->tgid, 100u);
+  EXPECT_EQ(thread->ppid, 1u);
+  EXPECT_EQ(thread->comm, "server");
+}
+
+TEST(ThreadTableTest, ChildReturnAndFailedCloneAddNobody) {
+  ThreadTable t(NoProc());
+  t.Insert(Thread(100, 100, 1, "bash"));
+  Apply(t,
+        EventRecord(KESTREL_EVT_FORK, {.tid = 300, .tgid = 300}, {{"res", 0}, {"child_pid", 300}}));
+  Apply(t, EventRecord(KESTREL_EVT_VFORK, {.tid = 100, .tgid = 100}, {{"res", -11}}));
+  EXPECT_EQ(t.Find(300), nullptr);
+  EXPECT_EQ(t.size(), 1u);
+}
+
+TEST(ThreadTableTest, ExecTakesCommExeAndParentFromTheRecord) {
+  ThreadTable t(NoProc());
+  t.Insert(Thread(200, 200, 100, "bash"));
+  Apply(t, EventRecord(KESTREL_EVT_EXECVE, {.tid = 200, .tgid = 200}, {{"res", 0}, {"ppid", 100}},
+                       {{"comm", Str("cat")}, {"exe", Str("/usr/bin/cat")}}));
+  const ThreadInfo* t200 = t.Find(200);
+  ASSERT_NE(t200, nullptr);
+  EXPECT_EQ(t200->comm, "cat");
+  EXPECT_EQ(t200->exe, "/usr/bin/cat");
+  EXPECT_EQ(t200->ppid, 100u);
+}
+
+TEST(ThreadTableTest, FailedExecKeepsTheExe) {
+  ThreadTable t(NoProc());
+  t.Insert(Thread(200, 200, 100, "bash"));
+  Apply(t, EventRecord(KESTREL_EVT_EXECVE, {.tid = 200, .tgid = 200}, {{"res", -2}},
+                       {{"comm", Str("bash")}, {"exe", Str("/nonexistent")}}));
+  EXPECT_EQ(t.Find(200)->comm, "bash");
+  EXPECT_EQ(t.Find(200)->exe, "/usr/bin/bash");
+}
+
+TEST(ThreadTableTest, PrctlSetNameRenamesOnlyThatThread) {
+  ThreadTable t(NoProc());
+  t.Insert(Thread(100, 100, 1, "worker"));
+  t.Insert(Thread(101, 100, 1, "worker"));
+  Apply(t, EventRecord(KESTREL_EVT_PRCTL, {.tid = 101, .tgid = 100},
+                       {{"res", 0}, {"option", PR_SET_NAME}}, {{"name", Str("sshd")}}));
+  EXPECT_EQ(t.Find(101)->comm, "sshd");
+  EXPECT_EQ(t.Find(100)->comm, "worker");
+  // Other options carry no name and rename nobody.
+  Apply(t, EventRecord(KESTREL_EVT_PRCTL, {.tid = 100, .tgid = 100},
+                       {{"res", 0}, {"option", PR_SET_DUMPABLE}}));
+  EXPECT_EQ(t.Find(100)->comm, "worker");
+}
+
+TEST(ThreadTableTest, ExitedThreadResolvesUntilItsGraceEnds) {
+  ThreadTableOptions o = NoProc();
+  o.exit_grace_ns = 2 * kSecond;
+  ThreadTable t(o);
+  t.Insert(Thread(200, 200, 100, "cat"));
+  t.Insert(Thread(100, 100, 1, "bash"));
+  Apply(t, EventRecord(KESTREL_EVT_PROCESS_EXIT, {.tid = 200, .tgid = 200, .ts_ns = 10 * kSecond},
+                       {{"group_dead", 1}}));
+  ASSERT_NE(t.Find(200), nullptr);
+  EXPECT_TRUE(t.Find(200)->exited);
+  // A late record of another thread, inside the grace: still there.
+  Apply(t, EventRecord(KESTREL_EVT_PRCTL, {.tid = 100, .tgid = 100, .ts_ns = 11 * kSecond}, {}));
+  EXPECT_NE(t.Find(200), nullptr);
+  Apply(t, EventRecord(KESTREL_EVT_PRCTL, {.tid = 100, .tgid = 100, .ts_ns = 13 * kSecond}, {}));
+  EXPECT_EQ(t.Find(200), nullptr);
+  EXPECT_EQ(t.size(), 1u);
+  EXPECT_EQ(t.evictions(), 0u);
+}
+
+TEST(ThreadTableTest, ReusedTidIsNotRemovedByTheOldExit) {
+  ThreadTableOptions o = NoProc();
+  o.exit_grace_ns = 2 * kSecond;
+  ThreadTable t(o);
+  t.Insert(Thread(100, 100, 1, "bash"));
+  t.Insert(Thread(200, 200, 100, "old"));
+  Apply(t, EventRecord(KESTREL_EVT_PROCESS_EXIT, {.tid = 200, .tgid = 200, .ts_ns = kSecond}, {}));
+  Apply(t, EventRecord(KESTREL_EVT_FORK, {.tid = 100, .tgid = 100, .ts_ns = 2 * kSecond},
+                       {{"res", 200}, {"child_pid", 200}}));
+  Apply(t, EventRecord(KESTREL_EVT_PRCTL, {.tid = 100, .tgid = 100, .ts_ns = 9 * kSecond}, {}));
+  ASSERT_NE(t.Find(200), nullptr);
+  EXPECT_EQ(t.Find(200)->comm, "bash");
+  EXPECT_FALSE(t.Find(200)->exited);
+}
+
+TEST(ThreadTableTest, FullTableEvictsExitedThreadsFirst) {
+  ThreadTableOptions o = NoProc();
+  o.max_entries = 3;
+  ThreadTable t(o);
+  t.Insert(Thread(1, 1, 0, "init"));
+  t.Insert(Thread(2, 2, 1, "a"));
+  t.Insert(Thread(3, 3, 1, "b"));
+  Apply(t, EventRecord(KESTREL_EVT_PROCESS_EXIT, {.tid = 2, .tgid = 2}, {}));
+  t.Insert(Thread(4, 4, 1, "c"));
+  EXPECT_EQ(t.size(), 3u);
+  EXPECT_EQ(t.Find(2), nullptr);
+  EXPECT_NE(t.Find(1), nullptr);
+  EXPECT_NE(t.Find(3), nullptr);
+  EXPECT_EQ(t.evictions(), 1u);
+  // No dead left: a live one goes, and the bound holds.
+  t.Insert(Thread(5, 5, 1, "d"));
+  EXPECT_EQ(t.size(), 3u);
+  EXPECT_NE(t.Find(5), nullptr);
+  EXPECT_EQ(t.evictions(), 2u);
+}
+
+TEST(ThreadTableTest, RecordHeaderUpdatesTheProcessId) {
+  ThreadTable t(NoProc());
+  t.Insert(Thread(150, 140, 1, "app"));
+  // The thread exec'd as its group's new leader: the header says so.
+  Apply(t, EventRecord(KESTREL_EVT_PRCTL, {.tid = 150, .tgid = 150}, {}));
+  EXPECT_EQ(t.Find(150)->tgid, 150u);
+}
+
+TEST(ThreadTableTest, UnknownThreadFallsBackToProcOnce) {
+  ThreadTable t;  // /proc fallback on, nothing seeded
+  const ThreadInfo* self =
+      t.Resolve(static_cast<uint32_t>(getpid()), static_cast<uint32_t>(gettid()));
+  ASSERT_NE(self, nullptr);
+  EXPECT_FALSE(self->comm.empty());
+  EXPECT_EQ(t.proc_fallbacks(), 1u);
+  t.Resolve(static_cast<uint32_t>(getpid()), static_cast<uint32_t>(gettid()));
+  EXPECT_EQ(t.proc_fallbacks(), 1u);
+  // A thread /proc does not show is remembered as unnamed.
+  const ThreadInfo* gone = t.Resolve(4'000'000'000u, 4'000'000'001u);
+  ASSERT_NE(gone, nullptr);
+  EXPECT_TRUE(gone->comm.empty());
+}
+
+TEST(ThreadTableTest, StateSyscallsNameWhatTheTableNeeds) {
+  std::vector<std::string_view> names;
+  for (uint32_t id : StateSyscalls()) names.push_back(SyscallName(id));
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string_view>{"clone", "clone3", "execve", "execveat", "exit",
+                                                  "exit_group", "fork", "prctl", "vfork"}));
+}
+
+}  // namespace
+}  // namespace kestrel::engine

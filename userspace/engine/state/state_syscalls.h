@@ -1,0 +1,19 @@
+// The syscalls whose records keep the engine's state current. A capture that
+// shows process names must select them even when the user did not ask for
+// them (and then not show them).
+#ifndef KESTREL_ENGINE_STATE_STATE_SYSCALLS_H_
+#define KESTREL_ENGINE_STATE_STATE_SYSCALLS_H_
+
+#include <cstdint>
+#include <vector>
+
+namespace kestrel::engine {
+
+// Ids of the clone family, the exec family, prctl, and exit/exit_group
+// (selecting either is what makes PROCESS_EXIT records flow), by
+// increasing id.
+const std::vector<uint32_t>& StateSyscalls();
+
+}  // namespace kestrel::engine
+
+#endif  // KESTREL_ENGINE_STATE_STATE_SYSCALLS_H_

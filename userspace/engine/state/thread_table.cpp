@@ -1,0 +1,186 @@
+#include "thread_table.h"
+
+#include <sched.h>
+#include <sys/prctl.h>
+
+#include <cstdint>
+#include <optional>
+
+#include "engine/decode/syscall_names.h"
+#include "proc_reader.h"
+#include "shared/event_types.h"
+
+namespace kestrel::engine {
+namespace {
+
+bool IsThreadExited(const ThreadInfo& t, uint64_t exit_ts_ns) {
+  return t.exited && t.exit_ts_ns == exit_ts_ns;
+}
+
+}  // namespace
+
+ThreadTable::ThreadTable(ThreadTableOptions options) : options_(std::move(options)) {
+  if (options_.max_entries == 0) options_.max_entries = 1;
+}
+
+void ThreadTable::SeedFromProc() {
+  ForEachProcThread(options_.proc_root, [this](ThreadInfo t) { Insert(std::move(t)); });
+}
+
+void ThreadTable::Insert(ThreadInfo info) {
+  const uint32_t tid = info.tid;
+  Upsert(tid) = std::move(info);
+}
+
+ThreadInfo& ThreadTable::Upsert(uint32_t tid) {
+  auto it = threads_.find(tid);
+  if (it != threads_.end()) return it->second;
+  while (threads_.size() >= options_.max_entries) EvictOne();
+  ThreadInfo& t = threads_[tid];
+  t.tid = tid;
+  return t;
+}
+
+void ThreadTable::EvictOne() {
+  while (!exits_.empty()) {
+    const auto [tid, ts] = exits_.front();
+    exits_.pop_front();
+    auto it = threads_.find(tid);
+    if (it != threads_.end() && IsThreadExited(it->second, ts)) {
+      threads_.erase(it);
+      ++evictions_;
+      return;
+    }
+  }
+  // Every entry is live: which one goes matters less than staying bounded.
+  threads_.erase(threads_.begin());
+  ++evictions_;
+}
+
+void ThreadTable::Advance(uint64_t ts_ns) {
+  if (ts_ns > now_ns_) now_ns_ = ts_ns;
+  while (!exits_.empty() && exits_.front().second + options_.exit_grace_ns < now_ns_) {
+    const auto [tid, ts] = exits_.front();
+    exits_.pop_front();
+    auto it = threads_.find(tid);
+    if (it != threads_.end() && IsThreadExited(it->second, ts)) threads_.erase(it);
+  }
+}
+
+void ThreadTable::MarkExited(ThreadInfo& t, uint64_t ts_ns) {
+  t.exited = true;
+  t.exit_ts_ns = ts_ns;
+  exits_.emplace_back(t.tid, ts_ns);
+}
+
+void ThreadTable::Apply(const RecordView& record) {
+  if (record.header().type == KESTREL_EVT_GENERIC_SYSCALL) {
+    if (absl::StatusOr<GenericSyscall> sc = DecodeGenericSyscall(record); sc.ok()) {
+      ApplyGeneric(record.header(), *sc);
+    }
+    return;
+  }
+  if (absl::StatusOr<DecodedEvent> event = DecodedEvent::Decode(record); event.ok()) {
+    ApplyEvent(*event);
+  }
+}
+
+void ThreadTable::ApplyGeneric(const kestrel_record_header& h, const GenericSyscall& syscall) {
+  Advance(h.ts_ns);
+  // A generic exec (an ia32 caller) carries no comm: forget the thread, so
+  // the next lookup reads what it became.
+  static const uint32_t kExecve = SyscallId("execve").value_or(UINT32_MAX);
+  static const uint32_t kExecveat = SyscallId("execveat").value_or(UINT32_MAX);
+  if ((syscall.id == kExecve || syscall.id == kExecveat) && syscall.ret == 0) {
+    threads_.erase(h.tid);
+  }
+}
+
+void ThreadTable::ApplyEvent(const DecodedEvent& event) {
+  const kestrel_record_header& h = event.record().header();
+  Advance(h.ts_ns);
+  auto it = threads_.find(h.tid);
+  if (it != threads_.end() && !it->second.exited) it->second.tgid = h.tgid;
+  switch (h.type) {
+    case KESTREL_EVT_CLONE:
+    case KESTREL_EVT_CLONE3:
+    case KESTREL_EVT_FORK:
+    case KESTREL_EVT_VFORK:
+      ApplyClone(h, event);
+      return;
+    case KESTREL_EVT_EXECVE:
+    case KESTREL_EVT_EXECVEAT:
+      ApplyExec(h, event);
+      return;
+    case KESTREL_EVT_PRCTL: {
+      std::optional<std::string> name = event.String("name");
+      if (event.Int("option") == PR_SET_NAME && name && !name->empty()) {
+        if (ThreadInfo* t = Lookup(h.tgid, h.tid)) t->comm = *std::move(name);
+      }
+      return;
+    }
+    case KESTREL_EVT_PROCESS_EXIT:
+      if (it != threads_.end() && !it->second.exited) MarkExited(it->second, h.ts_ns);
+      return;
+    default:
+      return;
+  }
+}
+
+void ThreadTable::ApplyClone(const kestrel_record_header& h, const DecodedEvent& event) {
+  const std::optional<int64_t> res = event.Int("res");
+  const std::optional<int64_t> child_pid = event.Int("child_pid");
+  // The child's own return (res 0) and failures add nobody.
+  if (!res || *res <= 0 || !child_pid || *child_pid <= 0) return;
+  const ThreadInfo* parent = Lookup(h.tgid, h.tid);
+  ThreadInfo child = parent ? *parent : ThreadInfo{};
+  child.tid = static_cast<uint32_t>(*res);
+  child.tgid = static_cast<uint32_t>(*child_pid);
+  child.exited = false;
+  child.exit_ts_ns = 0;
+  const uint64_t flags = static_cast<uint64_t>(event.Int("flags").value_or(0));
+  const bool same_parent = child.tgid == h.tgid || (flags & CLONE_PARENT);
+  if (!same_parent) child.ppid = h.tgid;  // else: the caller's parent, inherited
+  Insert(std::move(child));
+}
+
+void ThreadTable::ApplyExec(const kestrel_record_header& h, const DecodedEvent& event) {
+  std::optional<std::string> comm = event.String("comm");
+  // A failed exec changes nothing, but its comm is what the thread is
+  // called now, as good as any record can say.
+  ThreadInfo& t = Upsert(h.tid);
+  t.tgid = h.tgid;
+  if (comm && !comm->empty()) t.comm = *std::move(comm);
+  if (event.Int("res") != 0) return;
+  if (std::optional<std::string> exe = event.String("exe")) t.exe = *std::move(exe);
+  if (std::optional<int64_t> ppid = event.Int("ppid"); ppid && *ppid >= 0) {
+    t.ppid = static_cast<uint32_t>(*ppid);
+  }
+}
+
+const ThreadInfo* ThreadTable::Find(uint32_t tid) const {
+  auto it = threads_.find(tid);
+  return it == threads_.end() ? nullptr : &it->second;
+}
+
+const ThreadInfo* ThreadTable::Resolve(uint32_t tgid, uint32_t tid) { return Lookup(tgid, tid); }
+
+ThreadInfo* ThreadTable::Lookup(uint32_t tgid, uint32_t tid) {
+  auto it = threads_.find(tid);
+  if (it != threads_.end()) return &it->second;
+  if (!options_.proc_fallback) return nullptr;
+  ++proc_fallbacks_;
+  std::optional<ThreadInfo> read = ReadProcThread(options_.proc_root, tgid, tid);
+  if (read) {
+    ThreadInfo& t = Upsert(tid);
+    t = *std::move(read);
+    return &t;
+  }
+  // Gone already: remember that, for as long as an exited thread.
+  ThreadInfo& t = Upsert(tid);
+  t.tgid = tgid;
+  MarkExited(t, now_ns_);
+  return &t;
+}
+
+}  // namespace kestrel::engine

@@ -1,0 +1,101 @@
+// Threads of the traced system (tid -> process, parent, name, exe), seeded
+// once from /proc and then kept current only from the kernel's records, so
+// an event is named as its thread was called when the syscall happened, not
+// when the line is printed.
+//
+// The records that keep it current (StateSyscalls()):
+//  - clone/clone3/fork/vfork: the caller's record is written before the
+//    child runs (process_events.h), so the child inherits the caller's entry
+//    before any record of its own arrives;
+//  - execve/execveat: the comm and exe the record carries;
+//  - prctl(PR_SET_NAME): the name the record carries;
+//  - PROCESS_EXIT: the entry goes after a grace period (record time), so
+//    records still in flight from other CPUs resolve;
+//  - every record header: the thread's current process id.
+// Not seen: a rename written to /proc/PID/comm (no syscall record carries
+// it), and pids of a clone made inside another pid namespace (the record's
+// child ids are that namespace's).
+#ifndef KESTREL_ENGINE_STATE_THREAD_TABLE_H_
+#define KESTREL_ENGINE_STATE_THREAD_TABLE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "engine/decode/event_decoder.h"
+#include "engine/decode/generic_syscall.h"
+#include "engine/decode/record_view.h"
+#include "thread_info.h"
+
+namespace kestrel::engine {
+
+struct ThreadTableOptions {
+  // Past this many entries, inserting evicts exited threads first (oldest
+  // exit first), then an arbitrary live one.
+  size_t max_entries = 65536;
+  // How long (in record time) an exited thread stays resolvable.
+  uint64_t exit_grace_ns = 2'000'000'000;
+  std::string proc_root = "/proc";
+  // Read /proc for a thread no record and no seed described (one that
+  // predates the capture but was missed by the seed). Off, such a thread
+  // has no entry.
+  bool proc_fallback = true;
+};
+
+class ThreadTable {
+ public:
+  explicit ThreadTable(ThreadTableOptions options = {});
+
+  // Adds every thread /proc shows now. Call once, after the probe is
+  // attached, so no thread falls between the seed and the first record.
+  void SeedFromProc();
+
+  // Adds or replaces one entry (the seed's way in; tests use it too).
+  void Insert(ThreadInfo info);
+
+  // Updates the table from one record; records that carry no thread state
+  // change nothing. A record that does not decode is ignored.
+  void Apply(const RecordView& record);
+  void ApplyEvent(const DecodedEvent& event);
+  void ApplyGeneric(const kestrel_record_header& header, const GenericSyscall& syscall);
+
+  // The entry of `tid`, or nullptr. Never reads /proc.
+  const ThreadInfo* Find(uint32_t tid) const;
+
+  // Find(tid), or for a thread the table never heard of, what /proc says of
+  // it (remembered, so /proc is read once per such thread). A thread /proc
+  // no longer shows is remembered with an empty comm. nullptr only when the
+  // fallback is off.
+  const ThreadInfo* Resolve(uint32_t tgid, uint32_t tid);
+
+  size_t size() const { return threads_.size(); }
+  // Live or grace-period entries pushed out because the table was full.
+  uint64_t evictions() const { return evictions_; }
+  // Threads resolved from /proc after the seed.
+  uint64_t proc_fallbacks() const { return proc_fallbacks_; }
+
+ private:
+  ThreadInfo& Upsert(uint32_t tid);
+  ThreadInfo* Lookup(uint32_t tgid, uint32_t tid);  // Resolve, writable
+  void Advance(uint64_t ts_ns);                     // drops exited threads past their grace
+  void MarkExited(ThreadInfo& t, uint64_t ts_ns);
+  void EvictOne();
+  void ApplyClone(const kestrel_record_header& h, const DecodedEvent& event);
+  void ApplyExec(const kestrel_record_header& h, const DecodedEvent& event);
+
+  ThreadTableOptions options_;
+  absl::flat_hash_map<uint32_t, ThreadInfo> threads_;
+  // (tid, exit_ts_ns) by exit time; an entry is stale once its thread was
+  // replaced (a reused tid) or already removed.
+  std::deque<std::pair<uint32_t, uint64_t>> exits_;
+  uint64_t now_ns_ = 0;  // newest record time seen
+  uint64_t evictions_ = 0;
+  uint64_t proc_fallbacks_ = 0;
+};
+
+}  // namespace kestrel::engine
+
+#endif  // KESTREL_ENGINE_STATE_THREAD_TABLE_H_
