@@ -1,31 +1,104 @@
 #include "dump_command.h"
 
 #include <time.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <deque>
 #include <memory>
+#include <vector>
 
+#include "cli_app.h"
+#include "engine/control_records.h"
+#include "engine/record_view.h"
 #include "event_printer.h"
+#include "libpman_control.h"
 #include "libpman_recorder.h"
 #include "recorder_options.h"
+#include "shared/event_types.h"
 #include "stderr_log.h"
 
 namespace kestrel::cli {
 namespace {
 
+constexpr char kCommand[] = "kestrel dump";
+
 struct RecorderCloser {
   void operator()(pman_recorder* r) const { pman_recorder_close(r); }
 };
 
+// Records of this process: its exec, its loader's mmaps, and whatever it
+// did before the recorder left it out. A record of an earlier process that
+// had our pid is older than our start, and stays. Also the settings_changed
+// record of dump's own change (whichever task's syscall reported it) when
+// it reports that change alone.
+struct OwnRecords {
+  uint32_t tgid;
+  uint64_t started_ns;          // CLOCK_BOOTTIME, rounded down to a clock tick
+  uint64_t own_generation = 0;  // the generation our change made; 0 = none
+
+  bool Match(const kestrel_record_header* record) const {
+    if (record->ts_ns < started_ns) return false;
+    if (record->tgid == tgid) return true;
+    if (own_generation == 0 || record->type != KESTREL_EVT_SETTINGS_CHANGED) return false;
+    absl::StatusOr<engine::RecordView> view = engine::RecordView::Parse(record, record->len);
+    if (!view.ok()) return false;
+    absl::StatusOr<engine::SettingsChanged> changed = engine::DecodeSettingsChanged(*view);
+    return changed.ok() && changed->new_generation == own_generation &&
+           changed->old_generation + 1 == own_generation;
+  }
+};
+
+// /proc/self/stat field 22: start time since boot (boot clock) in ticks.
+uint64_t OwnStartBootNs() {
+  std::FILE* f = std::fopen("/proc/self/stat", "r");
+  if (f == nullptr) return 0;
+  char buf[1024] = {};
+  const size_t n = std::fread(buf, 1, sizeof(buf) - 1, f);
+  std::fclose(f);
+  // comm (field 2) may hold spaces and parentheses: count from the last ')'.
+  const char* p = std::strrchr(buf, ')');
+  if (n == 0 || p == nullptr) return 0;
+  unsigned long long ticks = 0;
+  if (std::sscanf(
+          p + 1,
+          " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+          &ticks) != 1) {
+    return 0;
+  }
+  const long hz = sysconf(_SC_CLK_TCK);
+  return hz > 0 ? ticks * (1'000'000'000ULL / static_cast<uint64_t>(hz)) : 0;
+}
+
 struct PrintContext {
+  PrintContext(EventPrinter* p, OwnRecords o, uint64_t n) : printer(p), own(o), last(n) {}
+
   EventPrinter* printer;
+  OwnRecords own;
+  uint64_t last;  // 0 = print as they come; else keep the newest `last`
+  std::deque<std::vector<uint8_t>> kept;
+  uint64_t printed = 0;
   uint64_t undecodable = 0;
 };
 
-int PrintRecord(void* ctx, const kestrel_record_header* record) {
+void Print(PrintContext& c, const kestrel_record_header* record) {
+  ++c.printed;
+  if (!c.printer->Print(record).ok()) ++c.undecodable;
+}
+
+int TakeRecord(void* ctx, const kestrel_record_header* record) {
   auto* c = static_cast<PrintContext*>(ctx);
-  if (!c->printer->Print(record).ok()) ++c->undecodable;
+  if (c->own.Match(record)) return 0;
+  if (c->last == 0) {
+    Print(*c, record);
+    return 0;
+  }
+  const auto* bytes = reinterpret_cast<const uint8_t*>(record);
+  c->kept.emplace_back(bytes, bytes + record->len);
+  if (c->kept.size() > c->last) c->kept.pop_front();
   return 0;
 }
 
@@ -35,50 +108,111 @@ uint64_t BootNowNs() {
   return static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000ULL + ts.tv_nsec;
 }
 
+int SetOwnTgid(void* ctx, kestrel_capture_settings* s) {
+  s->own_tgid = *static_cast<uint32_t*>(ctx);
+  return 0;
+}
+
+int ClearOwnTgidIfOurs(void* ctx, kestrel_capture_settings* s) {
+  // Another dump may have taken the slot since; then it is its to clear.
+  if (s->own_tgid != *static_cast<uint32_t*>(ctx)) return -EAGAIN;
+  s->own_tgid = 0;
+  return 0;
+}
+
+// While dump reads, the recorder leaves dump's syscalls out (through the
+// control's own_tgid, as a live capture leaves itself out), so they neither
+// show up nor overwrite older records. Best effort: a recorder whose
+// settings are locked keeps recording us, and PrintRecord filters instead.
+class SelfExclusion {
+ public:
+  explicit SelfExclusion(const std::string& dir) : tgid_(static_cast<uint32_t>(getpid())) {
+    if (pman_control_open(dir.c_str(), nullptr, nullptr, &control_) != 0) return;
+    uint64_t before = 0, after = 0;
+    if (pman_control_is_read_only(control_) == 1 ||
+        pman_control_get_settings_generation(control_, &before) != 0 ||
+        pman_control_edit_capture_settings(control_, SetOwnTgid, &tgid_) != 0) {
+      pman_control_close(control_);
+      control_ = nullptr;
+      return;
+    }
+    // Each change adds exactly 1: a larger step means another writer
+    // changed something around ours, and then no record is taken for ours.
+    if (pman_control_get_settings_generation(control_, &after) == 0 && after == before + 1) {
+      generation_ = after;
+    }
+  }
+
+  // The settings generation our change made, 0 if none was made.
+  uint64_t generation() const { return generation_; }
+  ~SelfExclusion() {
+    if (control_ == nullptr) return;
+    pman_control_edit_capture_settings(control_, ClearOwnTgidIfOurs, &tgid_);
+    pman_control_close(control_);
+  }
+  SelfExclusion(const SelfExclusion&) = delete;
+  SelfExclusion& operator=(const SelfExclusion&) = delete;
+
+ private:
+  uint32_t tgid_;
+  pman_control* control_ = nullptr;
+  uint64_t generation_ = 0;
+};
+
 }  // namespace
 
 int RunDump(const std::vector<std::string>& args) {
-  absl::StatusOr<DumpOptions> options = ParseDumpOptions(args);
-  if (!options.ok()) {
-    std::fprintf(stderr, "kestrel dump: %s\n%s", std::string(options.status().message()).c_str(),
-                 kDumpUsage);
-    return 2;
-  }
+  DumpOptions options;
+  auto app = MakeVerbApp("dump", kDumpDescription, kDumpExample);
+  DefineDumpOptions(*app, options);
+  if (std::optional<int> done = ParseVerb(*app, args)) return *done;
+
   pman_recorder_options o;
   pman_recorder_default_options(&o);
-  o.name = options->target.name.c_str();
-  o.pin_root = options->target.pin_root.c_str();
+  o.name = options.target.name.c_str();
+  o.pin_root = options.target.pin_root.c_str();
   o.log_fn = LogToStderr;
-  o.log_ctx = CommandLogContext("kestrel dump");
+  o.log_ctx = CommandLogContext(kCommand);
   pman_recorder* raw = nullptr;
-  if (pman_recorder_open(&o, &raw) != 0) return 1;
+  if (pman_recorder_open(&o, &raw) != 0) return kExitFailure;
   std::unique_ptr<pman_recorder, RecorderCloser> recorder(raw);
+  // Only once open proved the folder a recorder's: its control is ours to
+  // write.
+  const SelfExclusion exclusion(options.target.pin_root + "/" + options.target.name);
 
   pman_recorder_status status{};
-  if (pman_recorder_get_status(raw, &status) != 0) return 1;
+  if (pman_recorder_get_status(raw, &status) != 0) return kExitFailure;
   const uint64_t now = BootNowNs();
   const uint64_t since =
-      options->since_ns == 0 ? 0 : (now > options->since_ns ? now - options->since_ns : 0);
-  EventPrinter printer(options->json, status.boot_time_ns, stdout);
-  PrintContext ctx{&printer};
+      options.since_ns == 0 ? 0 : (now > options.since_ns ? now - options.since_ns : 0);
+  EventPrinter printer(options.json, status.boot_time_ns, stdout);
+  PrintContext ctx(
+      &printer,
+      OwnRecords{static_cast<uint32_t>(getpid()), OwnStartBootNs(), exclusion.generation()},
+      options.last);
   pman_recorder_read_stats stats{};
-  if (pman_recorder_read(raw, options->last, since, PrintRecord, &ctx, &stats) != 0) return 1;
+  // All of them, not just `last`: ours are dropped first, then the newest
+  // `last` of the rest are kept.
+  if (pman_recorder_read(raw, 0, since, TakeRecord, &ctx, &stats) != 0) return kExitFailure;
+  for (const std::vector<uint8_t>& record : ctx.kept) {
+    Print(ctx, reinterpret_cast<const kestrel_record_header*>(record.data()));
+  }
   std::fflush(stdout);
   std::fprintf(stderr,
                "kestrel dump: %llu records printed, %llu undecodable; skipped: %llu overwritten "
                "while read, %llu in flight, %llu lost\n"
                "recorder %s: recording for %.1f s, %llu bytes in %u ring(s); %llu written, %llu "
                "dropped (slot busy)\n",
-               static_cast<unsigned long long>(stats.records - ctx.undecodable),
+               static_cast<unsigned long long>(ctx.printed - ctx.undecodable),
                static_cast<unsigned long long>(ctx.undecodable),
                static_cast<unsigned long long>(stats.torn),
                static_cast<unsigned long long>(stats.in_flight),
-               static_cast<unsigned long long>(stats.lost_slots), options->target.name.c_str(),
+               static_cast<unsigned long long>(stats.lost_slots), options.target.name.c_str(),
                static_cast<double>(now - std::min(now, status.started_boot_ns)) / 1e9,
                static_cast<unsigned long long>(status.size_bytes), status.n_rings,
                static_cast<unsigned long long>(status.counters.records_written),
                static_cast<unsigned long long>(status.counters.drops_ring_full));
-  return 0;
+  return kExitOk;
 }
 
 }  // namespace kestrel::cli
