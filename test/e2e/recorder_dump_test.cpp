@@ -86,15 +86,7 @@ TEST(RecorderDumpSelfTest, DumpLeavesItsOwnSyscallsOut) {
   EXPECT_EQ(lines.size(), 200u);
   EXPECT_TRUE(LinesWith(r.out, {"\"pid\":" + first_pid + ","}).empty()) << r.out;
 
-  // Nor did the first dump's work enter the recorder: none of its output
-  // writes are there for a second dump to see.
-  const CliResult second = RunKestrel(root.Args({"dump"}, {"--json"}));
-  ASSERT_EQ(second.exit_code, 0) << second.err;
-  EXPECT_TRUE(
-      LinesWith(second.out, {"\"pid\":" + first_pid + ",", "\"syscall\":\"write\""}).empty())
-      << second.out;
-
-  // And it gave the recorder back as it found it.
+  // Reading changed nothing in the recorder's settings.
   const CliResult settings = RunKestrel({"settings", "get", "own_tgid", "--pin-dir", root.dir()});
   EXPECT_EQ(settings.exit_code, 0) << settings.err;
   EXPECT_NE(settings.out.find("own_tgid=0"), std::string::npos) << settings.out;

@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <deque>
@@ -12,13 +11,9 @@
 #include <vector>
 
 #include "cli_app.h"
-#include "engine/control_records.h"
-#include "engine/record_view.h"
 #include "event_printer.h"
-#include "libpman_control.h"
 #include "libpman_recorder.h"
 #include "recorder_options.h"
-#include "shared/event_types.h"
 #include "stderr_log.h"
 
 namespace kestrel::cli {
@@ -30,25 +25,21 @@ struct RecorderCloser {
   void operator()(pman_recorder* r) const { pman_recorder_close(r); }
 };
 
-// Records of this process: its exec, its loader's mmaps, and whatever it
-// did before the recorder left it out. A record of an earlier process that
-// had our pid is older than our start, and stays. Also the settings_changed
-// record of dump's own change (whichever task's syscall reported it) when
-// it reports that change alone.
+// Records of this process (its exec, its loader's mmaps, opening the pins,
+// the reads), as a live capture leaves itself out through own_tgid. A
+// record of an earlier process that had our pid is older than our start,
+// and stays.
+//
+// Filtered here rather than kept out of the recorder: changing the
+// recorder's own_tgid goes through a settings change, whose
+// settings_changed records (one to set, one to clear) would themselves
+// overwrite the two oldest records on every dump.
 struct OwnRecords {
   uint32_t tgid;
-  uint64_t started_ns;          // CLOCK_BOOTTIME, rounded down to a clock tick
-  uint64_t own_generation = 0;  // the generation our change made; 0 = none
+  uint64_t started_ns;  // CLOCK_BOOTTIME, rounded down to a clock tick
 
   bool Match(const kestrel_record_header* record) const {
-    if (record->ts_ns < started_ns) return false;
-    if (record->tgid == tgid) return true;
-    if (own_generation == 0 || record->type != KESTREL_EVT_SETTINGS_CHANGED) return false;
-    absl::StatusOr<engine::RecordView> view = engine::RecordView::Parse(record, record->len);
-    if (!view.ok()) return false;
-    absl::StatusOr<engine::SettingsChanged> changed = engine::DecodeSettingsChanged(*view);
-    return changed.ok() && changed->new_generation == own_generation &&
-           changed->old_generation + 1 == own_generation;
+    return record->tgid == tgid && record->ts_ns >= started_ns;
   }
 };
 
@@ -108,57 +99,6 @@ uint64_t BootNowNs() {
   return static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000ULL + ts.tv_nsec;
 }
 
-int SetOwnTgid(void* ctx, kestrel_capture_settings* s) {
-  s->own_tgid = *static_cast<uint32_t*>(ctx);
-  return 0;
-}
-
-int ClearOwnTgidIfOurs(void* ctx, kestrel_capture_settings* s) {
-  // Another dump may have taken the slot since; then it is its to clear.
-  if (s->own_tgid != *static_cast<uint32_t*>(ctx)) return -EAGAIN;
-  s->own_tgid = 0;
-  return 0;
-}
-
-// While dump reads, the recorder leaves dump's syscalls out (through the
-// control's own_tgid, as a live capture leaves itself out), so they neither
-// show up nor overwrite older records. Best effort: a recorder whose
-// settings are locked keeps recording us, and PrintRecord filters instead.
-class SelfExclusion {
- public:
-  explicit SelfExclusion(const std::string& dir) : tgid_(static_cast<uint32_t>(getpid())) {
-    if (pman_control_open(dir.c_str(), nullptr, nullptr, &control_) != 0) return;
-    uint64_t before = 0, after = 0;
-    if (pman_control_is_read_only(control_) == 1 ||
-        pman_control_get_settings_generation(control_, &before) != 0 ||
-        pman_control_edit_capture_settings(control_, SetOwnTgid, &tgid_) != 0) {
-      pman_control_close(control_);
-      control_ = nullptr;
-      return;
-    }
-    // Each change adds exactly 1: a larger step means another writer
-    // changed something around ours, and then no record is taken for ours.
-    if (pman_control_get_settings_generation(control_, &after) == 0 && after == before + 1) {
-      generation_ = after;
-    }
-  }
-
-  // The settings generation our change made, 0 if none was made.
-  uint64_t generation() const { return generation_; }
-  ~SelfExclusion() {
-    if (control_ == nullptr) return;
-    pman_control_edit_capture_settings(control_, ClearOwnTgidIfOurs, &tgid_);
-    pman_control_close(control_);
-  }
-  SelfExclusion(const SelfExclusion&) = delete;
-  SelfExclusion& operator=(const SelfExclusion&) = delete;
-
- private:
-  uint32_t tgid_;
-  pman_control* control_ = nullptr;
-  uint64_t generation_ = 0;
-};
-
 }  // namespace
 
 int RunDump(const std::vector<std::string>& args) {
@@ -176,9 +116,6 @@ int RunDump(const std::vector<std::string>& args) {
   pman_recorder* raw = nullptr;
   if (pman_recorder_open(&o, &raw) != 0) return kExitFailure;
   std::unique_ptr<pman_recorder, RecorderCloser> recorder(raw);
-  // Only once open proved the folder a recorder's: its control is ours to
-  // write.
-  const SelfExclusion exclusion(options.target.pin_root + "/" + options.target.name);
 
   pman_recorder_status status{};
   if (pman_recorder_get_status(raw, &status) != 0) return kExitFailure;
@@ -186,10 +123,8 @@ int RunDump(const std::vector<std::string>& args) {
   const uint64_t since =
       options.since_ns == 0 ? 0 : (now > options.since_ns ? now - options.since_ns : 0);
   EventPrinter printer(options.json, status.boot_time_ns, stdout);
-  PrintContext ctx(
-      &printer,
-      OwnRecords{static_cast<uint32_t>(getpid()), OwnStartBootNs(), exclusion.generation()},
-      options.last);
+  PrintContext ctx(&printer, OwnRecords{static_cast<uint32_t>(getpid()), OwnStartBootNs()},
+                   options.last);
   pman_recorder_read_stats stats{};
   // All of them, not just `last`: ours are dropped first, then the newest
   // `last` of the rest are kept.
