@@ -7,14 +7,14 @@ namespace kestrel::cli {
 namespace {
 
 TEST(RecorderOptionsTest, ByteSizesTakeBinarySuffixes) {
-  EXPECT_EQ(*ParseByteSize("65536"), 65536u);
-  EXPECT_EQ(*ParseByteSize("512K"), 512u << 10);
-  EXPECT_EQ(*ParseByteSize("64M"), 64u << 20);
-  EXPECT_EQ(*ParseByteSize("1g"), 1ULL << 30);
-  EXPECT_FALSE(ParseByteSize("").ok());
-  EXPECT_FALSE(ParseByteSize("M").ok());
-  EXPECT_FALSE(ParseByteSize("0").ok());
-  EXPECT_FALSE(ParseByteSize("12X").ok());
+  EXPECT_EQ(*ParseRecorderSize("65536"), 65536u);
+  EXPECT_EQ(*ParseRecorderSize("512K"), 512u << 10);
+  EXPECT_EQ(*ParseRecorderSize("64M"), 64u << 20);
+  EXPECT_EQ(*ParseRecorderSize("1g"), 1ULL << 30);
+  EXPECT_FALSE(ParseRecorderSize("").ok());
+  EXPECT_FALSE(ParseRecorderSize("M").ok());
+  EXPECT_FALSE(ParseRecorderSize("0").ok());
+  EXPECT_FALSE(ParseRecorderSize("12X").ok());
 }
 
 TEST(RecorderOptionsTest, DurationsTakeUnits) {

@@ -1,11 +1,16 @@
 #include "dump_command.h"
 
 #include <time.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
+#include <deque>
 #include <memory>
+#include <vector>
 
+#include "cli_app.h"
 #include "engine/output/event_printer.h"
 #include "engine/state/thread_table.h"
 #include "libpman_recorder.h"
@@ -15,18 +20,77 @@
 namespace kestrel::cli {
 namespace {
 
+constexpr char kCommand[] = "kestrel dump";
+
 struct RecorderCloser {
   void operator()(pman_recorder* r) const { pman_recorder_close(r); }
 };
 
+// Records of this process (its exec, its loader's mmaps, opening the pins,
+// the reads), as a live capture leaves itself out through own_tgid. A
+// record of an earlier process that had our pid is older than our start,
+// and stays.
+//
+// Filtered here rather than kept out of the recorder: changing the
+// recorder's own_tgid goes through a settings change, whose
+// settings_changed records (one to set, one to clear) would themselves
+// overwrite the two oldest records on every dump.
+struct OwnRecords {
+  uint32_t tgid;
+  uint64_t started_ns;  // CLOCK_BOOTTIME, rounded down to a clock tick
+
+  bool Match(const kestrel_record_header* record) const {
+    return record->tgid == tgid && record->ts_ns >= started_ns;
+  }
+};
+
+// /proc/self/stat field 22: start time since boot (boot clock) in ticks.
+uint64_t OwnStartBootNs() {
+  std::FILE* f = std::fopen("/proc/self/stat", "r");
+  if (f == nullptr) return 0;
+  char buf[1024] = {};
+  const size_t n = std::fread(buf, 1, sizeof(buf) - 1, f);
+  std::fclose(f);
+  // comm (field 2) may hold spaces and parentheses: count from the last ')'.
+  const char* p = std::strrchr(buf, ')');
+  if (n == 0 || p == nullptr) return 0;
+  unsigned long long ticks = 0;
+  if (std::sscanf(
+          p + 1,
+          " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+          &ticks) != 1) {
+    return 0;
+  }
+  const long hz = sysconf(_SC_CLK_TCK);
+  return hz > 0 ? ticks * (1'000'000'000ULL / static_cast<uint64_t>(hz)) : 0;
+}
+
 struct PrintContext {
+  PrintContext(engine::EventPrinter* p, OwnRecords o, uint64_t n) : printer(p), own(o), last(n) {}
+
   engine::EventPrinter* printer;
+  OwnRecords own;
+  uint64_t last;  // 0 = print as they come; else keep the newest `last`
+  std::deque<std::vector<uint8_t>> kept;
+  uint64_t printed = 0;
   uint64_t undecodable = 0;
 };
 
-int PrintRecord(void* ctx, const kestrel_record_header* record) {
+void Print(PrintContext& c, const kestrel_record_header* record) {
+  ++c.printed;
+  if (!c.printer->Print(record).ok()) ++c.undecodable;
+}
+
+int TakeRecord(void* ctx, const kestrel_record_header* record) {
   auto* c = static_cast<PrintContext*>(ctx);
-  if (!c->printer->Print(record).ok()) ++c->undecodable;
+  if (c->own.Match(record)) return 0;
+  if (c->last == 0) {
+    Print(*c, record);
+    return 0;
+  }
+  const auto* bytes = reinterpret_cast<const uint8_t*>(record);
+  c->kept.emplace_back(bytes, bytes + record->len);
+  if (c->kept.size() > c->last) c->kept.pop_front();
   return 0;
 }
 
@@ -39,52 +103,57 @@ uint64_t BootNowNs() {
 }  // namespace
 
 int RunDump(const std::vector<std::string>& args) {
-  absl::StatusOr<DumpOptions> options = ParseDumpOptions(args);
-  if (!options.ok()) {
-    std::fprintf(stderr, "kestrel dump: %s\n%s", std::string(options.status().message()).c_str(),
-                 kDumpUsage);
-    return 2;
-  }
+  DumpOptions options;
+  auto app = MakeVerbApp("dump", kDumpDescription, kDumpExample);
+  DefineDumpOptions(*app, options);
+  if (std::optional<int> done = ParseVerb(*app, args)) return *done;
+
   pman_recorder_options o;
   pman_recorder_default_options(&o);
-  o.name = options->target.name.c_str();
-  o.pin_root = options->target.pin_root.c_str();
+  o.name = options.target.name.c_str();
+  o.pin_root = options.target.pin_root.c_str();
   o.log_fn = LogToStderr;
-  o.log_ctx = CommandLogContext("kestrel dump");
+  o.log_ctx = CommandLogContext(kCommand);
   pman_recorder* raw = nullptr;
-  if (pman_recorder_open(&o, &raw) != 0) return 1;
+  if (pman_recorder_open(&o, &raw) != 0) return kExitFailure;
   std::unique_ptr<pman_recorder, RecorderCloser> recorder(raw);
 
   pman_recorder_status status{};
-  if (pman_recorder_get_status(raw, &status) != 0) return 1;
+  if (pman_recorder_get_status(raw, &status) != 0) return kExitFailure;
   const uint64_t now = BootNowNs();
   const uint64_t since =
-      options->since_ns == 0 ? 0 : (now > options->since_ns ? now - options->since_ns : 0);
+      options.since_ns == 0 ? 0 : (now > options.since_ns ? now - options.since_ns : 0);
   // Not seeded: a recording's threads are named by its own records, and by
   // /proc only for those none of them described.
   engine::ThreadTable threads;
   engine::EventPrinter printer(
-      options->json ? engine::OutputStyle::kJson : engine::OutputStyle::kText, status.boot_time_ns,
+      options.json ? engine::OutputStyle::kJson : engine::OutputStyle::kText, status.boot_time_ns,
       threads, stdout);
-  PrintContext ctx{&printer};
+  PrintContext ctx(&printer, OwnRecords{static_cast<uint32_t>(getpid()), OwnStartBootNs()},
+                   options.last);
   pman_recorder_read_stats stats{};
-  if (pman_recorder_read(raw, options->last, since, PrintRecord, &ctx, &stats) != 0) return 1;
+  // All of them, not just `last`: ours are dropped first, then the newest
+  // `last` of the rest are kept.
+  if (pman_recorder_read(raw, 0, since, TakeRecord, &ctx, &stats) != 0) return kExitFailure;
+  for (const std::vector<uint8_t>& record : ctx.kept) {
+    Print(ctx, reinterpret_cast<const kestrel_record_header*>(record.data()));
+  }
   std::fflush(stdout);
   std::fprintf(stderr,
                "kestrel dump: %llu records printed, %llu undecodable; skipped: %llu overwritten "
                "while read, %llu in flight, %llu lost\n"
                "recorder %s: recording for %.1f s, %llu bytes in %u ring(s); %llu written, %llu "
                "dropped (slot busy)\n",
-               static_cast<unsigned long long>(stats.records - ctx.undecodable),
+               static_cast<unsigned long long>(ctx.printed - ctx.undecodable),
                static_cast<unsigned long long>(ctx.undecodable),
                static_cast<unsigned long long>(stats.torn),
                static_cast<unsigned long long>(stats.in_flight),
-               static_cast<unsigned long long>(stats.lost_slots), options->target.name.c_str(),
+               static_cast<unsigned long long>(stats.lost_slots), options.target.name.c_str(),
                static_cast<double>(now - std::min(now, status.started_boot_ns)) / 1e9,
                static_cast<unsigned long long>(status.size_bytes), status.n_rings,
                static_cast<unsigned long long>(status.counters.records_written),
                static_cast<unsigned long long>(status.counters.drops_ring_full));
-  return 0;
+  return kExitOk;
 }
 
 }  // namespace kestrel::cli

@@ -1,94 +1,84 @@
 #include "recorder_options.h"
 
-#include "absl/strings/string_view.h"
-
 #include "absl/status/status.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/string_view.h"
 #include "engine/decode/syscall_names.h"
+#include "libpman_recorder.h"
+#include "ring_options.h"
 
 namespace kestrel::cli {
-
-const char kRecorderUsage[] =
-    "usage: kestrel recorder start [--name NAME] [--size BYTES] [--per-cpu]\n"
-    "                              [--syscalls NAME,...] [--cgroup PATH] [--pin-root DIR]\n"
-    "       kestrel recorder stop  [--name NAME] [--pin-root DIR]\n"
-    "start loads a flight recorder that keeps the newest records in an overwrite\n"
-    "ring (default 64M, one ring shared by all CPUs), pins it under\n"
-    "DIR/NAME (default /sys/fs/bpf/kestrel/default) and exits; it records until\n"
-    "stop. --cgroup records only tasks of that cgroup (v2 path, absolute or\n"
-    "relative to the cgroup v2 mount).\n";
-
-const char kDumpUsage[] =
-    "usage: kestrel dump [--name NAME] [--pin-root DIR] [--last N | --since DURATION]\n"
-    "                    [--json]\n"
-    "Prints the newest records of a running flight recorder, oldest first.\n"
-    "DURATION: 500ms, 10s, 5m, 2h. Counts of skipped records go to stderr.\n";
-
 namespace {
 
-absl::Status FlagError(const std::string& flag, const std::string& why) {
-  return absl::InvalidArgumentError(absl::StrFormat("%s: %s", flag, why));
+// A value CLI11 reports as "FLAG: WHY" (ValidationError), the one line a
+// usage error prints.
+[[noreturn]] void Refuse(const std::string& flag, const absl::Status& why) {
+  throw CLI::ValidationError(flag, std::string(why.message()));
 }
 
-// Walks `args`, handing each flag (and its value, when it takes one) to
-// `apply`; `takes_value(flag)` says which do.
-template <typename TakesValue, typename Apply>
-absl::Status ForEachFlag(const std::vector<std::string>& args, TakesValue takes_value,
-                         Apply apply) {
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& flag = args[i];
-    if (!takes_value(flag)) {
-      if (absl::Status s = apply(flag, std::string()); !s.ok()) return s;
-      continue;
-    }
-    if (i + 1 >= args.size()) return FlagError(flag, "needs a value");
-    if (absl::Status s = apply(flag, args[++i]); !s.ok()) return s;
+constexpr uint64_t kMinRecorderBytes = 64 << 10;
+
+std::string Quoted(const std::string& text) { return "\"" + absl::CEscape(text) + "\""; }
+
+// Options take one value once: a repeated flag is a usage error, not a
+// silent "last one wins".
+CLI::Option* Once(CLI::Option* option) {
+  return option->multi_option_policy(CLI::MultiOptionPolicy::Throw);
+}
+
+void DefineTargetOptions(CLI::App& app, RecorderTarget& target) {
+  Once(app.add_option("--name", target.name, "recorder name: letters, digits, '-', '_', '.'")
+           ->type_name("NAME")
+           ->default_str(target.name)
+           ->check(CLI::Validator(
+               [](std::string& name) -> std::string {
+                 if (pman_recorder_name_is_valid(name.c_str())) return "";
+                 return absl::StrFormat(
+                     "%s is not a recorder name: use 1 to %d letters, digits, '-', '_' or '.'",
+                     Quoted(name), PMAN_RECORDER_MAX_NAME);
+               },
+               "")));
+  Once(app.add_option("--pin-root", target.pin_root, "bpffs folder holding the recorders")
+           ->type_name("DIR")
+           ->default_str(target.pin_root)
+           ->check(CLI::Validator(
+               [](std::string& dir) -> std::string {
+                 if (!dir.empty() && dir[0] == '/') return "";
+                 return Quoted(dir) + " is not an absolute path";
+               },
+               "")));
+}
+
+// Parses without printing, for ParseXOptions.
+absl::Status ParseQuietly(CLI::App& app, const std::vector<std::string>& args) {
+  std::vector<std::string> reversed(args.rbegin(), args.rend());
+  try {
+    app.parse(reversed);
+  } catch (const CLI::ParseError& e) {
+    return absl::InvalidArgumentError(e.what());
   }
   return absl::OkStatus();
 }
 
-bool TargetFlag(const std::string& flag) { return flag == "--name" || flag == "--pin-root"; }
-
-void ApplyTarget(const std::string& flag, const std::string& value, RecorderTarget& target) {
-  (flag == "--name" ? target.name : target.pin_root) = value;
-}
-
-absl::Status Unknown(const std::string& flag) {
-  return absl::InvalidArgumentError(absl::StrFormat("unknown option \"%s\"", flag));
-}
-
 }  // namespace
 
-absl::StatusOr<uint64_t> ParseByteSize(const std::string& text) {
-  absl::string_view digits = text;
-  uint64_t scale = 1;
-  if (!digits.empty()) {
-    switch (digits.back()) {
-      case 'K':
-      case 'k':
-        scale = 1ULL << 10;
-        break;
-      case 'M':
-      case 'm':
-        scale = 1ULL << 20;
-        break;
-      case 'G':
-      case 'g':
-        scale = 1ULL << 30;
-        break;
-      default:
-        break;
-    }
-    if (scale != 1) digits.remove_suffix(1);
-  }
-  uint64_t n = 0;
-  if (!absl::SimpleAtoi(digits, &n) || n == 0 || n > UINT64_MAX / scale) {
+absl::StatusOr<uint64_t> ParseRecorderSize(const std::string& text) {
+  // The ring flags' size parser, minus its presets: those name capture
+  // buffer sizes, which mean nothing for a recorder.
+  if (text.empty() || !absl::ascii_isdigit(static_cast<unsigned char>(text[0]))) {
     return absl::InvalidArgumentError(
-        absl::StrFormat("\"%s\" is not a size (e.g. 65536, 512K, 64M, 1G)", text));
+        absl::StrFormat("%s is not a size (e.g. 65536, 512K, 64M, 1G)", Quoted(text)));
   }
-  return n * scale;
+  absl::StatusOr<uint64_t> bytes = ParseBufferBytes(text);
+  if (!bytes.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("%s is not a size (e.g. 65536, 512K, 64M, 1G)", Quoted(text)));
+  }
+  return bytes;
 }
 
 absl::StatusOr<uint64_t> ParseDuration(const std::string& text) {
@@ -110,79 +100,107 @@ absl::StatusOr<uint64_t> ParseDuration(const std::string& text) {
   double value = 0;
   if (!absl::SimpleAtod(number, &value) || !(value > 0) || value * scale > 1e18) {
     return absl::InvalidArgumentError(
-        absl::StrFormat("\"%s\" is not a duration (e.g. 500ms, 10s, 5m, 2h)", text));
+        absl::StrFormat("%s is not a duration (e.g. 500ms, 10s, 5m, 2h)", Quoted(text)));
   }
   return static_cast<uint64_t>(value * scale);
+}
+
+void DefineRecorderStartOptions(CLI::App& app, RecorderStartOptions& o) {
+  DefineTargetOptions(app, o.target);
+  Once(app.add_option_function<std::string>(
+              "--size",
+              [&o](const std::string& text) {
+                absl::StatusOr<uint64_t> bytes = ParseRecorderSize(text);
+                if (!bytes.ok()) Refuse("--size", bytes.status());
+                // libpman's rule too; checked here so it is a usage error.
+                if (*bytes < kMinRecorderBytes || (*bytes & (*bytes - 1)) != 0) {
+                  Refuse("--size", absl::InvalidArgumentError(
+                                       Quoted(text) + " is not a power of two of at least 64K"));
+                }
+                o.size_bytes = *bytes;
+              },
+              "bytes of records kept, a power of two of at least 64K (K/M/G suffixes)")
+           ->type_name("BYTES")
+           ->default_str("64M"));
+  Once(app.add_flag("--per-cpu", o.per_cpu,
+                    "one ring per CPU (size split among them) instead of one shared ring"));
+  Once(app.add_option_function<std::string>(
+              "--syscalls",
+              [&o](const std::string& list) {
+                absl::StatusOr<std::vector<uint32_t>> ids = engine::ParseSyscallList(list);
+                if (!ids.ok()) Refuse("--syscalls", ids.status());
+                o.syscalls = *std::move(ids);
+              },
+              "record only these syscalls (default: every one)")
+           ->type_name("NAME,..."));
+  Once(app.add_option("--cgroup", o.cgroup_path,
+                      "record only tasks of this cgroup (v2 path, absolute or relative to the "
+                      "cgroup v2 mount)")
+           ->type_name("PATH"));
+}
+
+void DefineRecorderStopOptions(CLI::App& app, RecorderTarget& target) {
+  DefineTargetOptions(app, target);
+}
+
+void DefineRecorderOptions(CLI::App& app, RecorderOptions& options) {
+  app.require_subcommand(1);
+  CLI::App* start = app.add_subcommand("start", kRecorderStartDescription);
+  start->footer(std::string("Example:\n  ") + kRecorderStartExample);
+  DefineRecorderStartOptions(*start, options.start);
+  CLI::App* stop = app.add_subcommand("stop", kRecorderStopDescription);
+  stop->footer(std::string("Example:\n  ") + kRecorderStopExample);
+  DefineRecorderStopOptions(*stop, options.stop);
+}
+
+void DefineDumpOptions(CLI::App& app, DumpOptions& o) {
+  DefineTargetOptions(app, o.target);
+  CLI::Option* last =
+      Once(app.add_option_function<std::string>(
+                  "--last",
+                  [&o](const std::string& text) {
+                    if (!absl::SimpleAtoi(text, &o.last) || o.last == 0) {
+                      Refuse("--last", absl::InvalidArgumentError(Quoted(text) +
+                                                                  " is not a count of at least 1"));
+                    }
+                  },
+                  "print only the newest N records")
+               ->type_name("N"));
+  CLI::Option* since = Once(app.add_option_function<std::string>(
+                                   "--since",
+                                   [&o](const std::string& text) {
+                                     absl::StatusOr<uint64_t> ns = ParseDuration(text);
+                                     if (!ns.ok()) Refuse("--since", ns.status());
+                                     o.since_ns = *ns;
+                                   },
+                                   "print only records of the last DURATION (500ms, 10s, 5m, 2h)")
+                                ->type_name("DURATION"));
+  last->excludes(since);
+  Once(app.add_flag("--json", o.json, "one JSON object per record"));
 }
 
 absl::StatusOr<RecorderStartOptions> ParseRecorderStartOptions(
     const std::vector<std::string>& args) {
   RecorderStartOptions o;
-  absl::Status s = ForEachFlag(
-      args, [](const std::string& f) { return f != "--per-cpu"; },
-      [&](const std::string& flag, const std::string& value) -> absl::Status {
-        if (TargetFlag(flag)) {
-          ApplyTarget(flag, value, o.target);
-        } else if (flag == "--per-cpu") {
-          o.per_cpu = true;
-        } else if (flag == "--size") {
-          absl::StatusOr<uint64_t> bytes = ParseByteSize(value);
-          if (!bytes.ok()) return FlagError(flag, std::string(bytes.status().message()));
-          o.size_bytes = *bytes;
-        } else if (flag == "--syscalls") {
-          absl::StatusOr<std::vector<uint32_t>> ids = engine::ParseSyscallList(value);
-          if (!ids.ok()) return FlagError(flag, std::string(ids.status().message()));
-          o.syscalls = *std::move(ids);
-        } else if (flag == "--cgroup") {
-          o.cgroup_path = value;
-        } else {
-          return Unknown(flag);
-        }
-        return absl::OkStatus();
-      });
-  if (!s.ok()) return s;
+  CLI::App app;
+  DefineRecorderStartOptions(app, o);
+  if (absl::Status s = ParseQuietly(app, args); !s.ok()) return s;
   return o;
 }
 
 absl::StatusOr<RecorderTarget> ParseRecorderStopOptions(const std::vector<std::string>& args) {
   RecorderTarget target;
-  absl::Status s = ForEachFlag(
-      args, [](const std::string&) { return true; },
-      [&](const std::string& flag, const std::string& value) -> absl::Status {
-        if (!TargetFlag(flag)) return Unknown(flag);
-        ApplyTarget(flag, value, target);
-        return absl::OkStatus();
-      });
-  if (!s.ok()) return s;
+  CLI::App app;
+  DefineRecorderStopOptions(app, target);
+  if (absl::Status s = ParseQuietly(app, args); !s.ok()) return s;
   return target;
 }
 
 absl::StatusOr<DumpOptions> ParseDumpOptions(const std::vector<std::string>& args) {
   DumpOptions o;
-  absl::Status s = ForEachFlag(
-      args, [](const std::string& f) { return f != "--json"; },
-      [&](const std::string& flag, const std::string& value) -> absl::Status {
-        if (TargetFlag(flag)) {
-          ApplyTarget(flag, value, o.target);
-        } else if (flag == "--json") {
-          o.json = true;
-        } else if (flag == "--last") {
-          if (!absl::SimpleAtoi(value, &o.last) || o.last == 0) {
-            return FlagError(flag, absl::StrFormat("\"%s\" is not a count of at least 1", value));
-          }
-        } else if (flag == "--since") {
-          absl::StatusOr<uint64_t> ns = ParseDuration(value);
-          if (!ns.ok()) return FlagError(flag, std::string(ns.status().message()));
-          o.since_ns = *ns;
-        } else {
-          return Unknown(flag);
-        }
-        return absl::OkStatus();
-      });
-  if (!s.ok()) return s;
-  if (o.last != 0 && o.since_ns != 0) {
-    return absl::InvalidArgumentError("--last and --since cannot be used together");
-  }
+  CLI::App app;
+  DefineDumpOptions(app, o);
+  if (absl::Status s = ParseQuietly(app, args); !s.ok()) return s;
   return o;
 }
 

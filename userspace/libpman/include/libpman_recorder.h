@@ -87,12 +87,32 @@ typedef int (*pman_recorder_record_fn)(void* ctx, const struct kestrel_record_he
 
 void pman_recorder_default_options(struct pman_recorder_options* opts);
 
+/* Longest recorder name; a name becomes a directory under the pin root. */
+#define PMAN_RECORDER_MAX_NAME 64
+
+/* true when `name` is a name every recorder call accepts: 1 to
+ * PMAN_RECORDER_MAX_NAME letters, digits, '-', '_' or '.', not "." or "..". */
+bool pman_recorder_name_is_valid(const char* name);
+
+/* -EEXIST when a recorder already runs there. The remains of a start that
+ * was killed before it finished are removed first (with a warning on the
+ * log), when every one of them is proven the recorder's; anything else in
+ * the directory makes it fail with -EBADFD and touches nothing. */
 int pman_recorder_start(const struct pman_recorder_options* opts);
 
 /* Unpins and removes <pin_root>/<name>/; the probe detaches once nothing
- * else holds it. -ENOENT when no such recorder exists. */
+ * else holds it. Returns 0 when it stopped a running recorder, 1 when it
+ * removed a half-made one (a start that was killed before it finished).
+ * Removes nothing unless every entry of the directory is proven to be the
+ * recorder's (names, object kinds, map types and sizes, the info map's magic
+ * and version, the links' programs):
+ *   -ENOENT   no such directory
+ *   -EBADFD   something in it is not the recorder's (the message names it)
+ *   -EIO      another start or stop held the directory for 10 s */
 int pman_recorder_stop(const struct pman_recorder_options* opts);
 
+/* Fails with -EBADFD, naming the problem, on a directory that holds a
+ * half-made recorder or anything not a recorder's. */
 int pman_recorder_open(const struct pman_recorder_options* opts, struct pman_recorder** out);
 
 int pman_recorder_get_status(struct pman_recorder* r, struct pman_recorder_status* status);

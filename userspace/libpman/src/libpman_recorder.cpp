@@ -9,6 +9,7 @@
 #include "absl/status/status.h"
 #include "c_abi_guard.h"
 #include "recorder_loader.h"
+#include "recorder_pins.h"
 #include "recorder_reader.h"
 
 struct pman_recorder {
@@ -37,6 +38,10 @@ void pman_recorder_default_options(struct pman_recorder_options* opts) {
   opts->size_bytes = PMAN_RECORDER_DEFAULT_BYTES;
 }
 
+bool pman_recorder_name_is_valid(const char* name) {
+  return name != nullptr && kestrel::pman::ValidRecorderName(name);
+}
+
 int pman_recorder_start(const struct pman_recorder_options* opts) {
   if (!ValidOptions(opts)) return -EINVAL;
   const Logger logger(opts->log_fn, opts->log_ctx);
@@ -47,8 +52,15 @@ int pman_recorder_start(const struct pman_recorder_options* opts) {
 int pman_recorder_stop(const struct pman_recorder_options* opts) {
   if (!ValidOptions(opts)) return -EINVAL;
   const Logger logger(opts->log_fn, opts->log_ctx);
-  return kestrel::pman::GuardedCall(logger,
-                                    [&] { return kestrel::pman::StopRecorder(*opts, logger); });
+  bool half_made = false;
+  const int rc = kestrel::pman::GuardedCall(logger, [&]() -> absl::Status {
+    absl::StatusOr<kestrel::pman::RecorderState> removed =
+        kestrel::pman::StopRecorder(*opts, logger);
+    if (!removed.ok()) return removed.status();
+    half_made = *removed == kestrel::pman::RecorderState::kHalfMade;
+    return absl::OkStatus();
+  });
+  return rc != 0 ? rc : (half_made ? 1 : 0);
 }
 
 int pman_recorder_open(const struct pman_recorder_options* opts, struct pman_recorder** out) {

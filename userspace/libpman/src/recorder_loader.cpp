@@ -6,8 +6,10 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <ctime>
 #include <memory>
+#include <utility>
 
 #include "absl/strings/str_format.h"
 #include "boot_clock.h"
@@ -17,6 +19,7 @@
 #include "kernel_features.h"
 #include "kestrel_recorder_probe.skel.h"
 #include "libbpf_log_route.h"
+#include "recorder_inspect.h"
 #include "recorder_layout.h"
 #include "recorder_pins.h"
 #include "settings_store.h"
@@ -101,35 +104,50 @@ void Configure(kestrel_recorder_probe* skel, const pman_recorder_options& option
   }
 }
 
-absl::Status Pin(bpf_map* map, const std::string& path) {
+// Test hook: the e2e tests kill a start halfway through, after the pin this
+// names (e.g. "info"), to check what a half-made recorder looks like to
+// every command. Unset in any real use.
+constexpr char kStallAfterPinEnv[] = "KESTREL_TEST_RECORDER_START_STALL_AFTER";
+
+void StallIfAskedAfter(const std::string& path, const Logger& logger) {
+  const char* stall = getenv(kStallAfterPinEnv);
+  if (stall == nullptr || path.substr(path.rfind('/') + 1) != stall) return;
+  logger.Logf(PMAN_LOG_WARNING, "%s set: start stalls after pinning %s", kStallAfterPinEnv, path);
+  for (;;) pause();
+}
+
+absl::Status Pin(bpf_map* map, const std::string& path, const Logger& logger) {
   if (const int err = bpf_map__pin(map, path.c_str()); err != 0) {
     return ErrnoStatus(-err, absl::StrFormat("pinning %s", path));
   }
   if (chmod(path.c_str(), 0600) != 0) return ErrnoStatus(errno, absl::StrFormat("chmod %s", path));
+  StallIfAskedAfter(path, logger);
   return absl::OkStatus();
 }
 
-absl::Status PinLink(bpf_link* link, const std::string& path) {
+absl::Status PinLink(bpf_link* link, const std::string& path, const Logger& logger) {
   if (const int err = bpf_link__pin(link, path.c_str()); err != 0) {
     return ErrnoStatus(-err, absl::StrFormat("pinning %s", path));
   }
   if (chmod(path.c_str(), 0600) != 0) return ErrnoStatus(errno, absl::StrFormat("chmod %s", path));
+  StallIfAskedAfter(path, logger);
   return absl::OkStatus();
 }
 
 // The scheduler hooks' links go before the sys_exit one: once that is pinned
 // the recorder is complete.
 absl::Status PinAll(kestrel_recorder_probe* skel, const RecorderLinks& links,
-                    const RecorderPins& pins) {
-  if (absl::Status s = Pin(skel->maps.recorder_slots, pins.slots); !s.ok()) return s;
-  if (absl::Status s = Pin(skel->maps.recorder_heads, pins.heads); !s.ok()) return s;
-  if (absl::Status s = Pin(skel->maps.recorder_info, pins.info); !s.ok()) return s;
-  if (absl::Status s = Pin(skel->maps.cpu_counters, pins.counters); !s.ok()) return s;
-  if (absl::Status s = Pin(skel->maps.custom_fillers, pins.fillers); !s.ok()) return s;
-  if (absl::Status s = Pin(skel->maps.bss, pins.control); !s.ok()) return s;
-  if (absl::Status s = PinLink(links.fork.get(), pins.fork_link); !s.ok()) return s;
-  if (absl::Status s = PinLink(links.exit.get(), pins.exit_link); !s.ok()) return s;
-  return PinLink(links.sys_exit.get(), pins.link);
+                    const RecorderPins& pins, const Logger& logger) {
+  const std::pair<bpf_map*, const std::string*> maps[] = {
+      {skel->maps.recorder_slots, &pins.slots},   {skel->maps.recorder_heads, &pins.heads},
+      {skel->maps.recorder_info, &pins.info},     {skel->maps.cpu_counters, &pins.counters},
+      {skel->maps.custom_fillers, &pins.fillers}, {skel->maps.bss, &pins.control}};
+  for (const auto& [map, path] : maps) {
+    if (absl::Status s = Pin(map, *path, logger); !s.ok()) return s;
+  }
+  if (absl::Status s = PinLink(links.fork.get(), pins.fork_link, logger); !s.ok()) return s;
+  if (absl::Status s = PinLink(links.exit.get(), pins.exit_link, logger); !s.ok()) return s;
+  return PinLink(links.sys_exit.get(), pins.link, logger);
 }
 
 absl::StatusOr<RecorderLayout> PlanFor(const pman_recorder_options& options) {
@@ -162,13 +180,41 @@ absl::Status LoadAttachPin(const pman_recorder_options& options, const RecorderL
   if (!links.exit) return ErrnoStatus(errno, "attaching the recorder to sched_process_exit");
   links.sys_exit.reset(bpf_program__attach(skel->progs.kestrel_sys_exit));
   if (!links.sys_exit) return ErrnoStatus(errno, "attaching the recorder probe to tp_btf/sys_exit");
-  if (absl::Status s = PinAll(skel.get(), links, pins); !s.ok()) return s;
+  if (absl::Status s = PinAll(skel.get(), links, pins, logger); !s.ok()) return s;
   // From here the pins hold the probe. Destroying our bpf_link only closes
   // our fd to it (the kernel link lives on through its pin); keeping the fd
   // instead would keep the probe attached after a stop in this process.
   logger.Logf(PMAN_LOG_INFO, "recorder %s started: %u ring(s) of %u slots (%u bytes)", pins.dir,
               layout.n_rings, layout.slots_per_ring,
               layout.TotalSlots() * KESTREL_RECORDER_SLOT_BYTES);
+  return absl::OkStatus();
+}
+
+// How long a start or stop waits for another one holding the directory.
+constexpr int kDirLockTimeoutMs = 10000;
+
+// With the directory locked: refuses a running recorder or anything not
+// ours, and clears the remains of an interrupted start so it can be reused.
+absl::Status PrepareDirectory(const RecorderPins& pins, const Logger& logger) {
+  absl::StatusOr<RecorderInspection> found = InspectRecorder(pins);
+  if (!found.ok()) {
+    return absl::FailedPreconditionError(
+        absl::StrFormat("%s; not starting a recorder there", found.status().message()));
+  }
+  if (found->state == RecorderState::kComplete) {
+    return absl::AlreadyExistsError(absl::StrFormat(
+        "a recorder is already pinned at %s (stop it first, or pick another --name)", pins.dir));
+  }
+  if (found->state == RecorderState::kAbsent) {
+    return absl::UnavailableError(
+        absl::StrFormat("%s was removed while this start was creating it; try again", pins.dir));
+  }
+  if (!found->present.empty()) {
+    if (absl::Status s = RemoveRecorderPins(pins, found->present, false); !s.ok()) return s;
+    logger.Logf(PMAN_LOG_WARNING,
+                "removed the remains of an interrupted recorder start at %s (%zu pin(s))", pins.dir,
+                found->present.size());
+  }
   return absl::OkStatus();
 }
 
@@ -181,23 +227,40 @@ absl::Status StartRecorder(const pman_recorder_options& options, const Logger& l
   // touched.
   absl::StatusOr<RecorderLayout> layout = PlanFor(options);
   if (!layout.ok()) return layout.status();
-  if (absl::Status s = CreatePinDirectory(*pins); !s.ok()) return s;
+  if (absl::Status s = EnsurePinDirectory(*pins); !s.ok()) return s;
+  absl::StatusOr<RecorderDirLock> lock = RecorderDirLock::Take(*pins, kDirLockTimeoutMs);
+  if (!lock.ok()) return lock.status();
+  if (absl::Status s = PrepareDirectory(*pins, logger); !s.ok()) return s;
   ScopedLibbpfLogRoute route(logger);
   absl::Status status = LoadAttachPin(options, *layout, *pins, logger);
   if (!status.ok()) {
-    if (absl::Status undo = RemovePins(*pins); !undo.ok()) {
+    // Everything in the directory is ours: PrepareDirectory found it empty
+    // and we hold its lock.
+    if (absl::Status undo = RemoveRecorderPins(*pins, pins->Files(), true); !undo.ok()) {
       logger.Log(PMAN_LOG_WARNING, std::string(undo.message()));
     }
   }
   return status;
 }
 
-absl::Status StopRecorder(const pman_recorder_options& options, const Logger& logger) {
+absl::StatusOr<RecorderState> StopRecorder(const pman_recorder_options& options,
+                                           const Logger& logger) {
   absl::StatusOr<RecorderPins> pins = RecorderPinsFor(options);
   if (!pins.ok()) return pins.status();
-  if (absl::Status s = RemovePins(*pins); !s.ok()) return s;
-  logger.Logf(PMAN_LOG_INFO, "recorder %s stopped", pins->dir);
-  return absl::OkStatus();
+  absl::StatusOr<RecorderDirLock> lock = RecorderDirLock::Take(*pins, kDirLockTimeoutMs);
+  if (!lock.ok()) return lock.status();
+  absl::StatusOr<RecorderInspection> found = InspectRecorder(*pins);
+  if (!found.ok()) {
+    return absl::FailedPreconditionError(
+        absl::StrFormat("%s; nothing was removed", found.status().message()));
+  }
+  if (found->state == RecorderState::kAbsent) {
+    return absl::NotFoundError(absl::StrFormat("no recorder is pinned at %s", pins->dir));
+  }
+  if (absl::Status s = RemoveRecorderPins(*pins, found->present, true); !s.ok()) return s;
+  logger.Logf(PMAN_LOG_INFO, "recorder %s %s", pins->dir,
+              found->state == RecorderState::kComplete ? "stopped" : "(half-made) removed");
+  return found->state;
 }
 
 }  // namespace kestrel::pman

@@ -1,6 +1,8 @@
 #include "recorder_pins.h"
 
+#include <fcntl.h>
 #include <linux/magic.h>
+#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
@@ -17,7 +19,7 @@
 namespace kestrel::pman {
 namespace {
 
-constexpr size_t kMaxNameLength = 64;
+constexpr size_t kMaxNameLength = PMAN_RECORDER_MAX_NAME;
 constexpr char kBpffsMount[] = "/sys/fs/bpf";
 
 bool OnBpffs(const std::string& path) {
@@ -37,7 +39,9 @@ absl::Status EnsureBpffsFor(const std::string& root) {
   return absl::OkStatus();
 }
 
-bool ValidName(std::string_view name) {
+}  // namespace
+
+bool ValidRecorderName(std::string_view name) {
   if (name.empty() || name.size() > kMaxNameLength || name == "." || name == "..") return false;
   for (char c : name) {
     if (!absl::ascii_isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') {
@@ -46,6 +50,8 @@ bool ValidName(std::string_view name) {
   }
   return true;
 }
+
+namespace {
 
 absl::Status MakeDirectory(const std::string& path) {
   if (mkdir(path.c_str(), 0700) != 0 && errno != EEXIST) {
@@ -57,19 +63,22 @@ absl::Status MakeDirectory(const std::string& path) {
 }  // namespace
 
 absl::StatusOr<RecorderPins> RecorderPinsFor(const pman_recorder_options& options) {
-  const std::string root =
+  std::string root =
       options.pin_root != nullptr ? options.pin_root : PMAN_RECORDER_DEFAULT_PIN_ROOT;
+  while (root.size() > 1 && root.back() == '/') root.pop_back();
   const std::string name = options.name != nullptr ? options.name : PMAN_RECORDER_DEFAULT_NAME;
   if (root.empty() || root[0] != '/') {
     return absl::InvalidArgumentError(
         absl::StrFormat("pin root \"%s\" must be an absolute path in bpffs", root));
   }
-  if (!ValidName(name)) {
+  if (!ValidRecorderName(name)) {
     return absl::InvalidArgumentError(
         absl::StrFormat("recorder name \"%s\": use 1 to %u letters, digits, '-', '_' or '.'", name,
                         kMaxNameLength));
   }
   RecorderPins pins;
+  pins.root = root;
+  pins.name = name;
   pins.dir = root + "/" + name;
   pins.link = pins.dir + "/link";
   pins.fork_link = pins.dir + "/fork_link";
@@ -83,40 +92,63 @@ absl::StatusOr<RecorderPins> RecorderPinsFor(const pman_recorder_options& option
   return pins;
 }
 
-absl::Status CreatePinDirectory(const RecorderPins& pins) {
-  const std::string root = pins.dir.substr(0, pins.dir.rfind('/'));
-  if (absl::Status s = EnsureBpffsFor(root); !s.ok()) return s;
-  if (absl::Status s = MakeDirectory(root); !s.ok()) return s;
-  if (!OnBpffs(root)) {
-    return absl::FailedPreconditionError(
-        absl::StrFormat("pin root %s is not on a BPF filesystem (mount -t bpf bpf DIR)", root));
-  }
-  if (mkdir(pins.dir.c_str(), 0700) != 0) {
-    if (errno == EEXIST) {
-      return absl::AlreadyExistsError(absl::StrFormat(
-          "a recorder is already pinned at %s (stop it first, or pick another --name)", pins.dir));
+absl::Status EnsurePinDirectory(const RecorderPins& pins) {
+  if (absl::Status s = EnsureBpffsFor(pins.root); !s.ok()) return s;
+  // Twice: a stop elsewhere may remove the default root, emptied, between
+  // our two mkdirs.
+  for (int attempt = 0;; ++attempt) {
+    if (absl::Status s = MakeDirectory(pins.root); !s.ok()) return s;
+    if (!OnBpffs(pins.root)) {
+      return absl::FailedPreconditionError(absl::StrFormat(
+          "pin root %s is not on a BPF filesystem (mount -t bpf bpf DIR)", pins.root));
     }
-    return ErrnoStatus(errno, absl::StrFormat("creating %s", pins.dir));
+    absl::Status made = MakeDirectory(pins.dir);
+    if (made.ok() || attempt == 1 || !absl::IsNotFound(made)) return made;
   }
-  return absl::OkStatus();
 }
 
-absl::Status RemovePins(const RecorderPins& pins) {
-  struct stat st {};
-  if (stat(pins.dir.c_str(), &st) != 0) {
+absl::StatusOr<RecorderDirLock> RecorderDirLock::Take(const RecorderPins& pins, int timeout_ms) {
+  const int fd = open(pins.dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) {
     if (errno == ENOENT) {
       return absl::NotFoundError(absl::StrFormat("no recorder is pinned at %s", pins.dir));
     }
-    return ErrnoStatus(errno, absl::StrFormat("looking at %s", pins.dir));
+    return ErrnoStatus(errno, absl::StrFormat("opening %s", pins.dir));
   }
-  for (const std::string& file : pins.Files()) {
+  RecorderDirLock lock(fd);
+  constexpr int kPollMs = 20;
+  for (int waited = 0; flock(fd, LOCK_EX | LOCK_NB) != 0; waited += kPollMs) {
+    if (errno != EWOULDBLOCK && errno != EINTR) {
+      return ErrnoStatus(errno, absl::StrFormat("locking %s", pins.dir));
+    }
+    if (waited >= timeout_ms) {
+      return absl::UnavailableError(absl::StrFormat(
+          "%s is locked by another process (a recorder start still running?); try again",
+          pins.dir));
+    }
+    usleep(kPollMs * 1000);
+  }
+  return lock;
+}
+
+RecorderDirLock::~RecorderDirLock() {
+  if (fd_ >= 0) close(fd_);
+}
+
+absl::Status RemoveRecorderPins(const RecorderPins& pins, const std::vector<std::string>& files,
+                                bool remove_dir) {
+  for (const std::string& file : files) {
     if (unlink(file.c_str()) != 0 && errno != ENOENT) {
       return ErrnoStatus(errno, absl::StrFormat("unpinning %s", file));
     }
   }
+  if (!remove_dir) return absl::OkStatus();
   if (rmdir(pins.dir.c_str()) != 0 && errno != ENOENT) {
     return ErrnoStatus(errno, absl::StrFormat("removing %s", pins.dir));
   }
+  // rmdir refuses a folder that holds anything, so only an empty default
+  // root goes; another recorder or a pinned capture keeps it.
+  if (pins.root == PMAN_RECORDER_DEFAULT_PIN_ROOT) rmdir(pins.root.c_str());
   return absl::OkStatus();
 }
 

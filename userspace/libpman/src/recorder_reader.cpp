@@ -13,6 +13,7 @@
 #include "counter_sum.h"
 #include "errno_status.h"
 #include "page_round.h"
+#include "recorder_inspect.h"
 #include "recorder_pins.h"
 
 namespace kestrel::pman {
@@ -63,22 +64,22 @@ absl::StatusOr<std::unique_ptr<RecorderReader>> RecorderReader::Open(
   if (!pins.ok()) return pins.status();
   std::unique_ptr<RecorderReader> r(new RecorderReader(Logger(options.log_fn, options.log_ctx)));
 
-  absl::StatusOr<int> info_fd = OpenPin(pins->info, true);
-  if (!info_fd.ok()) return info_fd.status();
-  const uint32_t zero = 0;
-  const int rc = bpf_map_lookup_elem(*info_fd, &zero, &r->info_);
-  const int lookup_errno = errno;
-  close(*info_fd);
-  if (rc != 0) return ErrnoStatus(lookup_errno, absl::StrFormat("reading %s", pins->info));
-  const kestrel_recorder_info& info = r->info_;
-  if (info.magic != KESTREL_RECORDER_MAGIC || info.version != KESTREL_RECORDER_VERSION ||
-      info.slot_bytes != KESTREL_RECORDER_SLOT_BYTES || info.n_rings == 0 ||
-      info.n_rings > KESTREL_RECORDER_MAX_RINGS || info.slots_per_ring == 0 ||
-      (info.slots_per_ring & (info.slots_per_ring - 1)) != 0) {
-    return absl::FailedPreconditionError(
-        absl::StrFormat("%s is not a recorder of this version (magic %#x, version %u)", pins->info,
-                        info.magic, info.version));
+  // Judged first, so a foreign or half-made directory is named as such
+  // rather than failing on the first pin that does not fit.
+  absl::StatusOr<RecorderInspection> found = InspectRecorder(*pins);
+  if (!found.ok()) return found.status();
+  if (found->state == RecorderState::kAbsent) {
+    return absl::NotFoundError(
+        absl::StrFormat("no recorder at %s (start one with `kestrel recorder start`)", pins->dir));
   }
+  if (found->state == RecorderState::kHalfMade) {
+    return absl::FailedPreconditionError(absl::StrFormat(
+        "%s holds a half-made recorder (%zu of %zu pins: its start was interrupted or is still "
+        "running); remove it with `%s`",
+        pins->dir, found->present.size(), pins->Files().size(), StopCommandFor(*pins)));
+  }
+  r->info_ = found->info;
+  const kestrel_recorder_info& info = r->info_;
 
   // The kernel refuses a shared mapping of a map fd opened read-only (mmap
   // drops VM_SHARED for such files), so the rings are opened read-write and
