@@ -100,8 +100,9 @@ TEST(SettingFlagsTest, ValuesPastTheEdgesNameTheFlagAndTheBound) {
     EXPECT_FALSE(p.ok) << args[0];
     EXPECT_EQ(p.error, message);
   }
-  // A switch takes no value.
+  // A switch takes no value: "=0" must not quietly turn it on.
   EXPECT_FALSE(Parse({"--drop-failed=2"}).ok);
+  EXPECT_FALSE(Parse({"--io-data=0"}).ok);
 }
 
 TEST(SettingFlagsTest, ApplyRefusesWhatNoFlagCouldHaveSet) {

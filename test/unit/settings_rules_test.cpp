@@ -106,7 +106,7 @@ TEST(SettingsRulesTest, BoundsNamedByTheTable) {
 TEST(SettingsRulesTest, TargetListsHoldIdsWithinBoundsInEverySlot) {
   kestrel_capture_settings s = Valid();
   for (uint32_t& tgid : s.target_tgids) tgid = KESTREL_MAX_TGID;  // all slots full
-  for (uint64_t& cgroup : s.target_cgroups) cgroup = ~uint64_t{0};
+  for (auto& cgroup : s.target_cgroups) cgroup = ~0ULL;
   EXPECT_TRUE(Accepts(s));
   s.target_tgids[KESTREL_MAX_TARGET_TGIDS - 1] = KESTREL_MAX_TGID + 1;
   EXPECT_EQ(ValidateSettings(s).message(),

@@ -8,7 +8,7 @@
 namespace kestrel::cli {
 namespace {
 
-// "from 0 to 16384" for --help; the full range says nothing.
+// " (0..16384, default 80)" after the help text.
 std::string BoundsHelp(const kestrel_setting_row& row) {
   return absl::StrFormat(" (%u..%u, default %u)", row.min, row.max, row.def);
 }
@@ -35,8 +35,10 @@ void AddNumberFlag(CLI::App& app, const kestrel_setting_row& row, SettingOverrid
 
 void AddSwitch(CLI::App& app, const kestrel_setting_row& row, SettingOverrides& out) {
   const std::string key = row.key;
+  // A switch takes no value: "--drop-failed=0" must not turn it on.
   app.add_flag_callback(
-      std::string("--") + row.flag, [&out, key]() { out.values[key] = 1; }, row.help);
+         std::string("--") + row.flag, [&out, key]() { out.values[key] = 1; }, row.help)
+      ->disable_flag_override();
 }
 
 }  // namespace

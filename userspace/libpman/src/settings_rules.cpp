@@ -13,12 +13,10 @@ absl::Status FieldError(const std::string& field, const std::string& why) {
   return absl::InvalidArgumentError(absl::StrFormat("%s %s; nothing was changed", field, why));
 }
 
-// The name of value `i` of `row` as a C caller knows it: the member.
-std::string MemberName(const kestrel_setting_row& row, uint32_t i) {
-  if (row.kind == KESTREL_SETTING_PORT_RANGE)
-    return i == 0 ? "fullcapture_port_lo" : "fullcapture_port_hi";
-  if (row.kind == KESTREL_SETTING_ID_LIST) return absl::StrFormat("%s[%u]", row.key, i);
-  return row.key;
+// The name of value `i` of `row`: the key, indexed when the row holds
+// several (a list's slots, a port range's lo and hi).
+std::string ValueName(const kestrel_setting_row& row, uint32_t i) {
+  return row.count == 1 ? std::string(row.key) : absl::StrFormat("%s[%u]", row.key, i);
 }
 
 absl::Status CheckBounds(const kestrel_capture_settings& s, const kestrel_setting_row& row) {
@@ -27,11 +25,11 @@ absl::Status CheckBounds(const kestrel_capture_settings& s, const kestrel_settin
     // An unused list slot.
     if (row.kind == KESTREL_SETTING_ID_LIST && v == 0) continue;
     if (v > row.max) {
-      return FieldError(MemberName(row, i),
+      return FieldError(ValueName(row, i),
                         absl::StrFormat("%u is above the maximum %u", v, row.max));
     }
     if (v < row.min) {
-      return FieldError(MemberName(row, i),
+      return FieldError(ValueName(row, i),
                         absl::StrFormat("%u is below the minimum %u", v, row.min));
     }
   }
