@@ -115,7 +115,7 @@ TEST_P(LiveSettingsTest, RefusedChangesChangeNothing) {
   bad.sampling_ratio = 0;
   EXPECT_EQ(pman_update_capture_settings(h, &bad), -EINVAL);
   bad = good;
-  bad.snaplen = KESTREL_MAX_RECORD_BYTES + 1;
+  bad.snaplen = KESTREL_MAX_SNAPLEN + 1;
   EXPECT_EQ(pman_update_capture_settings(h, &bad), -EINVAL);
   bad = good;
   bad.fullcapture_port_lo = 9000;

@@ -44,7 +44,7 @@ TEST_P(SettingsConsistencyTest, ProbeNeverActsOnATornUpdate) {
   while (updates < kUpdates || calls[0] + calls[1] < kMinProbeReads) {
     ++updates;
     // Fields the filter does not look at, so every call stays interesting.
-    s.snaplen = static_cast<uint32_t>(updates % 65536);
+    s.snaplen = static_cast<uint32_t>(updates % (KESTREL_MAX_SNAPLEN + 1));
     s.fullcapture_port_lo = s.fullcapture_port_hi = static_cast<uint16_t>(updates % 65535 + 1);
     ASSERT_EQ(pman_update_capture_settings(h, &s), 0);
   }

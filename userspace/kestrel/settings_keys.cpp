@@ -8,7 +8,6 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "shared/record_format.h"
 
 namespace kestrel::cli {
 namespace {
@@ -20,135 +19,161 @@ std::vector<std::string> Split(std::string_view text, char sep) {
   return absl::StrSplit(Absl(text), sep);
 }
 
-absl::Status KeyError(std::string_view key, std::string_view value, std::string_view accepts) {
-  return absl::InvalidArgumentError(
-      absl::StrFormat("%s=%s: %s expects %s", key, value, key, accepts));
+absl::Status KeyError(std::string_view key, std::string_view value, std::string_view why) {
+  return absl::InvalidArgumentError(absl::StrFormat("%s=%s: %s", key, value, why));
 }
 
-template <typename T>
-bool ParseUnsigned(std::string_view text, T max, T* out) {
+// A decimal number within the row's bounds.
+absl::StatusOr<uint64_t> ParseBounded(const kestrel_setting_row& row, std::string_view text) {
   uint64_t v = 0;
-  if (!absl::SimpleAtoi(Absl(text), &v) || v > max) return false;
-  *out = static_cast<T>(v);
-  return true;
+  if (text.empty() || text[0] == '-' || text[0] == '+' || !absl::SimpleAtoi(Absl(text), &v)) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "%s expects a number from %u to %u, not \"%s\"", row.key, row.min, row.max, text));
+  }
+  if (v > row.max) {
+    return absl::InvalidArgumentError(absl::StrFormat("%u is above the maximum %u", v, row.max));
+  }
+  if (v < row.min) {
+    return absl::InvalidArgumentError(absl::StrFormat("%u is below the minimum %u", v, row.min));
+  }
+  return v;
 }
 
-bool ParseBool(std::string_view text, uint8_t* out) {
-  if (text == "1" || text == "true" || text == "on") {
-    *out = 1;
-    return true;
-  }
-  if (text == "0" || text == "false" || text == "off") {
-    *out = 0;
-    return true;
-  }
-  return false;
+absl::StatusOr<uint64_t> ParseBool(const kestrel_setting_row& row, std::string_view text) {
+  if (text == "1" || text == "true" || text == "on") return 1;
+  if (text == "0" || text == "false" || text == "off") return 0;
+  return absl::InvalidArgumentError(
+      absl::StrFormat("%s expects 0 or 1 (or true/false, on/off)", row.key));
 }
 
-// "a,b,c" into exactly N slots, 0-filled; "" or "none" empties the set.
-template <typename T, size_t N>
-bool ParseIdSet(std::string_view text, T (&slots)[N]) {
-  T parsed[N] = {};
+// "a,b,c" into the row's slots, 0-filled; "" or "none" empties the set.
+absl::Status ParseIdList(kestrel_capture_settings& s, const kestrel_setting_row& row,
+                         std::string_view text) {
+  std::vector<uint64_t> ids;
   if (text != "" && text != "none") {
-    size_t n = 0;
     for (const std::string& item : Split(text, ',')) {
-      if (n == N || !ParseUnsigned<T>(item, UINT64_MAX >> (64 - 8 * sizeof(T)), &parsed[n]) ||
-          parsed[n] == 0) {
-        return false;
+      absl::StatusOr<uint64_t> id = ParseBounded(row, item);
+      if (!id.ok()) {
+        return absl::InvalidArgumentError(
+            absl::StrFormat("%s expects up to %u comma-separated ids from %u to %u, or none: %s",
+                            row.key, row.count, row.min, row.max, id.status().message()));
       }
-      ++n;
+      ids.push_back(*id);
     }
   }
-  std::copy(std::begin(parsed), std::end(parsed), std::begin(slots));
-  return true;
+  if (ids.size() > row.count) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("%s holds up to %u ids, not %u", row.key, row.count, ids.size()));
+  }
+  ids.resize(row.count, 0);
+  for (uint32_t i = 0; i < row.count; ++i) kestrel_setting_put(&s, &row, i, ids[i]);
+  return absl::OkStatus();
 }
 
-template <typename T, size_t N>
-std::string FormatIdSet(const T (&slots)[N]) {
-  std::vector<T> ids;
-  for (T v : slots) {
-    if (v != 0) ids.push_back(v);
+// "LO-HI" with HI >= 1 and LO <= HI, or "none".
+absl::Status ParsePortRange(kestrel_capture_settings& s, const kestrel_setting_row& row,
+                            std::string_view text) {
+  uint64_t lo = 0, hi = 0;
+  if (text != "none") {
+    const std::vector<std::string> parts = Split(text, '-');
+    absl::StatusOr<uint64_t> plo =
+        parts.size() == 2 ? ParseBounded(row, parts[0]) : absl::InvalidArgumentError("");
+    absl::StatusOr<uint64_t> phi =
+        parts.size() == 2 ? ParseBounded(row, parts[1]) : absl::InvalidArgumentError("");
+    if (!plo.ok() || !phi.ok() || *phi == 0 || *plo > *phi) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "%s expects LO-HI (ports up to %u, 1 <= HI, LO <= HI) or none", row.key, row.max));
+    }
+    lo = *plo;
+    hi = *phi;
+  }
+  kestrel_setting_put(&s, &row, 0, lo);
+  kestrel_setting_put(&s, &row, 1, hi);
+  return absl::OkStatus();
+}
+
+std::string FormatIdList(const kestrel_capture_settings& s, const kestrel_setting_row& row) {
+  std::vector<uint64_t> ids;
+  for (uint32_t i = 0; i < row.count; ++i) {
+    if (const uint64_t v = kestrel_setting_get(&s, &row, i); v != 0) ids.push_back(v);
   }
   return ids.empty() ? std::string("none") : absl::StrJoin(ids, ",");
+}
+
+absl::Status UnknownKey(std::string_view key) {
+  return absl::InvalidArgumentError(absl::StrFormat("unknown setting \"%s\"; known: %s", key,
+                                                    absl::StrJoin(SettingKeys(), ", ")));
 }
 
 }  // namespace
 
 const std::vector<std::string>& SettingKeys() {
-  static const std::vector<std::string> keys = {
-      "snaplen",           "drop_failed",  "dropping_mode",  "sampling_ratio",
-      "own_tgid",          "target_tgid",  "target_tgids",   "target_cgroups",
-      "fullcapture_ports", "boot_time_ns", "capture_io_data"};
+  static const std::vector<std::string> keys = [] {
+    std::vector<std::string> k;
+    for (const kestrel_setting_row& row : kestrel_setting_rows) {
+      if (row.access != KESTREL_SETTING_DERIVED) k.push_back(row.key);
+    }
+    return k;
+  }();
   return keys;
 }
 
-absl::StatusOr<std::string> FormatSetting(const kestrel_capture_settings& s, std::string_view key) {
-  if (key == "snaplen") return absl::StrCat(s.snaplen);
-  if (key == "drop_failed") return absl::StrCat(s.drop_failed);
-  if (key == "dropping_mode") return absl::StrCat(s.dropping_mode);
-  if (key == "capture_io_data") return absl::StrCat(s.capture_io_data);
-  if (key == "sampling_ratio") return absl::StrCat(s.sampling_ratio);
-  if (key == "own_tgid") return absl::StrCat(s.own_tgid);
-  if (key == "target_tgid") return absl::StrCat(s.target_tgid);
-  if (key == "target_tgids") return FormatIdSet(s.target_tgids);
-  if (key == "target_cgroups") return FormatIdSet(s.target_cgroups);
-  if (key == "fullcapture_ports") {
-    if (s.fullcapture_port_hi == 0) return std::string("none");
-    return absl::StrCat(s.fullcapture_port_lo, "-", s.fullcapture_port_hi);
+const kestrel_setting_row* FindSetting(std::string_view key) {
+  for (const kestrel_setting_row& row : kestrel_setting_rows) {
+    if (row.access != KESTREL_SETTING_DERIVED && key == row.key) return &row;
   }
-  if (key == "boot_time_ns") return absl::StrCat(s.boot_time_ns);
-  return absl::InvalidArgumentError(absl::StrFormat("unknown setting \"%s\"; known: %s", key,
-                                                    absl::StrJoin(SettingKeys(), ", ")));
+  return nullptr;
+}
+
+absl::StatusOr<uint64_t> ParseSettingValue(const kestrel_setting_row& row, std::string_view text) {
+  return row.kind == KESTREL_SETTING_BOOL ? ParseBool(row, text) : ParseBounded(row, text);
+}
+
+absl::StatusOr<std::string> FormatSetting(const kestrel_capture_settings& s, std::string_view key) {
+  const kestrel_setting_row* row = FindSetting(key);
+  if (row == nullptr) return UnknownKey(key);
+  switch (row->kind) {
+    case KESTREL_SETTING_ID_LIST:
+      return FormatIdList(s, *row);
+    case KESTREL_SETTING_PORT_RANGE:
+      if (kestrel_setting_get(&s, row, 1) == 0) return std::string("none");
+      return absl::StrCat(kestrel_setting_get(&s, row, 0), "-", kestrel_setting_get(&s, row, 1));
+    case KESTREL_SETTING_UINT:
+    case KESTREL_SETTING_BOOL:
+      break;
+  }
+  return absl::StrCat(kestrel_setting_get(&s, row, 0));
 }
 
 absl::Status ApplySetting(kestrel_capture_settings& s, std::string_view key,
                           std::string_view value) {
-  kestrel_capture_settings next = s;
-  bool ok = false;
-  std::string accepts;
-  if (key == "snaplen") {
-    ok = ParseUnsigned<uint32_t>(value, KESTREL_MAX_RECORD_BYTES, &next.snaplen);
-    accepts = "a byte count up to 65536";
-  } else if (key == "drop_failed" || key == "dropping_mode" || key == "capture_io_data") {
-    ok = ParseBool(value, key == "drop_failed"     ? &next.drop_failed
-                          : key == "dropping_mode" ? &next.dropping_mode
-                                                   : &next.capture_io_data);
-    accepts = "0 or 1";
-  } else if (key == "sampling_ratio") {
-    ok = ParseUnsigned<uint32_t>(value, UINT32_MAX, &next.sampling_ratio) &&
-         next.sampling_ratio >= 1;
-    accepts = "N >= 1 (keep 1 in N)";
-  } else if (key == "own_tgid" || key == "target_tgid") {
-    ok = ParseUnsigned<uint32_t>(value, UINT32_MAX,
-                                 key == "own_tgid" ? &next.own_tgid : &next.target_tgid);
-    accepts = "a process id (0 = none)";
-  } else if (key == "target_tgids") {
-    ok = ParseIdSet(value, next.target_tgids);
-    accepts =
-        absl::StrFormat("up to %d comma-separated process ids, or none", KESTREL_MAX_TARGET_TGIDS);
-  } else if (key == "target_cgroups") {
-    ok = ParseIdSet(value, next.target_cgroups);
-    accepts =
-        absl::StrFormat("up to %d comma-separated cgroup ids, or none", KESTREL_MAX_TARGET_CGROUPS);
-  } else if (key == "fullcapture_ports") {
-    accepts = "LO-HI (ports, 1 <= HI, LO <= HI) or none";
-    if (value == "none") {
-      next.fullcapture_port_lo = 0;
-      next.fullcapture_port_hi = 0;
-      ok = true;
-    } else {
-      std::vector<std::string> parts = Split(value, '-');
-      ok = parts.size() == 2 &&
-           ParseUnsigned<uint16_t>(parts[0], UINT16_MAX, &next.fullcapture_port_lo) &&
-           ParseUnsigned<uint16_t>(parts[1], UINT16_MAX, &next.fullcapture_port_hi) &&
-           next.fullcapture_port_hi != 0 && next.fullcapture_port_lo <= next.fullcapture_port_hi;
-    }
-  } else if (key == "boot_time_ns") {
-    return absl::InvalidArgumentError("boot_time_ns is read-only: the probe sets it at load");
-  } else {
-    return FormatSetting(s, key).status();
+  const kestrel_setting_row* row = FindSetting(key);
+  if (row == nullptr) return UnknownKey(key);
+  if (row->access == KESTREL_SETTING_READ_ONLY) {
+    return KeyError(key, value, absl::StrFormat("%s is read-only: the probe sets it at load", key));
   }
-  if (!ok) return KeyError(key, value, accepts);
+  if (row->access == KESTREL_SETTING_LIBPMAN) {
+    return KeyError(
+        key, value,
+        absl::StrFormat("%s is read-only: libpman sets it to the capturing process", key));
+  }
+  kestrel_capture_settings next = s;
+  absl::Status status;
+  switch (row->kind) {
+    case KESTREL_SETTING_ID_LIST:
+      status = ParseIdList(next, *row, value);
+      break;
+    case KESTREL_SETTING_PORT_RANGE:
+      status = ParsePortRange(next, *row, value);
+      break;
+    case KESTREL_SETTING_UINT:
+    case KESTREL_SETTING_BOOL:
+      absl::StatusOr<uint64_t> v = ParseSettingValue(*row, value);
+      if (v.ok()) kestrel_setting_put(&next, row, 0, *v);
+      status = v.status();
+      break;
+  }
+  if (!status.ok()) return KeyError(key, value, std::string(status.message()));
   s = next;
   return absl::OkStatus();
 }

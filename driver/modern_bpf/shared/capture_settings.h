@@ -22,35 +22,40 @@
 #define KESTREL_SHARED_CAPTURE_SETTINGS_H
 
 #include "kernel_types.h"
+#include "settings_table.h"
 
-/* Bounds of the target set: the probe scans every slot with plain loads on
- * each interesting syscall, so the set stays small. 0 marks an unused slot. */
-#define KESTREL_MAX_TARGET_TGIDS   8
-#define KESTREL_MAX_TARGET_CGROUPS 4
-
+/* One member per row of the settings table (settings_table.h), in row
+ * order. The layout is ABI (libpman.h exposes it; the seqlock slots hold
+ * it): the asserts below pin it, so moving a row fails the build. */
 struct kestrel_capture_settings {
-	__u64 boot_time_ns; /* wall-clock time of boot, to print ts_ns */
-	__u32 snaplen;	    /* bytes of buffers/strings kept per parameter */
-	__u32 own_tgid;	    /* never trace this process (Kestrel itself) */
-	/* Target set: trace only processes whose tgid is target_tgid or one of
-	 * target_tgids, or whose cgroup id is one of target_cgroups; all of
-	 * them 0 = every process. */
-	__u32 target_tgid;
-	__u8 drop_failed;     /* skip syscalls that returned an error */
-	__u8 dropping_mode;   /* 1 = keep 1 in sampling_ratio droppable syscalls */
-	__u8 capture_io_data; /* copy read/write data (up to snaplen) into records */
-	/* Derived when libpman publishes the settings, whatever the caller
-	 * set: 1 if a target_tgids or target_cgroups slot is set. The probe
-	 * copies the lists only then; most captures set none. */
-	__u8 target_lists_set;
-	__u32 sampling_ratio; /* N of the 1/N; 0 and 1 keep everything */
-	/* Socket data on these ports (inclusive) is captured in full, not cut
-	 * to snaplen; hi = 0 = no such range. */
-	__u16 fullcapture_port_lo;
-	__u16 fullcapture_port_hi;
-	__u32 target_tgids[KESTREL_MAX_TARGET_TGIDS];
-	__u64 target_cgroups[KESTREL_MAX_TARGET_CGROUPS];
+	KESTREL_SETTINGS_TABLE(KESTREL_SETTING_MEMBER)
 };
+
+#ifdef __cplusplus
+#define KESTREL_STATIC_ASSERT static_assert
+#else
+#define KESTREL_STATIC_ASSERT _Static_assert
+#endif
+#define KESTREL_SETTINGS_AT(field, offset)                                                         \
+	KESTREL_STATIC_ASSERT(__builtin_offsetof(struct kestrel_capture_settings, field) ==        \
+				  (offset),                                                        \
+			      "struct kestrel_capture_settings is ABI: " #field " moved")
+KESTREL_SETTINGS_AT(boot_time_ns, 0);
+KESTREL_SETTINGS_AT(snaplen, 8);
+KESTREL_SETTINGS_AT(own_tgid, 12);
+KESTREL_SETTINGS_AT(target_tgid, 16);
+KESTREL_SETTINGS_AT(drop_failed, 20);
+KESTREL_SETTINGS_AT(dropping_mode, 21);
+KESTREL_SETTINGS_AT(capture_io_data, 22);
+KESTREL_SETTINGS_AT(target_lists_set, 23);
+KESTREL_SETTINGS_AT(sampling_ratio, 24);
+KESTREL_SETTINGS_AT(fullcapture_port_lo, 28);
+KESTREL_SETTINGS_AT(fullcapture_port_hi, 30);
+KESTREL_SETTINGS_AT(target_tgids, 32);
+KESTREL_SETTINGS_AT(target_cgroups, 64);
+KESTREL_STATIC_ASSERT(sizeof(struct kestrel_capture_settings) == 96,
+		      "struct kestrel_capture_settings is ABI: its size changed");
+#undef KESTREL_SETTINGS_AT
 
 /* Values of the per-syscall drop class table: what dropping mode does with
  * each syscall id. */

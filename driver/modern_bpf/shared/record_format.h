@@ -24,6 +24,12 @@
  * counted as too large instead of being cut at a random place. */
 #define KESTREL_MAX_RECORD_BYTES (64 * 1024)
 
+/* The largest single buffer parameter (I/O data, argv). A parameter's
+ * length is a __u16, and a record must still fit its other parameters, a
+ * path among them, under KESTREL_MAX_RECORD_BYTES; the snaplen, and a
+ * full-capture port's data, stop here. */
+#define KESTREL_MAX_BUFFER_PARAM_BYTES (16 * 1024)
+
 /* kestrel_record_header.flags */
 #define KESTREL_RECORD_TRUNCATED      (1U << 0) /* a parameter was cut to fit */
 #define KESTREL_RECORD_PARAMS_MISSING (1U << 1) /* a filler was not loaded */

@@ -23,15 +23,12 @@
 #include "mpsc_rings.h"
 #include "page_round.h"
 #include "pin_dir.h"
+#include "settings_rules.h"
 #include "settings_store.h"
 #include "shared/syscall_table_x86_64.h"
 
 namespace kestrel::pman {
 namespace {
-
-// Bytes of a per-parameter string or buffer kept when nobody asks for more;
-// the same default Falco users know.
-constexpr uint32_t kDefaultSnaplen = 80;
 
 // Loading needs CAP_BPF and CAP_PERFMON; say so rather than just "EPERM".
 absl::Status LoadError(int error) {
@@ -193,9 +190,8 @@ absl::Status Probe::Load() {
   }
   loaded_ = true;
 
-  kestrel_capture_settings settings{};
+  kestrel_capture_settings settings = DefaultSettings();
   settings.boot_time_ns = BootTimeWallNs();
-  settings.snaplen = kDefaultSnaplen;
   settings.own_tgid = static_cast<uint32_t>(getpid());
   control_.emplace(object_->control_block(), -1);
   if (absl::Status s = control_->UpdateSettings(settings); !s.ok()) return s;

@@ -7,7 +7,6 @@
 #include "absl/strings/str_format.h"
 #include "errno_status.h"
 #include "settings_store.h"
-#include "shared/record_format.h"
 #include "shared/syscall_table_x86_64.h"
 
 namespace kestrel::pman {
@@ -32,27 +31,7 @@ class WriterLock {
   int fd_;
 };
 
-absl::Status FieldError(const char* field, const std::string& why) {
-  return absl::InvalidArgumentError(absl::StrFormat("%s %s; nothing was changed", field, why));
-}
-
 }  // namespace
-
-absl::Status ValidateSettings(const kestrel_capture_settings& s) {
-  if (s.snaplen > KESTREL_MAX_RECORD_BYTES) {
-    return FieldError("snaplen", absl::StrFormat("%u is above the largest record (%u bytes)",
-                                                 s.snaplen, KESTREL_MAX_RECORD_BYTES));
-  }
-  if (s.drop_failed > 1) return FieldError("drop_failed", "must be 0 or 1");
-  if (s.dropping_mode > 1) return FieldError("dropping_mode", "must be 0 or 1");
-  if (s.fullcapture_port_hi != 0 && s.fullcapture_port_lo > s.fullcapture_port_hi) {
-    return FieldError("fullcapture_port_lo", "is above fullcapture_port_hi");
-  }
-  if (s.dropping_mode && s.sampling_ratio == 0) {
-    return FieldError("sampling_ratio", "must be at least 1 in dropping mode");
-  }
-  return absl::OkStatus();
-}
 
 absl::Status SettingsControl::CheckWritable() const {
   if (read_only_) {

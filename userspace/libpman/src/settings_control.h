@@ -11,13 +11,11 @@
 #include <functional>
 
 #include "absl/status/status.h"
+#include "settings_rules.h"
 #include "shared/capture_settings.h"
 #include "shared/control_block.h"
 
 namespace kestrel::pman {
-
-// Refuses settings the probe could misread; the message names the field.
-absl::Status ValidateSettings(const kestrel_capture_settings& settings);
 
 class SettingsControl {
  public:

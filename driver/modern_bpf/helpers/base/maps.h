@@ -53,14 +53,13 @@ struct scratch_area {
 	__u16 flags;
 	__u16 reserved;
 	/* What the record's data parameters may keep, from the settings copy
-	 * the dispatcher read consistently (tail-called fillers cannot see it). */
-	__u32 snaplen;
-	__u16 fullcapture_port_lo;
-	__u16 fullcapture_port_hi;
-	__u8 capture_io_data;
-	__u8 reserved2[3];
-	/* Twice the largest record: masked offsets stay inside. */
-	__u8 buf[2 * KESTREL_MAX_RECORD_BYTES];
+	 * the dispatcher read consistently (tail-called fillers cannot see it):
+	 * the IN_SCRATCH rows of shared/settings_table.h. */
+	KESTREL_SETTINGS_TABLE(KESTREL_SCRATCH_MEMBER)
+	/* Twice the largest record: masked offsets stay inside. Aligned
+	 * whatever the settings rows above add up to, for the header's
+	 * __u64 stores. */
+	__u8 buf[2 * KESTREL_MAX_RECORD_BYTES] __attribute__((aligned(8)));
 	/* Paths are assembled backwards here before they join the record. */
 	__u8 path[2 * KESTREL_MAX_PATH];
 };

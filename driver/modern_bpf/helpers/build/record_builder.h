@@ -29,9 +29,9 @@
 
 #define RB_MASK	      (KESTREL_MAX_RECORD_BYTES - 1)
 #define RB_PARAM_MASK (KESTREL_MAX_EVENT_PARAMS - 1)
-/* Largest single buffer parameter (I/O data, argv): bounded well below the
- * record maximum so a record with several of them still fits. */
-#define RB_MAX_BUFFER (16 * 1024)
+/* Largest single buffer parameter (I/O data, argv): see
+ * KESTREL_MAX_BUFFER_PARAM_BYTES, which also bounds the snaplen. */
+#define RB_MAX_BUFFER KESTREL_MAX_BUFFER_PARAM_BYTES
 
 static __always_inline struct scratch_area *scratch_area(void)
 {
@@ -47,10 +47,11 @@ static __always_inline void rb_begin(struct scratch_area *s, __u16 type, __u8 np
 	s->nparams = nparams;
 	s->next_param = 0;
 	s->flags = 0;
-	s->snaplen = settings->snaplen;
-	s->fullcapture_port_lo = settings->fullcapture_port_lo;
-	s->fullcapture_port_hi = settings->fullcapture_port_hi;
-	s->capture_io_data = settings->capture_io_data;
+#define KESTREL_COPY_TO_SCRATCH(field, key, flag, kind, ctype, count, access, scratch, def, min,   \
+				max, help)                                                         \
+	KESTREL_SCRATCH_COPY_##scratch(kind, s, settings, field)
+	KESTREL_SETTINGS_TABLE(KESTREL_COPY_TO_SCRATCH)
+#undef KESTREL_COPY_TO_SCRATCH
 	s->payload_off = sizeof(struct kestrel_record_header) + 2 * (__u32)nparams;
 }
 

@@ -1,0 +1,36 @@
+// Command-line flags for the user-settable scalar settings (--snaplen N,
+// --drop-failed, ...), registered from the settings table
+// (shared/settings_table.h) with its help text and bounds.
+#ifndef KESTREL_CLI_SETTING_FLAGS_H_
+#define KESTREL_CLI_SETTING_FLAGS_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "CLI/CLI.hpp"
+#include "absl/status/status.h"
+#include "shared/capture_settings.h"
+
+namespace kestrel::cli {
+
+// The settings given on the command line, by setting key; a setting not
+// given keeps whatever the probe has.
+struct SettingOverrides {
+  std::map<std::string, uint64_t> values;
+};
+
+// Registers one flag per USER row with a flag name: a switch for a BOOL
+// row, an option taking N for a UINT row, validated against the row's
+// bounds ("--snaplen: 70000 is above the maximum 16384"). Parsed values
+// land in `out`, which must outlive the parse.
+void AddSettingFlags(CLI::App& app, SettingOverrides& out);
+
+// Writes the overrides into `settings`; refuses a key the table does not
+// have or a value outside its bounds, changing nothing.
+absl::Status ApplySettingOverrides(const SettingOverrides& overrides,
+                                   kestrel_capture_settings& settings);
+
+}  // namespace kestrel::cli
+
+#endif  // KESTREL_CLI_SETTING_FLAGS_H_
