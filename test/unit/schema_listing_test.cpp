@@ -9,6 +9,7 @@
 #include "capture_options.h"
 #include "engine/event_schema.h"
 #include "engine/syscall_names.h"
+#include "verb_parse.h"
 
 namespace kestrel::engine {
 namespace {
@@ -50,10 +51,11 @@ TEST(SchemaListingTest, EventListShowsTypesAndFlagSets) {
 }
 
 TEST(SchemaListingTest, ListEventsIsACaptureFlag) {
-  absl::StatusOr<cli::CaptureOptions> o = cli::ParseCaptureOptions({"--list-events"});
+  absl::StatusOr<cli::CaptureOptions> o =
+      cli::ParseVerbArgs<cli::CaptureOptions>(cli::DefineCaptureOptions, {"--list-events"});
   ASSERT_TRUE(o.ok());
   EXPECT_TRUE(o->list_events);
-  EXPECT_FALSE(cli::ParseCaptureOptions({})->list_events);
+  EXPECT_FALSE(cli::ParseVerbArgs<cli::CaptureOptions>(cli::DefineCaptureOptions, {})->list_events);
 }
 
 }  // namespace

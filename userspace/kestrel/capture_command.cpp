@@ -7,10 +7,12 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "absl/strings/str_format.h"
 #include "capture_options.h"
+#include "cli_app.h"
 #include "engine/schema_listing.h"
 #include "event_printer.h"
 #include "libpman.h"
@@ -18,6 +20,7 @@
 #include "probe_loader.h"
 #include "shared/event_types.h"
 #include "stats_printer.h"
+#include "target_process.h"
 
 namespace kestrel::cli {
 namespace {
@@ -38,12 +41,16 @@ void InstallStopHandlers() {
 }  // namespace
 
 int RunCapture(const std::vector<std::string>& args) {
-  absl::StatusOr<CaptureOptions> options = ParseCaptureOptions(args);
-  if (!options.ok()) {
-    std::fprintf(stderr, "kestrel capture: %s\n%s", std::string(options.status().message()).c_str(),
-                 kCaptureUsage);
-    return 2;
-  }
+  std::unique_ptr<CLI::App> app =
+      MakeVerbApp("capture",
+                  "Prints one line per syscall event until Ctrl-C, --count or --duration,\n"
+                  "then the probe's counters on stderr. --pin exposes the capture to\n"
+                  "`kestrel settings` and `kestrel syscalls`.",
+                  "kestrel capture --syscalls openat,execve --pid 1234 --count 10");
+  CaptureOptions parsed;
+  DefineCaptureOptions(*app, parsed);
+  if (std::optional<int> done = ParseVerb(*app, args)) return *done;
+  const CaptureOptions* options = &parsed;
   if (options->list_events) {
     std::fputs(engine::FormatEventList().c_str(), stdout);
     return 0;
@@ -52,6 +59,7 @@ int RunCapture(const std::vector<std::string>& args) {
     std::fprintf(stderr, "kestrel capture: %s\n", std::string(s.message()).c_str());
     return 1;
   }
+  NoteMissingTargetProcess("kestrel capture", options->pid);
   InstallStopHandlers();
   HandlePtr handle = LoadProbe(*options);
   if (!handle) return 1;
