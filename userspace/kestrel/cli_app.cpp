@@ -47,18 +47,13 @@ std::string SubVerbNames(const CLI::App& app) {
 std::string Describe(const CLI::ParseError& e, const CLI::App& app,
                      const std::vector<const CLI::App*>& chain) {
   const std::string what = e.what();
-  const std::string kind = e.get_name();
+  // Not e.get_name(): some CLI11 errors put the app's name there.
+  const bool extras_error = dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr;
+  const bool required_error = dynamic_cast<const CLI::RequiredError*>(&e) != nullptr;
   const CLI::App& reached = *chain.back();
-  std::vector<std::string> extras = app.remaining(true);
-  if (extras.empty() && kind == "ExtrasError") {
-    // Some apps clear what they did not match before throwing; the message
-    // ("... not expected: WORD ...") still names it.
-    const size_t colon = what.rfind(": ");
-    if (colon != std::string::npos)
-      extras.push_back(what.substr(colon + 2, what.find(' ', colon + 2) - colon - 2));
-  }
+  const std::vector<std::string> extras = app.remaining(true);
   // CLI11 checks a missing sub-verb before unknown words: name the word.
-  if (kind == "ExtrasError" || (kind == "RequiredError" && !extras.empty())) {
+  if (extras_error || (required_error && !extras.empty())) {
     if (extras.empty()) return what;
     const std::string& word = extras.front();
     if (absl::StartsWith(word, "-")) return "unknown option " + Quote(word);
@@ -67,19 +62,19 @@ std::string Describe(const CLI::ParseError& e, const CLI::App& app,
     }
     return "unexpected argument " + Quote(word);
   }
-  if (kind == "ArgumentMismatch") {
+  if (dynamic_cast<const CLI::ArgumentMismatch*>(&e) != nullptr) {
     const std::string name = what.substr(0, what.find(':'));
     if (const CLI::Option* opt = FindOption(chain, name)) {
       return name + (opt->count() > 1 ? ": given more than once" : ": needs a value");
     }
     return what;
   }
-  if (kind == "ExcludesError") {
+  if (dynamic_cast<const CLI::ExcludesError*>(&e) != nullptr) {
     const size_t at = what.find(" excludes ");
     if (at == std::string::npos) return what;
     return what.substr(0, at) + " and " + what.substr(at + 10) + " cannot be used together";
   }
-  if (kind == "RequiredError") {
+  if (required_error) {
     if (absl::StrContains(what, "subcommand")) return "needs one of " + SubVerbNames(reached);
     if (absl::EndsWith(what, " is required")) {
       return "needs " + what.substr(0, what.size() - std::string(" is required").size());
