@@ -94,9 +94,9 @@ TEST(UsageErrorsTest, RepeatedFlagsAreRefused) {
 
 TEST(UsageErrorsTest, MeaninglessCombinationsAreRefused) {
   ExpectCaptureError({"--list-events", "--count", "3"},
-                     "--count and --list-events cannot be used together");
+                     "--list-events and --count cannot be used together");
   ExpectCaptureError({"--json", "--list-events"},
-                     "--json and --list-events cannot be used together");
+                     "--list-events and --json cannot be used together");
   ExpectCaptureError({"--syscalls", "openat", "--all"},
                      "--syscalls and --all cannot be used together");
   ExpectCaptureError({"--pin", "--pin-dir", "/sys/fs/bpf/x"},

@@ -92,9 +92,9 @@ TEST(CaptureOptionsTest, RepeatedFlagsAreRefused) {
 TEST(CaptureOptionsTest, ListEventsTakesNoCaptureFlag) {
   EXPECT_TRUE(Parse({"--list-events"})->list_events);
   EXPECT_EQ(ErrorOf({"--list-events", "--json"}),
-            "--json and --list-events cannot be used together");
+            "--list-events and --json cannot be used together");
   EXPECT_EQ(ErrorOf({"--count", "1", "--list-events"}),
-            "--count and --list-events cannot be used together");
+            "--list-events and --count cannot be used together");
 }
 
 TEST(CaptureOptionsTest, PinAndLockFlags) {

@@ -76,10 +76,17 @@ void DefineCaptureOptions(CLI::App& app, CaptureOptions& options) {
   CLI::Option* list_events =
       app.add_flag("--list-events", options.list_events,
                    "print every event with its syscall and typed parameters, and exit");
-  // The schema listing loads nothing: any capture flag beside it is a mistake.
-  for (CLI::Option* other : app.get_options()) {
-    if (other != list_events && other != app.get_help_ptr()) list_events->excludes(other);
-  }
+  // The schema listing loads nothing: any capture flag beside it is a
+  // mistake. Checked once parsed rather than with excludes(), which would
+  // print "Excludes: --list-events" under every flag of the help.
+  app.parse_complete_callback([&app, list_events] {
+    if (list_events->count() == 0) return;
+    for (const CLI::Option* other : app.get_options()) {
+      if (other != list_events && !other->get_positional() && other->count() > 0) {
+        throw CLI::ExcludesError(list_events->get_name(), other->get_name());
+      }
+    }
+  });
 }
 
 }  // namespace kestrel::cli
