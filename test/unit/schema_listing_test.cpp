@@ -9,6 +9,7 @@
 #include "capture_options.h"
 #include "engine/decode/event_schema.h"
 #include "engine/decode/syscall_names.h"
+#include "verb_parse.h"
 
 namespace kestrel::engine {
 namespace {
@@ -81,10 +82,11 @@ TEST(SchemaListingTest, EventListShowsTypesAndFlagSets) {
 }
 
 TEST(SchemaListingTest, ListEventsIsACaptureFlag) {
-  absl::StatusOr<cli::CaptureOptions> o = cli::ParseCaptureOptions({"--list-events"});
+  absl::StatusOr<cli::CaptureOptions> o =
+      cli::ParseVerbArgs<cli::CaptureOptions>(cli::DefineCaptureOptions, {"--list-events"});
   ASSERT_TRUE(o.ok());
   EXPECT_TRUE(o->list_events);
-  EXPECT_FALSE(cli::ParseCaptureOptions({})->list_events);
+  EXPECT_FALSE(cli::ParseVerbArgs<cli::CaptureOptions>(cli::DefineCaptureOptions, {})->list_events);
 }
 
 }  // namespace

@@ -7,11 +7,13 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "absl/strings/str_format.h"
 #include "capture_options.h"
 #include "capture_state.h"
+#include "cli_app.h"
 #include "engine/decode/schema_listing.h"
 #include "engine/output/event_printer.h"
 #include "engine/state/thread_table.h"
@@ -20,6 +22,7 @@
 #include "probe_loader.h"
 #include "shared/event_types.h"
 #include "stats_printer.h"
+#include "target_process.h"
 
 namespace kestrel::cli {
 namespace {
@@ -40,12 +43,16 @@ void InstallStopHandlers() {
 }  // namespace
 
 int RunCapture(const std::vector<std::string>& args) {
-  absl::StatusOr<CaptureOptions> options = ParseCaptureOptions(args);
-  if (!options.ok()) {
-    std::fprintf(stderr, "kestrel capture: %s\n%s", std::string(options.status().message()).c_str(),
-                 kCaptureUsage);
-    return 2;
-  }
+  std::unique_ptr<CLI::App> app =
+      MakeVerbApp("capture",
+                  "Prints one line per syscall event until Ctrl-C, --count or --duration,\n"
+                  "then the probe's counters on stderr. --pin exposes the capture to\n"
+                  "`kestrel settings` and `kestrel syscalls`.",
+                  "kestrel capture --syscalls openat,execve --pid 1234 --count 10");
+  CaptureOptions parsed;
+  DefineCaptureOptions(*app, parsed);
+  if (std::optional<int> done = ParseVerb(*app, args)) return *done;
+  const CaptureOptions* options = &parsed;
   if (options->list_events) {
     std::fputs(engine::FormatEventList().c_str(), stdout);
     return 0;
@@ -54,6 +61,7 @@ int RunCapture(const std::vector<std::string>& args) {
     std::fprintf(stderr, "kestrel capture: %s\n", std::string(s.message()).c_str());
     return 1;
   }
+  NoteMissingTargetProcess("kestrel capture", options->pid);
   InstallStopHandlers();
   HandlePtr handle = LoadProbe(WithStateSyscalls(*options));
   if (!handle) return 1;

@@ -1,160 +1,92 @@
 #include "capture_options.h"
 
-#include <algorithm>
-#include <iterator>
-#include <string_view>
+#include <limits>
 
-#include "absl/status/status.h"
-#include "absl/strings/numbers.h"
-#include "absl/strings/str_format.h"
+#include "cli_validators.h"
 #include "engine/decode/syscall_names.h"
-#include "libpman.h"
 #include "ring_options.h"
 
 namespace kestrel::cli {
-
-const char kCaptureUsage[] =
-    "usage: kestrel capture [--syscalls NAME,... | --all] [--pid PID] [--count N]\n"
-    "                       [--duration SECONDS] [--json]\n"
-    "                       [--buffer-bytes small|default|large|N[K|M|G]]\n"
-    "                       [--cpus-per-buffer auto|N] [--online-cpus-only]\n"
-    "                       [--pin | --pin-dir DIR] [--lock-settings] [--io-data]\n"
-    "                       [--settings-storage bss|array]\n"
-    "       kestrel capture --list-events\n"
-    "Prints one line per syscall event until Ctrl-C, --count or --duration,\n"
-    "then the probe's counters on stderr. --pin exposes the capture to\n"
-    "`kestrel settings` and `kestrel syscalls`; --lock-settings freezes the\n"
-    "settings and syscall set once they are in place. --list-events prints every\n"
-    "specific event with its syscall and typed parameters, and exits.\n"
-    "--settings-storage picks where the probe keeps settings and syscall tables:\n"
-    "a .bss global (the default) or a BPF_F_MMAPABLE array; both are mmapped.\n";
-
 namespace {
 
-constexpr std::string_view kValuedFlags[] = {
-    "--syscalls",        "--pid",     "--count",           "--duration", "--buffer-bytes",
-    "--cpus-per-buffer", "--pin-dir", "--settings-storage"};
-
-absl::Status FlagError(const std::string& flag, const std::string& why) {
-  return absl::InvalidArgumentError(absl::StrFormat("%s: %s", flag, why));
-}
-
-template <typename T>
-absl::Status ParseNumber(const std::string& flag, const std::string& text, T* out) {
-  if (!absl::SimpleAtoi(text, out)) {
-    return FlagError(flag, absl::StrFormat("\"%s\" is not a whole number", text));
-  }
-  return absl::OkStatus();
-}
-
-// Applies one flag that takes `value`.
-absl::Status ApplyValuedFlag(const std::string& flag, const std::string& value,
-                             CaptureOptions& options) {
-  if (flag == "--syscalls") {
-    absl::StatusOr<std::vector<uint32_t>> ids = engine::ParseSyscallList(value);
-    if (!ids.ok()) return FlagError(flag, std::string(ids.status().message()));
-    options.all_syscalls = false;
-    options.syscalls = *std::move(ids);
-    return absl::OkStatus();
-  }
-  if (flag == "--pid") {
-    absl::Status s = ParseNumber(flag, value, &options.pid);
-    if (s.ok() && options.pid == 0) return FlagError(flag, "must be a process id above 0");
-    return s;
-  }
-  if (flag == "--count") {
-    uint64_t n = 0;
-    absl::Status s = ParseNumber(flag, value, &n);
-    if (s.ok() && n == 0) return FlagError(flag, "must be at least 1");
-    options.count = n;
-    return s;
-  }
-  if (flag == "--duration") {
-    double seconds = 0;
-    if (!absl::SimpleAtod(value, &seconds) || !(seconds > 0)) {
-      return FlagError(flag, absl::StrFormat("\"%s\" is not a positive number of seconds", value));
-    }
-    options.duration_s = seconds;
-    return absl::OkStatus();
-  }
-  if (flag == "--buffer-bytes") {
-    absl::StatusOr<uint64_t> bytes = ParseBufferBytes(value);
-    if (!bytes.ok()) return FlagError(flag, std::string(bytes.status().message()));
-    options.buffer_bytes = *bytes;
-    return absl::OkStatus();
-  }
-  if (flag == "--cpus-per-buffer") {
-    absl::StatusOr<uint32_t> n = ParseCpusPerBuffer(value);
-    if (!n.ok()) return FlagError(flag, std::string(n.status().message()));
-    options.cpus_per_buffer = *n;
-    return absl::OkStatus();
-  }
-  if (flag == "--pin-dir") {
-    if (value.empty()) return FlagError(flag, "needs a directory");
-    options.pin_dir = value;
-    return absl::OkStatus();
-  }
-  if (flag == "--settings-storage") {
-    if (value == "bss") {
-      options.settings_storage = PMAN_SETTINGS_STORAGE_BSS;
-    } else if (value == "array") {
-      options.settings_storage = PMAN_SETTINGS_STORAGE_ARRAY;
-    } else {
-      return FlagError(flag, absl::StrFormat("\"%s\" is neither bss nor array", value));
-    }
-    return absl::OkStatus();
-  }
-  return absl::InvalidArgumentError(absl::StrFormat("unknown option \"%s\"", flag));
+void DefineSyscallSelection(CLI::App& app, CaptureOptions& options) {
+  CLI::Option* syscalls = app.add_option_function<std::string>(
+                                 "--syscalls",
+                                 [&options](const std::string& list) {
+                                   // Already checked by SyscallNames(), so this cannot fail.
+                                   options.all_syscalls = false;
+                                   options.syscalls = *engine::ParseSyscallList(list);
+                                 },
+                                 "capture only these syscalls (see `kestrel syscalls`)")
+                              ->type_name("NAME,...")
+                              ->check(SyscallNames());
+  CLI::Option* all = app.add_flag_callback(
+      "--all", [&options] { options.all_syscalls = true; }, "capture every syscall (the default)");
+  syscalls->excludes(all);
 }
 
 }  // namespace
 
-absl::StatusOr<CaptureOptions> ParseCaptureOptions(const std::vector<std::string>& args) {
-  CaptureOptions options;
-  bool saw_syscalls = false;
-  bool saw_all = false;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& flag = args[i];
-    if (flag == "--all") {
-      saw_all = true;
-      continue;
+void DefineProbeOptions(CLI::App& app, CaptureOptions& options) {
+  DefineSyscallSelection(app, options);
+  app.add_option("--pid", options.pid, "capture only this process (its threads included)")
+      ->type_name("PID")
+      ->check(WholeNumber(1, std::numeric_limits<int32_t>::max(), "must be a process id above 0"));
+  app.add_option("--duration", options.duration_s, "stop after this many seconds (at most 30 days)")
+      ->type_name("SECONDS")
+      ->check(Seconds(kMaxDurationSeconds, "30 days"));
+  app.add_flag("--io-data", options.io_data, "copy read/write data, up to the snaplen");
+  BufferBytesOption(app, &options.buffer_bytes);
+  CpusPerBufferOption(app, &options.cpus_per_buffer);
+  OnlineCpusOnlyOption(app, &options.online_cpus_only);
+  app.add_option_function<std::string>(
+         "--settings-storage",
+         [&options](const std::string& where) {
+           options.settings_storage =
+               where == "bss" ? PMAN_SETTINGS_STORAGE_BSS : PMAN_SETTINGS_STORAGE_ARRAY;
+         },
+         "where the probe keeps settings and syscall tables: a .bss global (the default) or a "
+         "BPF_F_MMAPABLE array")
+      ->type_name("bss|array")
+      ->check(OneOf({"bss", "array"}));
+}
+
+void DefineCaptureOptions(CLI::App& app, CaptureOptions& options) {
+  DefineProbeOptions(app, options);
+  app.add_option("--count", options.count, "stop after N events")
+      ->type_name("N")
+      ->check(WholeNumber(1, std::numeric_limits<uint64_t>::max()));
+  app.add_flag("--json", options.json, "one JSON object per event instead of text");
+  CLI::Option* pin = app.add_flag_callback(
+      "--pin", [&options] { options.pin_dir = ""; },
+      "pin the capture at " PMAN_DEFAULT_PIN_DIR " for `kestrel settings` and `kestrel syscalls`");
+  CLI::Option* pin_dir =
+      app.add_option_function<std::string>(
+             "--pin-dir", [&options](const std::string& dir) { options.pin_dir = dir; },
+             "pin the capture at DIR instead")
+          ->type_name("DIR")
+          ->check(CLI::Validator(
+              [](std::string& dir) -> std::string {
+                return dir.empty() ? "needs a directory" : "";
+              },
+              ""));
+  pin->excludes(pin_dir);
+  app.add_flag("--lock-settings", options.lock_settings,
+               "freeze the settings and syscall set once they are in place");
+  CLI::Option* list_events =
+      app.add_flag("--list-events", options.list_events,
+                   "print every event with its syscall and typed parameters, and exit");
+  // The schema listing loads nothing: any capture flag beside it is a
+  // mistake. Checked once parsed rather than with excludes(), which would
+  // print "Excludes: --list-events" under every flag of the help.
+  app.parse_complete_callback([&app, list_events] {
+    if (list_events->count() == 0) return;
+    for (const CLI::Option* other : app.get_options()) {
+      if (other != list_events && !other->get_positional() && other->count() > 0) {
+        throw CLI::ExcludesError(list_events->get_name(), other->get_name());
+      }
     }
-    if (flag == "--json") {
-      options.json = true;
-      continue;
-    }
-    if (flag == "--online-cpus-only") {
-      options.online_cpus_only = true;
-      continue;
-    }
-    if (flag == "--pin") {
-      if (!options.pin_dir) options.pin_dir = "";
-      continue;
-    }
-    if (flag == "--lock-settings") {
-      options.lock_settings = true;
-      continue;
-    }
-    if (flag == "--io-data") {
-      options.io_data = true;
-      continue;
-    }
-    if (flag == "--list-events") {
-      options.list_events = true;
-      continue;
-    }
-    if (std::find(std::begin(kValuedFlags), std::end(kValuedFlags), flag) ==
-        std::end(kValuedFlags)) {
-      return absl::InvalidArgumentError(absl::StrFormat("unknown option \"%s\"", flag));
-    }
-    if (i + 1 >= args.size()) return FlagError(flag, "needs a value");
-    if (absl::Status s = ApplyValuedFlag(flag, args[++i], options); !s.ok()) return s;
-    saw_syscalls = saw_syscalls || flag == "--syscalls";
-  }
-  if (saw_all && saw_syscalls) {
-    return absl::InvalidArgumentError("--all and --syscalls cannot be used together");
-  }
-  return options;
+  });
 }
 
 }  // namespace kestrel::cli

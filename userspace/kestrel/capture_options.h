@@ -1,4 +1,5 @@
-// Command-line options of `kestrel capture`.
+// Command-line options of `kestrel capture`, and the probe options that
+// `kestrel stats` shares with it.
 #ifndef KESTREL_CLI_CAPTURE_OPTIONS_H_
 #define KESTREL_CLI_CAPTURE_OPTIONS_H_
 
@@ -7,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "absl/status/statusor.h"
+#include "CLI/CLI.hpp"
 #include "libpman.h"
 
 namespace kestrel::cli {
@@ -32,10 +33,19 @@ struct CaptureOptions {
   bool list_events = false;  // print the event schema instead of capturing
 };
 
-// Parses the arguments that follow `kestrel capture`. Errors name the flag.
-absl::StatusOr<CaptureOptions> ParseCaptureOptions(const std::vector<std::string>& args);
+inline constexpr char kCaptureDescription[] = "print live syscall events";
 
-extern const char kCaptureUsage[];
+// The longest --duration accepted: longer is more likely a typo (1e10) than
+// a plan, and a capture meant to run for ever needs no --duration.
+inline constexpr double kMaxDurationSeconds = 30.0 * 24 * 3600;
+
+// Every flag of `kestrel capture`, bound to `options`.
+void DefineCaptureOptions(CLI::App& app, CaptureOptions& options);
+
+// The flags that shape what a loaded probe captures, shared by capture and
+// stats: --syscalls | --all, --pid, --duration, --io-data, the ring flags
+// and --settings-storage.
+void DefineProbeOptions(CLI::App& app, CaptureOptions& options);
 
 }  // namespace kestrel::cli
 

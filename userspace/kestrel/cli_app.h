@@ -28,11 +28,29 @@ inline constexpr int kExitUsage = 2;    // bad command line: nothing was done
 std::unique_ptr<CLI::App> MakeVerbApp(std::string_view verb, std::string_view description,
                                       std::string_view example);
 
+// A sub-verb such as `kestrel syscalls enable`, with its own --help and example.
+CLI::App* AddSubVerb(CLI::App& app, std::string_view name, std::string_view description,
+                     std::string_view example);
+
 // Parses `args` (the words after the verb). Returns nullopt when the verb
 // should run, or the exit code to return at once: 0 after printing --help to
 // stdout, kExitUsage after printing "kestrel VERB: <what is wrong>" and a
-// pointer to --help on stderr.
+// pointer to --help on stderr. A flag given twice is a usage error.
 std::optional<int> ParseVerb(CLI::App& app, const std::vector<std::string>& args);
+
+// What is wrong with `args` for `app`, in the words ParseVerb prints after
+// "kestrel VERB: ", or nullopt when they parse. A help flag is not a
+// problem: it throws CLI::CallForHelp / CLI::CallForAllHelp as in CLI11.
+std::optional<std::string> FindUsageProblem(CLI::App& app, const std::vector<std::string>& args);
+
+// For a bad argument only found once the verb runs (e.g. a setting the
+// running capture refuses): prints the same two lines as ParseVerb, naming
+// the sub-verb that was parsed, and returns kExitUsage.
+int UsageError(const CLI::App& app, std::string_view what);
+
+// `text` in double quotes, with control bytes, quotes and backslashes
+// escaped, so a hostile argument cannot forge terminal output.
+std::string Quote(std::string_view text);
 
 }  // namespace kestrel::cli
 

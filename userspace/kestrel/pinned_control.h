@@ -5,9 +5,8 @@
 
 #include <memory>
 #include <string>
-#include <vector>
 
-#include "absl/status/statusor.h"
+#include "CLI/CLI.hpp"
 #include "libpman_control.h"
 
 namespace kestrel::cli {
@@ -17,9 +16,9 @@ struct ControlCloser {
 };
 using ControlPtr = std::unique_ptr<pman_control, ControlCloser>;
 
-// Removes "--pin-dir DIR" from `args` and returns DIR (the default when the
-// flag is absent).
-absl::StatusOr<std::string> TakePinDirFlag(std::vector<std::string>& args);
+// Adds --pin-dir DIR to a sub-verb that opens a pinned capture; `*dir`
+// keeps its value (libpman's default directory) when the flag is absent.
+CLI::Option* PinDirOption(CLI::App& app, std::string* dir);
 
 // Opens the capture at `dir`; on failure prints why, prefixed by `command`
 // (a string literal).

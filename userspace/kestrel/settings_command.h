@@ -8,8 +8,6 @@
 
 namespace kestrel::cli {
 
-extern const char kSettingsUsage[];
-
 // Returns the process exit code.
 int RunSettings(const std::vector<std::string>& args);
 

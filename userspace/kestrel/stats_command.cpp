@@ -3,50 +3,43 @@
 #include <chrono>
 #include <cstdio>
 
-#include "capture_options.h"
+#include <memory>
+#include <optional>
+
+#include "cli_app.h"
 #include "libpman.h"
 #include "preflight.h"
 #include "probe_loader.h"
 #include "shared/event_types.h"
+#include "stats_options.h"
 #include "stats_printer.h"
+#include "target_process.h"
 
 namespace kestrel::cli {
-namespace {
-
-constexpr char kStatsUsage[] =
-    "usage: kestrel stats [--duration SECONDS] [--syscalls NAME,... | --all] [--pid PID]\n"
-    "                     [--buffer-bytes small|default|large|N[K|M|G]]\n"
-    "                     [--cpus-per-buffer auto|N] [--online-cpus-only]\n"
-    "Loads the probe for --duration seconds (default 1), reads and discards\n"
-    "every record, then prints the rings (count, bytes each, locked memory)\n"
-    "and the counters. There is no pinned capture to report on yet: the\n"
-    "numbers are those of this run.\n";
-
-constexpr double kDefaultSeconds = 1.0;
-
-}  // namespace
 
 int RunStats(const std::vector<std::string>& args) {
-  absl::StatusOr<CaptureOptions> options = ParseCaptureOptions(args);
-  if (options.ok() && (options->json || options->count)) {
-    options = absl::InvalidArgumentError("--json and --count are capture options");
-  }
-  if (!options.ok()) {
-    std::fprintf(stderr, "kestrel stats: %s\n%s", std::string(options.status().message()).c_str(),
-                 kStatsUsage);
-    return 2;
-  }
+  std::unique_ptr<CLI::App> app =
+      MakeVerbApp("stats",
+                  "Loads the probe for --duration seconds (default 1), reads and discards\n"
+                  "every record, then prints the rings (count, bytes each, locked memory)\n"
+                  "and the counters of this run.",
+                  "kestrel stats --duration 5 --buffer-bytes small");
+  CaptureOptions parsed;
+  DefineStatsOptions(*app, parsed);
+  if (std::optional<int> done = ParseVerb(*app, args)) return *done;
+  const CaptureOptions* options = &parsed;
   if (absl::Status s = CheckCanLoadProbe(); !s.ok()) {
     std::fprintf(stderr, "kestrel stats: %s\n", std::string(s.message()).c_str());
     return 1;
   }
+  NoteMissingTargetProcess("kestrel stats", options->pid);
   HandlePtr handle = LoadProbe(*options);
   if (!handle) return 1;
 
   using Clock = std::chrono::steady_clock;
   const auto deadline =
       Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
-                         options->duration_s.value_or(kDefaultSeconds)));
+                         options->duration_s.value_or(kStatsDefaultSeconds)));
   uint64_t events = 0;
   auto drain = [&] {
     for (;;) {

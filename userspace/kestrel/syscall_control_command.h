@@ -1,17 +1,15 @@
-// `kestrel syscalls list|enable|disable NAME...`: the interesting-syscall
-// table of a running, pinned capture.
+// `kestrel syscalls list|enable|disable|drop-class`: the interesting-syscall
+// table and drop classes of a running, pinned capture.
 #ifndef KESTREL_CLI_SYSCALL_CONTROL_COMMAND_H_
 #define KESTREL_CLI_SYSCALL_CONTROL_COMMAND_H_
 
-#include <string>
-#include <vector>
+#include "syscalls_options.h"
 
 namespace kestrel::cli {
 
-extern const char kSyscallsUsage[];
-
-// `args` starts with list, enable, disable or drop-class. Returns the exit code.
-int RunSyscallControl(const std::vector<std::string>& args);
+// `options.action` is list, enable, disable or drop-class, and the names
+// were checked when parsed. Returns the exit code.
+int RunSyscallControl(const SyscallsOptions& options);
 
 }  // namespace kestrel::cli
 

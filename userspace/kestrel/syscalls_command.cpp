@@ -1,21 +1,34 @@
 #include "syscalls_command.h"
 
 #include <cstdio>
+#include <memory>
+#include <optional>
 
 #include "absl/strings/str_format.h"
+#include "cli_app.h"
 #include "engine/decode/schema_listing.h"
 #include "engine/decode/syscall_names.h"
 #include "syscall_control_command.h"
+#include "syscalls_options.h"
 
 namespace kestrel::cli {
 
 int RunSyscalls(const std::vector<std::string>& args) {
-  if (!args.empty() && args[0] == "coverage") {
+  std::unique_ptr<CLI::App> app =
+      MakeVerbApp("syscalls",
+                  "Without a sub-command, prints the x86_64 syscalls Kestrel knows, one\n"
+                  "\"ID NAME\" line each. The sub-commands list or change the syscalls of\n"
+                  "a capture pinned with `kestrel capture --pin`; it sees a change on its\n"
+                  "next syscall.",
+                  "kestrel syscalls | grep open");
+  SyscallsOptions options;
+  DefineSyscallsOptions(*app, options);
+  if (std::optional<int> done = ParseVerb(*app, args)) return *done;
+  if (options.action == "coverage") {
     std::fputs(engine::FormatSyscallCoverage().c_str(), stdout);
     return 0;
   }
-  // With a subcommand it acts on a running capture.
-  if (!args.empty()) return RunSyscallControl(args);
+  if (!options.action.empty()) return RunSyscallControl(options);
   for (const engine::SyscallEntry& e : engine::AllSyscalls()) {
     absl::PrintF("%3u %s\n", e.id, e.name);
   }
