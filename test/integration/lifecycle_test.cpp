@@ -3,6 +3,7 @@
 #include <bpf/bpf.h>
 #include <gtest/gtest.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -11,7 +12,10 @@
 #include <string>
 #include <thread>
 
+#include "engine/generic_syscall.h"
+#include "engine/record_view.h"
 #include "probe_session.h"
+#include "shared/event_types.h"
 
 namespace kestrel::testing {
 namespace {
@@ -108,14 +112,39 @@ TEST(LifecycleTest, LoadExcludesTheCallerByDefault) {
   EXPECT_GT(s.boot_time_ns, 1'600'000'000'000'000'000ULL);  // after 2020
   ASSERT_EQ(pman_mark_single_64bit_syscall(h, SYS_getppid, true), 0);
   ASSERT_EQ(pman_attach(h), 0);
-  syscall(SYS_getppid, 1);
-  void* record = nullptr;
-  int16_t ring = -1;
-  for (;;) {
-    ASSERT_EQ(pman_consume_first_event(h, &record, &ring), 0);
-    if (record == nullptr) break;
-    EXPECT_NE(static_cast<kestrel_record_header*>(record)->tgid, static_cast<uint32_t>(getpid()));
+  // Our call first, then a child's as the positive control: the child's
+  // record arriving proves the probe captured, and ours, older, would have
+  // come out before it.
+  constexpr uint64_t kOwnTag = 0x6b6f776e, kChildTag = 0x6b636864;
+  syscall(SYS_getppid, kOwnTag);
+  const pid_t child = fork();
+  if (child == 0) {
+    syscall(SYS_getppid, kChildTag);
+    _exit(0);
   }
+  ASSERT_GT(child, 0);
+  ASSERT_EQ(waitpid(child, nullptr, 0), child);
+  bool child_seen = false;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!child_seen && std::chrono::steady_clock::now() < deadline) {
+    void* record = nullptr;
+    int16_t ring = -1;
+    ASSERT_EQ(pman_consume_first_event(h, &record, &ring), 0);
+    if (record == nullptr) {
+      pman_wait_for_events(h, 10);
+      continue;
+    }
+    absl::StatusOr<engine::RecordView> view = engine::RecordView::Parse(
+        static_cast<const kestrel_record_header*>(record), KESTREL_MAX_RECORD_BYTES);
+    ASSERT_TRUE(view.ok()) << view.status();
+    EXPECT_NE(view->header().tgid, static_cast<uint32_t>(getpid()));
+    if (view->header().type != KESTREL_EVT_GENERIC_SYSCALL) continue;
+    absl::StatusOr<engine::GenericSyscall> call = engine::DecodeGenericSyscall(*view);
+    ASSERT_TRUE(call.ok()) << call.status();
+    EXPECT_NE(call->args[0], kOwnTag) << "the caller's own syscall was captured";
+    child_seen |= call->args[0] == kChildTag && view->header().tgid == static_cast<uint32_t>(child);
+  }
+  EXPECT_TRUE(child_seen) << "the probe captured nothing: the exclusion proves nothing";
   pman_close(h);
 }
 

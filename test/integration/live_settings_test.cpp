@@ -15,6 +15,7 @@
 #include <string>
 #include <thread>
 
+#include "engine/decode/generic_syscall.h"
 #include "engine/decode/record_view.h"
 #include "probe_session.h"
 #include "shared/event_types.h"
@@ -95,11 +96,21 @@ TEST_P(LiveSettingsTest, EveryKindOfChangeIsReportedOnce) {
               KESTREL_CHANGED_DROP_CLASSES | KESTREL_CHANGED_SYSCALLS);
 
   // Nothing changed: nothing reported, and the record itself is not a thread's.
-  TaggedGetppid(1);
+  // The tagged call is the positive control: the drain did see records.
+  constexpr uint64_t kTag = 0x6e6f6368;
+  TaggedGetppid(kTag);
+  size_t tagged = 0;
   for (const auto& bytes : session->DrainRaw()) {
     const auto* hdr = reinterpret_cast<const kestrel_record_header*>(bytes.data());
     EXPECT_NE(hdr->type, KESTREL_EVT_SETTINGS_CHANGED);
+    absl::StatusOr<engine::RecordView> view = engine::RecordView::Parse(hdr, bytes.size());
+    ASSERT_TRUE(view.ok()) << view.status();
+    if (hdr->type != KESTREL_EVT_GENERIC_SYSCALL || hdr->tid != CurrentTid()) continue;
+    absl::StatusOr<engine::GenericSyscall> call = engine::DecodeGenericSyscall(*view);
+    ASSERT_TRUE(call.ok()) << call.status();
+    tagged += call->args[0] == kTag;
   }
+  EXPECT_EQ(tagged, 1u);
 }
 
 TEST_P(LiveSettingsTest, RefusedChangesChangeNothing) {
@@ -274,23 +285,30 @@ TEST_P(LiveSettingsTest, TogglesUnderLoadTakeEffectWithinOneSyscall) {
       TaggedGetppid(next_tag.fetch_add(1, std::memory_order_seq_cst));
     }
   });
-  auto settle = [] { std::this_thread::sleep_for(std::chrono::milliseconds(5)); };
-  settle();
+  // Each phase lasts a number of the loader's calls, not a time: on a busy
+  // machine a few milliseconds may hold no call at all.
+  auto let_loader_make = [&](uint64_t n) {
+    const uint64_t target = next_tag.load() + n;
+    while (next_tag.load() < target) std::this_thread::yield();
+  };
+  let_loader_make(200);
   const uint64_t before_disable = next_tag.load();
-  ASSERT_EQ(pman_mark_single_64bit_syscall(session->handle(), SYS_getppid, false), 0);
+  const int disable_rc = pman_mark_single_64bit_syscall(session->handle(), SYS_getppid, false);
   const uint64_t after_disable = next_tag.load();
-  settle();
+  let_loader_make(200);
   const uint64_t before_enable = next_tag.load();
-  ASSERT_EQ(pman_mark_single_64bit_syscall(session->handle(), SYS_getppid, true), 0);
+  const int enable_rc = pman_mark_single_64bit_syscall(session->handle(), SYS_getppid, true);
   const uint64_t after_enable = next_tag.load();
-  settle();
+  let_loader_make(200);
   stop = true;
   loader.join();
+  ASSERT_EQ(disable_rc, 0);
+  ASSERT_EQ(enable_rc, 0);
   const uint64_t last = next_tag.load();
 
   std::set<uint64_t> seen;
   for (const Captured& c : session->DrainThread(loader_tid)) seen.insert(c.call.args[0]);
-  ASSERT_GT(before_enable, after_disable + 100) << "the loader barely ran";
+  ASSERT_GE(before_enable, after_disable + 200);
   for (uint64_t t = 0; t + 1 < before_disable; ++t) ASSERT_TRUE(seen.count(t)) << t;
   for (uint64_t t = after_disable; t + 1 < before_enable; ++t) {
     ASSERT_FALSE(seen.count(t)) << t;

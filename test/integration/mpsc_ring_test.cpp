@@ -149,7 +149,7 @@ TEST(MpscRingTest, RecordsLargerThanABlockComeBackWhole) {
 // on goes back, and CPU 1 would find the ring full after one ring's worth.
 TEST(MpscRingTest, AQuietCpuDoesNotHoldTheSharedRing) {
   KESTREL_REQUIRE_BPF_PRIVILEGES();
-  if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "needs two CPUs";
+  KESTREL_REQUIRE_TWO_CPUS();
   constexpr uint64_t kRingBytes = 64 << 10;
   auto session = ProbeSession::Start(
       {.buffer_bytes = kRingBytes, .cpus_per_buffer = 0, .syscalls = {SYS_getppid}});
@@ -212,7 +212,7 @@ TEST_P(RingKindTest, WaitReturnsOnceTheBacklogCrossesTheThreshold) {
 // comes back once, in its order, whatever the ring kind and topology.
 TEST_P(RingKindTest, TwoCpusDeliverEveryRecordInOrder) {
   KESTREL_REQUIRE_BPF_PRIVILEGES();
-  if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "needs two CPUs";
+  KESTREL_REQUIRE_TWO_CPUS();
   auto session = ProbeSession::Start({.buffer_bytes = 8 << 20,
                                       .cpus_per_buffer = GetParam().cpus_per_buffer,
                                       .syscalls = {SYS_getppid},

@@ -32,7 +32,7 @@ class OrderingTest : public ::testing::TestWithParam<uint32_t> {};
 // generic record sees the exit as the parent's wait4.)
 TEST_P(OrderingTest, ForkExecOnAnotherCpuAndReapComeInOrder) {
   KESTREL_REQUIRE_BPF_PRIVILEGES();
-  if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "needs two CPUs";
+  KESTREL_REQUIRE_TWO_CPUS();
   // Every process's clone/execve/wait4 lands in the rings until we drain:
   // room for the whole machine's.
   auto session = ProbeSession::Start({.buffer_bytes = 8 << 20,
@@ -42,17 +42,20 @@ TEST_P(OrderingTest, ForkExecOnAnotherCpuAndReapComeInOrder) {
   ASSERT_NE(session, nullptr);
   cpu_set_t old;
   sched_getaffinity(0, sizeof(old), &old);
-  ASSERT_TRUE(PinToCpu(0));
+  const bool pinned = PinToCpu(0);
+  if (!pinned) sched_setaffinity(0, sizeof(old), &old);
+  ASSERT_TRUE(pinned);
   const pid_t child = fork();
   if (child == 0) {
     if (!PinToCpu(1)) _exit(126);
     execl("/bin/true", "true", static_cast<char*>(nullptr));
     _exit(127);
   }
-  ASSERT_GT(child, 0);
   int status = 0;
-  ASSERT_EQ(waitpid(child, &status, 0), child);
+  const pid_t reaped = child > 0 ? waitpid(child, &status, 0) : -1;
   sched_setaffinity(0, sizeof(old), &old);
+  ASSERT_GT(child, 0);
+  ASSERT_EQ(reaped, child);
   ASSERT_TRUE(WIFEXITED(status));
   ASSERT_EQ(WEXITSTATUS(status), 0);
 
@@ -107,7 +110,7 @@ TEST_P(OrderingTest, ForkExecOnAnotherCpuAndReapComeInOrder) {
 // each thread's records arrive complete and in its own order.
 TEST_P(OrderingTest, StressOnBothCpusKeepsPerThreadOrder) {
   KESTREL_REQUIRE_BPF_PRIVILEGES();
-  if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "needs two CPUs";
+  KESTREL_REQUIRE_TWO_CPUS();
   // Room for every record (100000 of 128 bytes of ring): the reader shares
   // the two CPUs with the producers, and what is checked is order, not
   // whether it keeps up with them.
@@ -118,13 +121,19 @@ TEST_P(OrderingTest, StressOnBothCpusKeepsPerThreadOrder) {
   std::atomic<int> done{0};
   uint32_t tids[2] = {};
   std::atomic<int> ready{0};
+  // A producer that cannot pin itself still says ready and done, so the
+  // reader below never waits for it forever; the test fails after the join.
+  std::atomic<int> pin_failures{0};
   std::vector<std::thread> producers;
   for (int cpu = 0; cpu < 2; ++cpu) {
     producers.emplace_back([&, cpu] {
-      ASSERT_TRUE(PinToCpu(cpu));
+      const bool pinned = PinToCpu(cpu);
+      pin_failures += !pinned;
       tids[cpu] = CurrentTid();
       ready++;
-      for (uint64_t tag = 0; tag < kCalls; ++tag) syscall(SYS_getppid, tag, 0, 0, 0, 0, 0);
+      for (uint64_t tag = 0; pinned && tag < kCalls; ++tag) {
+        syscall(SYS_getppid, tag, 0, 0, 0, 0, 0);
+      }
       done++;
     });
   }
@@ -147,6 +156,7 @@ TEST_P(OrderingTest, StressOnBothCpusKeepsPerThreadOrder) {
     if (!read_one()) pman_wait_for_events(session->handle(), 1);
   }
   for (std::thread& t : producers) t.join();
+  ASSERT_EQ(pin_failures, 0);
   while (read_one()) {
   }
   EXPECT_EQ(next_tag_and_ts[tids[0]].first, kCalls);
@@ -159,19 +169,24 @@ TEST_P(OrderingTest, StressOnBothCpusKeepsPerThreadOrder) {
 // the order it made them.
 TEST_P(OrderingTest, AThreadMovingBetweenCpusKeepsItsOrder) {
   KESTREL_REQUIRE_BPF_PRIVILEGES();
-  if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "needs two CPUs";
+  KESTREL_REQUIRE_TWO_CPUS();
   auto session = ProbeSession::Start(
       {.buffer_bytes = 8 << 20, .cpus_per_buffer = GetParam(), .syscalls = {SYS_getppid}});
   ASSERT_NE(session, nullptr);
   constexpr uint64_t kHops = 2000, kCallsPerHop = 8;
   std::atomic<bool> done{false};
   std::atomic<uint32_t> tid{0};
+  std::atomic<bool> pin_failed{false};
   std::thread hopper([&] {
     tid = CurrentTid();
     uint64_t tag = 0;
-    for (uint64_t hop = 0; hop < kHops; ++hop) {
-      ASSERT_TRUE(PinToCpu(static_cast<int>(hop % 2)));
-      for (uint64_t k = 0; k < kCallsPerHop; ++k) syscall(SYS_getppid, tag++, 0, 0, 0, 0, 0);
+    // A failed hop ends the run (done is still set, or the reader would
+    // spin forever); the test fails after the join.
+    for (uint64_t hop = 0; hop < kHops && !pin_failed; ++hop) {
+      pin_failed = !PinToCpu(static_cast<int>(hop % 2));
+      for (uint64_t k = 0; !pin_failed && k < kCallsPerHop; ++k) {
+        syscall(SYS_getppid, tag++, 0, 0, 0, 0, 0);
+      }
     }
     done = true;
   });
@@ -194,6 +209,7 @@ TEST_P(OrderingTest, AThreadMovingBetweenCpusKeepsItsOrder) {
   // look this test failed 3 runs in 6 here).
   while (!done) read_one();
   hopper.join();
+  ASSERT_FALSE(pin_failed);
   while (read_one()) {
   }
   EXPECT_EQ(next, kHops * kCallsPerHop);

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <thread>
 #include <vector>
 
 #include "engine/decode/control_records.h"
@@ -27,6 +28,11 @@ namespace kestrel::testing {
   } while (0)
 
 bool HasBpfPrivileges();
+
+// Producers on two CPUs at once. A machine with fewer online CPUs fails the
+// test instead of skipping it: a skipped stress test would read as a pass.
+#define KESTREL_REQUIRE_TWO_CPUS() \
+  ASSERT_GE(std::thread::hardware_concurrency(), 2u) << "needs two online CPUs"
 
 struct Captured {
   kestrel_record_header header;

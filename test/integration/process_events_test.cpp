@@ -376,7 +376,9 @@ TEST_F(ProcessEventsTest, ExecveatOfAMemfdIsFlagged) {
   ASSERT_EQ(fstat(memfd, &st), 0);
   // This kernel reports a successful execveat with the execve syscall id at
   // exit, so its record is an EXECVE one; both are selected and the exec
-  // facts checked whichever comes.
+  // facts checked whichever comes. The EXECVEAT record's own dirfd and
+  // flags are checked by the failing execveat tests below, which always
+  // produce one.
   auto session = StartAll({SYS_execve, SYS_execveat});
   ASSERT_NE(session, nullptr);
 
@@ -398,10 +400,6 @@ TEST_F(ProcessEventsTest, ExecveatOfAMemfdIsFlagged) {
   ASSERT_TRUE(type == KESTREL_EVT_EXECVE || type == KESTREL_EVT_EXECVEAT) << type;
   const engine::DecodedEvent e = got[0].Event();
   EXPECT_EQ(e.Int("res"), 0);
-  if (type == KESTREL_EVT_EXECVEAT) {
-    EXPECT_EQ(e.Int("dirfd"), memfd);
-    EXPECT_EQ(e.Int("flags"), AT_EMPTY_PATH);
-  }
   EXPECT_EQ(e.String("exe"), "memfd:kestrel-exe");
   EXPECT_EQ(e.StringList("argv"), (std::vector<std::string>{"fileless"}));
   EXPECT_EQ(e.Int("pid"), child);
@@ -421,6 +419,7 @@ TEST_F(ProcessEventsTest, FailedExecveatKeepsTheRelativeName) {
 
   const std::vector<OwnedRecord> got = session->DrainRecords(CurrentTid());
   ASSERT_EQ(got.size(), 1u);
+  ASSERT_EQ(got[0].header().type, KESTREL_EVT_EXECVEAT);
   const engine::DecodedEvent e = got[0].Event();
   EXPECT_EQ(e.Int("res"), -ENOENT);
   EXPECT_EQ(e.Int("dirfd"), AT_FDCWD);
@@ -429,6 +428,30 @@ TEST_F(ProcessEventsTest, FailedExecveatKeepsTheRelativeName) {
   EXPECT_EQ(e.StringList("argv"), (std::vector<std::string>{"x"}));
   EXPECT_EQ(e.Int("pid"), getpid());
   EXPECT_EQ(e.Int("exe_ino"), 0);
+}
+
+// A real directory fd and AT_EMPTY_PATH: both reach the record as passed.
+TEST_F(ProcessEventsTest, FailedExecveatRecordsItsDirfdAndFlags) {
+  const int dirfd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+  ASSERT_GE(dirfd, 0);
+  auto session = StartSelf({SYS_execveat});
+  ASSERT_NE(session, nullptr);
+  const char* const argv[] = {"y", nullptr};
+  const char* const envp[] = {nullptr};
+  const long rc = syscall(SYS_execveat, dirfd, "kestrel-no-such-exe", argv, envp, AT_EMPTY_PATH);
+  const int error = errno;
+  close(dirfd);
+  ASSERT_EQ(rc, -1);
+  ASSERT_EQ(error, ENOENT);
+
+  const std::vector<OwnedRecord> got = session->DrainRecords(CurrentTid());
+  ASSERT_EQ(got.size(), 1u);
+  ASSERT_EQ(got[0].header().type, KESTREL_EVT_EXECVEAT);
+  const engine::DecodedEvent e = got[0].Event();
+  EXPECT_EQ(e.Int("res"), -ENOENT);
+  EXPECT_EQ(e.Int("dirfd"), dirfd);
+  EXPECT_EQ(e.Int("flags"), AT_EMPTY_PATH);
+  EXPECT_EQ(e.StringList("argv"), (std::vector<std::string>{"y"}));
 }
 
 // ---- clone family --------------------------------------------------------

@@ -19,7 +19,7 @@ class SettingsConsistencyTest : public ::testing::TestWithParam<uint32_t> {};
 
 TEST_P(SettingsConsistencyTest, ProbeNeverActsOnATornUpdate) {
   KESTREL_REQUIRE_BPF_PRIVILEGES();
-  if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "needs two CPUs";
+  KESTREL_REQUIRE_TWO_CPUS();
   auto session = ProbeSession::Start({.syscalls = {SYS_getppid}, .settings_storage = GetParam()});
   ASSERT_NE(session, nullptr);
   pman_handle* h = session->handle();
@@ -40,17 +40,21 @@ TEST_P(SettingsConsistencyTest, ProbeNeverActsOnATornUpdate) {
   constexpr uint64_t kUpdates = 2'000'000;
   constexpr uint64_t kMinProbeReads = 1'000'000;
   uint64_t updates = 0;
+  int update_rc = 0;
   // Whatever the scheduler does, keep writing until both sides did plenty.
-  while (updates < kUpdates || calls[0] + calls[1] < kMinProbeReads) {
+  // A failed update ends the loop; the threads are joined before it fails
+  // the test (an ASSERT here would leave them joinable: std::terminate).
+  while (update_rc == 0 && (updates < kUpdates || calls[0] + calls[1] < kMinProbeReads)) {
     ++updates;
     // Fields the filter does not look at, so every call stays interesting.
     s.snaplen = static_cast<uint32_t>(updates % (KESTREL_MAX_SNAPLEN + 1));
     s.fullcapture_port_lo = s.fullcapture_port_hi = static_cast<uint16_t>(updates % 65535 + 1);
-    ASSERT_EQ(pman_update_capture_settings(h, &s), 0);
+    update_rc = pman_update_capture_settings(h, &s);
   }
   stop = true;
   a.join();
   b.join();
+  ASSERT_EQ(update_rc, 0) << "update " << updates;
   const pman_stats after = session->Stats();
 
   const uint64_t made = calls[0] + calls[1];

@@ -20,6 +20,7 @@
 #include "libpman.h"
 #include "preflight.h"
 #include "probe_loader.h"
+#include "read_tally.h"
 #include "shared/event_types.h"
 #include "stats_printer.h"
 #include "target_process.h"
@@ -29,7 +30,15 @@ namespace {
 
 volatile std::sig_atomic_t g_stop = 0;
 
-void OnStopSignal(int) { g_stop = 1; }
+// The first signal stops the capture and lets it drain and print its
+// stats; a second one, during a long drain, ends it at once.
+void OnStopSignal(int sig) {
+  if (g_stop) {
+    std::signal(sig, SIG_DFL);
+    std::raise(sig);
+  }
+  g_stop = 1;
+}
 
 // No SA_RESTART: a signal must cut pman_wait_for_events short.
 void InstallStopHandlers() {
@@ -81,34 +90,52 @@ int RunCapture(const std::vector<std::string>& args) {
       options->duration_s ? Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                                std::chrono::duration<double>(*options->duration_s))
                           : Clock::time_point::max();
-  uint64_t printed = 0;
-  uint64_t undecodable = 0;
-  uint64_t state_only = 0;
-  while (!g_stop && Clock::now() < deadline && (!options->count || printed < *options->count)) {
+  ReadTally tally;
+  uint64_t state_only = 0;  // of consumed: kept for the thread table, not shown
+  auto count_reached = [&] { return options->count && tally.syscall_events >= *options->count; };
+  // Shows one record (or keeps it only for the thread table), or only counts
+  // it once --count is reached.
+  auto take = [&](const kestrel_record_header* header) {
+    if (!CountsAsWritten(*header)) {
+      if (!count_reached()) printer.Print(header).IgnoreError();
+      return;
+    }
+    if (count_reached()) {
+      ++tally.left_unread;
+      return;
+    }
+    ++tally.consumed;
+    absl::StatusOr<engine::PrintOutcome> outcome = printer.Print(header);
+    if (!outcome.ok()) {
+      ++tally.undecodable;
+    } else if (*outcome == engine::PrintOutcome::kStateOnly) {
+      ++state_only;
+    } else {
+      tally.syscall_events += IsSyscallEvent(*header);
+    }
+  };
+  auto next = [&]() -> const kestrel_record_header* {
     void* record = nullptr;
     int16_t ring = 0;
-    if (pman_consume_first_event(handle.get(), &record, &ring) != 0) break;
-    if (record == nullptr) {
-      std::fflush(stdout);
-      pman_wait_for_events(handle.get(), 50);
+    if (pman_consume_first_event(handle.get(), &record, &ring) != 0) return nullptr;
+    return static_cast<const kestrel_record_header*>(record);
+  };
+  while (!g_stop && Clock::now() < deadline && !count_reached()) {
+    if (const kestrel_record_header* header = next()) {
+      take(header);
       continue;
     }
-    const auto* header = static_cast<const kestrel_record_header*>(record);
-    if (absl::StatusOr<engine::PrintOutcome> outcome = printer.Print(header); outcome.ok()) {
-      // Markers are printed but are not events: --count counts events.
-      // Records kept only for the thread table are consumed but not printed.
-      printed +=
-          *outcome != engine::PrintOutcome::kStateOnly && header->type != KESTREL_EVT_DROP_MARKER;
-      state_only += *outcome == engine::PrintOutcome::kStateOnly;
-    } else {
-      ++undecodable;
-    }
+    std::fflush(stdout);
+    pman_wait_for_events(handle.get(), 50);
   }
+  // Whatever the probe wrote before it stopped is still shown (or counted
+  // as left unread past --count), so the stats add up.
+  const bool settled = pman_detach_and_settle(handle.get()) == 0;
+  while (const kestrel_record_header* header = next()) take(header);
   std::fflush(stdout);
-  pman_detach(handle.get());
-  PrintStats(handle.get(), printed + state_only, undecodable, stderr);
+  PrintStats(handle.get(), tally, stderr);
   PrintThreadTableStats(threads, state_only, stderr);
-  return 0;
+  return settled ? 0 : 1;
 }
 
 }  // namespace kestrel::cli

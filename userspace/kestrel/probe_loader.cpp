@@ -30,6 +30,14 @@ HandlePtr LoadProbe(const CaptureOptions& options) {
   std::vector<uint8_t> table(pman_syscall_table_size(), options.all_syscalls ? 1 : 0);
   for (uint32_t id : options.syscalls) table[id] = 1;
   if (pman_enforce_sc_set(raw, table.data(), table.size()) != 0) return nullptr;
+  // Pinned and locked once set up: other processes then see (and a lock
+  // freezes) the capture as configured, before its first event. On any
+  // failure the handle's close takes the pins down again.
+  if (options.pin_dir &&
+      pman_pin(raw, options.pin_dir->empty() ? nullptr : options.pin_dir->c_str()) != 0) {
+    return nullptr;
+  }
+  if (options.lock_settings && pman_lock_settings(raw) != 0) return nullptr;
   if (pman_attach(raw) != 0) return nullptr;
   return handle;
 }

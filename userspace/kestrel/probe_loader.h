@@ -14,8 +14,10 @@ struct HandleCloser {
 };
 using HandlePtr = std::unique_ptr<pman_handle, HandleCloser>;
 
-// Loads the probe configured for `options`; libpman prints why on failure
-// (warnings and errors go to stderr) and the result is null.
+// Loads the probe configured for `options`, pins it (--pin, --pin-dir) and
+// locks its settings (--lock-settings), then attaches it. libpman prints
+// why on failure (warnings and errors go to stderr) and the result is null,
+// with nothing left loaded or pinned.
 HandlePtr LoadProbe(const CaptureOptions& options);
 
 }  // namespace kestrel::cli

@@ -10,6 +10,7 @@
 #include "libpman.h"
 #include "preflight.h"
 #include "probe_loader.h"
+#include "read_tally.h"
 #include "shared/event_types.h"
 #include "stats_options.h"
 #include "stats_printer.h"
@@ -40,23 +41,23 @@ int RunStats(const std::vector<std::string>& args) {
   const auto deadline =
       Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
                          options->duration_s.value_or(kStatsDefaultSeconds)));
-  uint64_t events = 0;
+  ReadTally tally;
   auto drain = [&] {
     for (;;) {
       void* record = nullptr;
       int16_t ring = 0;
       if (pman_consume_first_event(handle.get(), &record, &ring) != 0 || record == nullptr) return;
-      events += static_cast<const kestrel_record_header*>(record)->type != KESTREL_EVT_DROP_MARKER;
+      tally.consumed += CountsAsWritten(*static_cast<const kestrel_record_header*>(record));
     }
   };
   while (Clock::now() < deadline) {
     drain();
     pman_wait_for_events(handle.get(), 50);
   }
-  pman_detach(handle.get());
+  const bool settled = pman_detach_and_settle(handle.get()) == 0;
   drain();
-  PrintStats(handle.get(), events, 0, stdout);
-  return 0;
+  PrintStats(handle.get(), tally, stdout);
+  return settled ? 0 : 1;
 }
 
 }  // namespace kestrel::cli

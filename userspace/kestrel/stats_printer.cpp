@@ -15,7 +15,7 @@ std::string Topology(const pman_stats& s) {
 
 }  // namespace
 
-void PrintStats(pman_handle* handle, uint64_t consumed, uint64_t undecodable, std::FILE* out) {
+void PrintStats(pman_handle* handle, const ReadTally& tally, std::FILE* out) {
   pman_stats stats{};
   if (pman_get_stats(handle, &stats, nullptr, 0) != 0) return;
   std::vector<kestrel_cpu_counters> per_cpu(stats.n_cpus);
@@ -28,12 +28,19 @@ void PrintStats(pman_handle* handle, uint64_t consumed, uint64_t undecodable, st
                 "%u bytes locked\n",
                 stats.n_rings, stats.ring_bytes, Topology(stats), stats.n_cpus_with_ring,
                 stats.n_cpus, stats.locked_bytes);
-  absl::FPrintF(
-      out,
-      "records written %u, consumed %u (undecodable %u), dropped %u "
-      "(ring full %u, too large %u, no ring %u, settings busy %u, sampling %u), drop markers %u\n",
-      t.records_written, consumed, undecodable, dropped, t.drops_ring_full, t.drops_too_large,
-      t.drops_no_ring, t.drops_settings_busy, t.drops_sampling, t.drop_markers);
+  absl::FPrintF(out,
+                "records attempted %u: consumed %u (undecodable %u), left unread %u, dropped %u "
+                "(ring full %u, too large %u, no ring %u, settings busy %u, sampling %u); "
+                "written %u, drop markers %u\n",
+                t.records_written + dropped, tally.consumed, tally.undecodable, tally.left_unread,
+                dropped, t.drops_ring_full, t.drops_too_large, t.drops_no_ring,
+                t.drops_settings_busy, t.drops_sampling, t.records_written, t.drop_markers);
+  if (tally.consumed + tally.left_unread != t.records_written) {
+    absl::FPrintF(out,
+                  "WARNING: consumed + left unread = %u but the probe wrote %u records: "
+                  "the accounting above does not add up\n",
+                  tally.consumed + tally.left_unread, t.records_written);
+  }
   if (t.settings_torn_reads != 0) {
     absl::FPrintF(out, "WARNING: %u torn settings reads detected (seqlock failure)\n",
                   t.settings_torn_reads);

@@ -6,11 +6,15 @@
 #include <cstdio>
 
 #include "libpman.h"
+#include "read_tally.h"
 
 namespace kestrel::cli {
 
-// `consumed` and `undecodable` are what this process read out of the rings.
-void PrintStats(pman_handle* handle, uint64_t consumed, uint64_t undecodable, std::FILE* out);
+// `tally` is what this process took out of the rings. Call it after
+// pman_detach_and_settle and a full drain: then the line
+//   records attempted A: consumed C (...), left unread L, dropped D (...); written W
+// adds up, A == C + L + D and W == C + L, and a warning says so if not.
+void PrintStats(pman_handle* handle, const ReadTally& tally, std::FILE* out);
 
 }  // namespace kestrel::cli
 

@@ -129,6 +129,15 @@ int pman_attach(struct pman_handle* h);
 /* Detaches the probe; it stays loaded and can be attached again. */
 int pman_detach(struct pman_handle* h);
 
+/* Detaches the probe and waits until none of its programs is still running
+ * on any CPU (one that started before the detach finishes first), so that
+ * the counters are final and every record counted in records_written is
+ * committed in a ring. Drain the rest with pman_consume_first_event; then
+ *   records consumed + left in the rings == records_written.
+ * Added in ABI 1 after its first release: check with dlsym if the library
+ * may be older. */
+int pman_detach_and_settle(struct pman_handle* h);
+
 /* Detaches, unloads and frees everything; `h` may be NULL. */
 void pman_close(struct pman_handle* h);
 
@@ -194,7 +203,8 @@ int pman_consume_first_event(struct pman_handle* h, void** record, int16_t* buff
 
 /* Sleeps until a ring has enough data to be worth draining or `timeout_ms`
  * passes (-1 = no timeout). Returns 1 when data is ready, 0 on timeout,
- * -EINTR when interrupted by a signal. Never spins. */
+ * -EINTR when interrupted by a signal (not logged: a signal is how a
+ * caller stops waiting, not a failure). Never spins. */
 int pman_wait_for_events(struct pman_handle* h, int timeout_ms);
 
 #ifdef __cplusplus

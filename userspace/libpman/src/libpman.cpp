@@ -77,6 +77,10 @@ int pman_detach(struct pman_handle* h) {
   return Call(h, [](Probe& p) { return p.Detach(); });
 }
 
+int pman_detach_and_settle(struct pman_handle* h) {
+  return Call(h, [](Probe& p) { return p.DetachAndSettle(); });
+}
+
 void pman_close(struct pman_handle* h) { delete h; }
 
 int pman_enforce_sc_set(struct pman_handle* h, const uint8_t* interesting, size_t n) {
@@ -163,14 +167,14 @@ int pman_consume_first_event(struct pman_handle* h, void** record, int16_t* buff
 }
 
 int pman_wait_for_events(struct pman_handle* h, int timeout_ms) {
-  bool ready = false;
+  int outcome = 0;
   const int rc = Call(h, [&](Probe& p) -> absl::Status {
-    absl::StatusOr<bool> r = p.Wait(timeout_ms);
+    absl::StatusOr<int> r = p.Wait(timeout_ms);
     if (!r.ok()) return r.status();
-    ready = *r;
+    outcome = *r;
     return absl::OkStatus();
   });
-  return rc < 0 ? rc : static_cast<int>(ready);
+  return rc < 0 ? rc : outcome;
 }
 
 }  // extern "C"

@@ -23,6 +23,7 @@
 #include "mpsc_rings.h"
 #include "page_round.h"
 #include "pin_dir.h"
+#include "program_settle.h"
 #include "settings_rules.h"
 #include "settings_store.h"
 #include "shared/syscall_table_x86_64.h"
@@ -218,6 +219,33 @@ absl::Status Probe::Detach() {
   return absl::OkStatus();
 }
 
+absl::StatusOr<uint64_t> Probe::CounterActivity() {
+  pman_stats stats{};
+  if (absl::Status s = GetStats(&stats, nullptr, 0); !s.ok()) return s;
+  const kestrel_cpu_counters& t = stats.total;
+  return t.records_written + t.drops_ring_full + t.drops_too_large + t.drops_no_ring +
+         t.drops_settings_busy + t.drop_markers + t.drops_sampling;
+}
+
+absl::Status Probe::DetachAndSettle() {
+  if (absl::Status s = Detach(); !s.ok()) return s;
+  if (absl::Status s = WaitForRunningPrograms(); !s.ok()) return s;
+  // The grace period should be the end of it; the counters confirm it. A
+  // program still counting would be a kernel running BPF outside RCU: give
+  // it a moment, then say so, as exact accounting is not possible then.
+  constexpr int kTries = 100;
+  constexpr useconds_t kPauseUs = 1000;
+  absl::StatusOr<uint64_t> before = CounterActivity();
+  for (int i = 0; before.ok() && i < kTries; ++i) {
+    usleep(kPauseUs);
+    absl::StatusOr<uint64_t> after = CounterActivity();
+    if (!after.ok() || *after == *before) return after.status();
+    before = after;
+  }
+  if (!before.ok()) return before.status();
+  return absl::InternalError("the probe's counters still moved 100 ms after it was detached");
+}
+
 void Probe::Unload() {
   control_.reset();
   pins_.reset();
@@ -323,11 +351,13 @@ absl::StatusOr<const kestrel_record_header*> Probe::ConsumeFirst(int16_t* ring_i
   return merger_->Next(ring_index);
 }
 
-absl::StatusOr<bool> Probe::Wait(int timeout_ms) {
+absl::StatusOr<int> Probe::Wait(int timeout_ms) {
   if (absl::Status s = RequireLoaded("pman_wait_for_events"); !s.ok()) return s;
   merger_->PublishAll();
   epoll_event events[8];
   const int n = epoll_wait(epoll_fd_, events, 8, timeout_ms);
+  // A signal is how callers stop waiting: theirs to handle, not an error.
+  if (n < 0 && errno == EINTR) return -EINTR;
   if (n < 0) return ErrnoStatus(errno, "waiting for ring data");
   // A doorbell's records only say "wake up": once heard, empty it, or epoll
   // would keep reporting it ready.
@@ -335,7 +365,7 @@ absl::StatusOr<bool> Probe::Wait(int timeout_ms) {
     while (bell.Peek() != nullptr) bell.Release();
     bell.PublishConsumerPosition();
   }
-  return n > 0;
+  return n > 0 ? 1 : 0;
 }
 
 }  // namespace kestrel::pman

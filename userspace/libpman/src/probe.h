@@ -36,6 +36,8 @@ class Probe {
   absl::Status Load();
   absl::Status Attach();
   absl::Status Detach();
+  // Detach, then wait until no program of this probe runs anywhere.
+  absl::Status DetachAndSettle();
 
   absl::Status EnforceSyscallSet(const uint8_t* interesting, size_t n);
   absl::Status MarkSyscall(uint32_t id, bool interesting);
@@ -56,13 +58,16 @@ class Probe {
   // only while ReadyToConsume() holds.
   bool ReadyToConsume() const { return loaded_ && merger_.has_value(); }
   const kestrel_record_header* NextRecord(int16_t* ring_index) { return merger_->Next(ring_index); }
-  absl::StatusOr<bool> Wait(int timeout_ms);
+  // 1 when data is ready, 0 on timeout, -EINTR when a signal came first.
+  absl::StatusOr<int> Wait(int timeout_ms);
 
   const Logger& logger() const { return logger_; }
 
  private:
   explicit Probe(const pman_options& options);
   absl::Status RequireLoaded(const char* what) const;
+  // Every counter summed: it moves whenever a program of this probe runs.
+  absl::StatusOr<uint64_t> CounterActivity();
   // Bytes of each BPF ring buffer in ring_fds_: a ring, or an MPSC ring's
   // doorbell.
   uint64_t RingBufferBytes() const;
