@@ -12,8 +12,8 @@
 #include <string>
 #include <thread>
 
-#include "engine/generic_syscall.h"
-#include "engine/record_view.h"
+#include "engine/decode/generic_syscall.h"
+#include "engine/decode/record_view.h"
 #include "probe_session.h"
 #include "shared/event_types.h"
 

@@ -36,6 +36,7 @@ void DefineProbeOptions(CLI::App& app, CaptureOptions& options) {
       ->type_name("SECONDS")
       ->check(Seconds(kMaxDurationSeconds, "30 days"));
   app.add_flag("--io-data", options.io_data, "copy read/write data, up to the snaplen");
+  AddSettingFlags(app, options.settings);
   BufferBytesOption(app, &options.buffer_bytes);
   CpusPerBufferOption(app, &options.cpus_per_buffer);
   OnlineCpusOnlyOption(app, &options.online_cpus_only);

@@ -10,6 +10,7 @@
 
 #include "CLI/CLI.hpp"
 #include "libpman.h"
+#include "setting_flags.h"
 
 namespace kestrel::cli {
 
@@ -21,6 +22,8 @@ struct CaptureOptions {
   std::optional<double> duration_s;
   bool json = false;
   bool io_data = false;  // copy read/write data (up to the snaplen)
+  // --snaplen, --drop-failed ...: the settings table's flags.
+  SettingOverrides settings;
   uint64_t buffer_bytes = PMAN_DEFAULT_BUFFER_BYTES;
   uint32_t cpus_per_buffer = PMAN_CPUS_PER_BUFFER_AUTO;
   bool online_cpus_only = false;

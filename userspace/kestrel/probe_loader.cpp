@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include <string>
+
 #include "stderr_log.h"
 
 namespace kestrel::cli {
@@ -25,6 +27,10 @@ HandlePtr LoadProbe(const CaptureOptions& options) {
   if (pman_get_capture_settings(raw, &settings) != 0) return nullptr;
   settings.target_tgid = options.pid;
   settings.capture_io_data = options.io_data ? 1 : 0;
+  if (absl::Status s = ApplySettingOverrides(options.settings, settings); !s.ok()) {
+    LogToStderr(CommandLogContext("kestrel"), PMAN_LOG_ERROR, std::string(s.message()).c_str());
+    return nullptr;
+  }
   if (pman_update_capture_settings(raw, &settings) != 0) return nullptr;
 
   std::vector<uint8_t> table(pman_syscall_table_size(), options.all_syscalls ? 1 : 0);

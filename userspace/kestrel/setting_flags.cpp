@@ -22,7 +22,7 @@ void AddNumberFlag(CLI::App& app, const kestrel_setting_row& row, SettingOverrid
         absl::StatusOr<uint64_t> v = ParseSettingValue(row, text);
         return v.ok() ? std::string() : std::string(v.status().message());
       },
-      "N");
+      "");
   app.add_option_function<std::string>(
          std::string("--") + row.flag,
          [&out, &row, key](const std::string& text) {
@@ -46,6 +46,9 @@ void AddSwitch(CLI::App& app, const kestrel_setting_row& row, SettingOverrides& 
 void AddSettingFlags(CLI::App& app, SettingOverrides& out) {
   for (const kestrel_setting_row& row : kestrel_setting_rows) {
     if (row.access != KESTREL_SETTING_USER || std::string_view(row.flag).empty()) continue;
+    // A command may define a setting's flag itself when it does more than
+    // the table says (capture's --pid also says when no such process exists).
+    if (app.get_option_no_throw(std::string("--") + row.flag) != nullptr) continue;
     if (row.kind == KESTREL_SETTING_BOOL) {
       AddSwitch(app, row, out);
     } else if (row.kind == KESTREL_SETTING_UINT) {

@@ -23,7 +23,8 @@ struct SettingOverrides {
 // Registers one flag per USER row with a flag name: a switch for a BOOL
 // row, an option taking N for a UINT row, validated against the row's
 // bounds ("--snaplen: 70000 is above the maximum 16384"). Parsed values
-// land in `out`, which must outlive the parse.
+// land in `out`, which must outlive the parse. A flag `app` already has is
+// left to the command's own definition.
 void AddSettingFlags(CLI::App& app, SettingOverrides& out);
 
 // Writes the overrides into `settings`; refuses a key the table does not
