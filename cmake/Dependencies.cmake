@@ -6,3 +6,4 @@ pkg_check_modules(ZLIB REQUIRED IMPORTED_TARGET zlib)
 find_package(absl REQUIRED)
 find_package(Threads REQUIRED)
 find_package(CLI11 CONFIG REQUIRED)  # header-only: target CLI11::CLI11
+pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)

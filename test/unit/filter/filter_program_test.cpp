@@ -1,0 +1,285 @@
+// The compiled program: every operator on every type, transformers,
+// field-to-field comparisons, sharing between conditions, folding, and an
+// error for each way a condition can fail to compile. Fields come from a
+// small table written here, the way the fields layer will supply them.
+#include "engine/filter/filter_program.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "engine/filter/parser.h"
+
+namespace kestrel::engine::filter {
+namespace {
+
+struct TestField {
+  uint32_t id;
+  ValueType type;
+};
+
+const std::map<std::string, TestField> kFields = {
+    {"proc.name", {1, ValueType::kString}},   {"proc.pname", {2, ValueType::kString}},
+    {"fd.name", {3, ValueType::kString}},     {"evt.res", {4, ValueType::kInt}},
+    {"proc.pid", {5, ValueType::kUint}},      {"proc.ppid", {6, ValueType::kUint}},
+    {"fd.connected", {7, ValueType::kBool}},  {"proc.args", {8, ValueType::kStringList}},
+    {"evt.buffer", {9, ValueType::kString}},  {"evt.type", {10, ValueType::kString}},
+    {"proc.aname", {11, ValueType::kString}},
+};
+
+class TableResolver : public FieldResolver {
+ public:
+  absl::StatusOr<FieldSpec> Resolve(const FieldRef& field) const override {
+    const auto it = kFields.find(field.name);
+    if (it == kFields.end()) {
+      return absl::NotFoundError(absl::StrCat("no field '", field.name, "'"));
+    }
+    // An indexed field is a field of its own: proc.aname[2] is not proc.aname[3].
+    const uint32_t index = field.index ? 100 * (1 + std::stoul(*field.index)) : 0;
+    return FieldSpec{it->second.id + index, it->second.type};
+  }
+};
+
+// One event's values, by field id; a field not set here has no value.
+class TableReader : public FieldReader {
+ public:
+  std::map<uint32_t, FieldValue> values;
+  std::map<uint32_t, int> reads;
+
+  bool Read(const FieldSpec& field, FieldValue& out) override {
+    ++reads[field.id];
+    const auto it = values.find(field.id);
+    if (it == values.end()) return false;
+    out = it->second;
+    return true;
+  }
+};
+
+class FilterProgramTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    args_ = {"-c", "curl http://x"};
+    Str(1, "bash");
+    Str(2, "sshd");
+    Str(3, "/etc/shadow");
+    reader_.values[4].i = -13;
+    reader_.values[5].u = 4242;
+    reader_.values[6].u = 1;
+    reader_.values[7].b = true;
+    reader_.values[8].items = args_;
+    Str(9, std::string_view("\x7f"
+                            "ELF\x02\x01",
+                            6));
+    Str(10, "openat");
+    Str(111, "systemd");  // proc.aname[0]
+  }
+
+  void Str(uint32_t id, std::string_view s) { reader_.values[id].str = s; }
+
+  // Compiles `condition` alone and evaluates it on the test's event.
+  bool Eval(std::string_view condition) {
+    FilterProgram program;
+    absl::StatusOr<ExprPtr> e = ParseCondition(condition);
+    EXPECT_TRUE(e.ok()) << e.status();
+    if (!e.ok()) return false;
+    absl::StatusOr<FilterProgram::ConditionId> id = program.Add(**e, resolver_);
+    EXPECT_TRUE(id.ok()) << condition << ": " << id.status();
+    if (!id.ok()) return false;
+    program.BeginEvent(reader_);
+    return program.Matches(*id);
+  }
+
+  std::string CompileError(std::string_view condition) {
+    FilterProgram program;
+    absl::StatusOr<ExprPtr> e = ParseCondition(condition);
+    if (!e.ok()) return "parse error: " + std::string(e.status().message());
+    absl::StatusOr<FilterProgram::ConditionId> id = program.Add(**e, resolver_);
+    return id.ok() ? "compiled" : std::string(id.status().message());
+  }
+
+  std::vector<std::string_view> args_;
+  TableResolver resolver_;
+  TableReader reader_;
+};
+
+TEST_F(FilterProgramTest, StringOperators) {
+  EXPECT_TRUE(Eval("proc.name = bash"));
+  EXPECT_FALSE(Eval("proc.name = sh"));
+  EXPECT_TRUE(Eval("proc.name != sh"));
+  EXPECT_TRUE(Eval("fd.name contains shad"));
+  EXPECT_TRUE(Eval("fd.name icontains SHAD"));
+  EXPECT_FALSE(Eval("fd.name contains SHAD"));
+  EXPECT_TRUE(Eval("fd.name startswith /etc/"));
+  EXPECT_TRUE(Eval("fd.name endswith dow"));
+  EXPECT_TRUE(Eval("fd.name glob /etc/s*"));
+  EXPECT_FALSE(Eval("fd.name glob /ETC/s*"));
+  EXPECT_TRUE(Eval("fd.name iglob /ETC/S*"));
+  EXPECT_TRUE(Eval("proc.name regex \"b[a-z]+h\""));
+  EXPECT_FALSE(Eval("proc.name regex \"as\"")) << "regex matches the whole value";
+  EXPECT_TRUE(Eval("proc.name in (sh, bash, zsh)"));
+  EXPECT_FALSE(Eval("proc.name in (sh, zsh)"));
+  EXPECT_TRUE(Eval("evt.buffer bcontains 454c46"));
+  EXPECT_TRUE(Eval("evt.buffer bstartswith 7f454C46"));
+  EXPECT_FALSE(Eval("evt.buffer bstartswith 454c46"));
+}
+
+TEST_F(FilterProgramTest, PmatchMatchesWholePathComponents) {
+  EXPECT_TRUE(Eval("fd.name pmatch (/usr, /etc)"));
+  EXPECT_TRUE(Eval("fd.name pmatch (/etc/shadow)"));
+  EXPECT_TRUE(Eval("fd.name pmatch (/etc/)"));
+  EXPECT_TRUE(Eval("fd.name pmatch (/)"));
+  EXPECT_FALSE(Eval("fd.name pmatch (/et, /etc/shadow2, /usr)"));
+}
+
+TEST_F(FilterProgramTest, NumberAndBoolOperators) {
+  EXPECT_TRUE(Eval("evt.res < 0"));
+  EXPECT_TRUE(Eval("evt.res = -13"));
+  EXPECT_TRUE(Eval("evt.res >= -13"));
+  EXPECT_FALSE(Eval("evt.res > -13"));
+  EXPECT_TRUE(Eval("proc.pid in (1, 4242)"));
+  EXPECT_TRUE(Eval("proc.pid = 0x1092"));
+  EXPECT_TRUE(Eval("proc.pid <= 4242 and proc.pid > 4241"));
+  EXPECT_TRUE(Eval("fd.connected = true"));
+  EXPECT_TRUE(Eval("fd.connected != false"));
+}
+
+TEST_F(FilterProgramTest, ListFields) {
+  EXPECT_TRUE(Eval("proc.args intersects (-c, -x)"));
+  EXPECT_FALSE(Eval("proc.args intersects (-x)"));
+  EXPECT_TRUE(Eval("proc.args in (-c, \"curl http://x\", extra)")) << "every item is in the set";
+  EXPECT_FALSE(Eval("proc.args in (-c)"));
+  EXPECT_TRUE(Eval("len(proc.args) = 2"));
+}
+
+TEST_F(FilterProgramTest, AMissingFieldFailsEveryComparisonButNotItsNegation) {
+  reader_.values.erase(3);
+  EXPECT_FALSE(Eval("fd.name = /etc/shadow"));
+  EXPECT_FALSE(Eval("fd.name != /etc/shadow"));
+  EXPECT_FALSE(Eval("fd.name exists"));
+  EXPECT_TRUE(Eval("not fd.name exists"));
+  EXPECT_TRUE(Eval("proc.name exists"));
+}
+
+TEST_F(FilterProgramTest, Transformers) {
+  Str(1, "BaSh");
+  EXPECT_TRUE(Eval("tolower(proc.name) = bash"));
+  EXPECT_TRUE(Eval("toupper(proc.name) = BASH"));
+  EXPECT_TRUE(Eval("basename(fd.name) = shadow"));
+  EXPECT_TRUE(Eval("len(fd.name) = 11"));
+  EXPECT_TRUE(Eval("toupper(basename(fd.name)) = SHADOW"));
+  Str(1, "aGVsbG8=");
+  EXPECT_TRUE(Eval("b64(proc.name) = hello"));
+  Str(1, "not base64!");
+  EXPECT_FALSE(Eval("b64(proc.name) exists")) << "text that does not decode has no value";
+}
+
+TEST_F(FilterProgramTest, FieldsComparedWithFields) {
+  EXPECT_FALSE(Eval("proc.name = val(proc.pname)"));
+  Str(2, "bash");
+  EXPECT_TRUE(Eval("proc.name = val(proc.pname)"));
+  EXPECT_TRUE(Eval("proc.pid > val(proc.ppid)"));
+  Str(2, "BASH");
+  EXPECT_TRUE(Eval("proc.name = tolower(proc.pname)"));
+  reader_.values.erase(2);
+  EXPECT_FALSE(Eval("proc.name != val(proc.pname)")) << "a missing right side fails too";
+}
+
+TEST_F(FilterProgramTest, IndexedFieldsAreDistinctFields) {
+  EXPECT_TRUE(Eval("proc.aname[0] = systemd"));
+  EXPECT_FALSE(Eval("proc.aname[1] exists"));
+}
+
+TEST_F(FilterProgramTest, ErrorsNameThePlaceAndTheReason) {
+  EXPECT_EQ(CompileError("proc.nam = x"), "line 1, column 1: no field 'proc.nam'");
+  EXPECT_EQ(
+      CompileError("evt.type = open and proc.pid contains 3"),
+      "line 1, column 21: 'contains' does not apply to proc.pid, which is an unsigned number");
+  EXPECT_EQ(CompileError("fd.name < 3"),
+            "line 1, column 1: '<' does not apply to fd.name, which is a string");
+  EXPECT_EQ(CompileError("proc.pid = -1"),
+            "line 1, column 12: '-1' is not a number of 0 or more (proc.pid is an unsigned "
+            "number)");
+  EXPECT_EQ(CompileError("evt.res in (1, x)"),
+            "line 1, column 16: 'x' is not a number (evt.res is a signed number)");
+  EXPECT_EQ(CompileError("fd.connected = yes"),
+            "line 1, column 16: 'yes' is not true or false (fd.connected is a boolean)");
+  EXPECT_EQ(CompileError("evt.buffer bcontains 7f4"),
+            "line 1, column 22: '7f4' is not hexadecimal bytes (an even number of 0-9a-f digits) "
+            "(evt.buffer is a string)");
+  EXPECT_EQ(CompileError("proc.name regex \"a(\""),
+            "line 1, column 17: regex 'a(' does not compile: missing ): a(");
+  EXPECT_EQ(CompileError("spawned_process and proc.name = x"),
+            "line 1, column 1: macro 'spawned_process' is not defined");
+  EXPECT_EQ(CompileError("proc.name in shell_binaries"),
+            "line 1, column 14: list 'shell_binaries' is not defined");
+  EXPECT_EQ(CompileError("proc.name = val(proc.pid)"),
+            "line 1, column 17: proc.name is a string but proc.pid is an unsigned number");
+  EXPECT_EQ(
+      CompileError("tolower(proc.pid) = 3"),
+      "line 1, column 1: tolower() does not take an unsigned number values (tolower(proc.pid))");
+  EXPECT_EQ(CompileError("proc.name glob val(proc.pname)"),
+            "line 1, column 20: 'glob' does not take a field on its right");
+}
+
+TEST_F(FilterProgramTest, EmptyListsFoldToFalseAndGroupsFold) {
+  FilterProgram program;
+  auto add = [&](std::string_view text) {
+    absl::StatusOr<ExprPtr> e = ParseCondition(text);
+    EXPECT_TRUE(e.ok());
+    return *program.Add(**e, resolver_);
+  };
+  const auto never = add("proc.name in ()");
+  const auto always = add("not proc.name in () or proc.pid = 1");
+  const auto same = add("proc.name = bash and proc.name = bash and (proc.name = bash)");
+  // The two constants, `same` as a single comparison, and the proc.pid
+  // comparison compiled before `or true` folded it away (never evaluated).
+  EXPECT_EQ(program.node_count(), 4u);
+  program.BeginEvent(reader_);
+  EXPECT_FALSE(program.Matches(never));
+  EXPECT_TRUE(program.Matches(always));
+  EXPECT_TRUE(program.Matches(same));
+  EXPECT_EQ(reader_.reads[1], 1) << "only `same` reads proc.name";
+  EXPECT_EQ(reader_.reads[5], 0) << "folded away: proc.pid is never read";
+}
+
+TEST_F(FilterProgramTest, ConditionsShareFieldsAndSubexpressions) {
+  FilterProgram program;
+  // 1,000 rules on openat: one shared `evt.type = openat`, one slot per field.
+  const std::string macro = "(evt.type = openat and fd.name startswith /)";
+  std::vector<FilterProgram::ConditionId> ids;
+  for (int i = 0; i < 1000; ++i) {
+    absl::StatusOr<ExprPtr> e = ParseCondition(
+        absl::StrCat(macro, " and proc.name = gen_proc_", i, " and not proc.pid in (1, 2)"));
+    ASSERT_TRUE(e.ok());
+    absl::StatusOr<FilterProgram::ConditionId> id = program.Add(**e, resolver_);
+    ASSERT_TRUE(id.ok()) << id.status();
+    ids.push_back(*id);
+  }
+  EXPECT_EQ(program.slot_count(), 4u);  // evt.type, fd.name, proc.name, proc.pid
+  // Shared: the macro's two comparisons and its `and` (flattened into each
+  // rule's), the `in` and its `not`; per rule: one comparison and one `and`.
+  EXPECT_EQ(program.node_count(), 5u + 2 * 1000);
+  for (int event = 0; event < 3; ++event) {
+    program.BeginEvent(reader_);
+    int matched = 0;
+    for (const auto id : ids) matched += program.Matches(id);
+    EXPECT_EQ(matched, 0);
+  }
+  Str(1, "gen_proc_7");
+  program.BeginEvent(reader_);
+  int matched = 0;
+  for (const auto id : ids) matched += program.Matches(id);
+  EXPECT_EQ(matched, 1);
+  // Each field read at most once per event, however many rules use it, and
+  // only when needed: proc.pid only in the event where a proc.name matched.
+  EXPECT_EQ(reader_.reads[10], 4);
+  EXPECT_EQ(reader_.reads[1], 4);
+  EXPECT_EQ(reader_.reads[5], 1);
+  EXPECT_EQ(program.field_reads(), 3u * 3u + 4u);
+}
+
+}  // namespace
+}  // namespace kestrel::engine::filter

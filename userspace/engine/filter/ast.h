@@ -1,0 +1,142 @@
+// The syntax tree of a Falco-style condition, as the parser reads it: no
+// field is resolved and no macro expanded yet. The compiler turns it into
+// the form evaluated per event; the rules loader substitutes macros and
+// lists before that.
+#ifndef KESTREL_ENGINE_FILTER_AST_H_
+#define KESTREL_ENGINE_FILTER_AST_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace kestrel::engine::filter {
+
+// Where a piece of a condition starts, for error messages (1-based).
+struct SourcePos {
+  uint32_t offset = 0;
+  uint32_t line = 1;
+  uint32_t column = 1;
+};
+
+enum class Transformer { kToLower, kToUpper, kB64, kBasename, kLen };
+
+// The name a condition spells a transformer with (`tolower`, `len` ...).
+std::string_view TransformerName(Transformer t);
+std::optional<Transformer> TransformerByName(std::string_view name);
+
+// A field as written: `proc.name`, `proc.aname[2]`, `evt.arg.name` (the
+// whole dotted name: the field table decides where the name ends and an
+// argument starts), with the transformers wrapped around it, innermost
+// first: `tolower(basename(fd.name))` is {kBasename, kToLower}.
+struct FieldRef {
+  std::string name;
+  std::optional<std::string> index;  // the text between [ and ]
+  std::vector<Transformer> transformers;
+  SourcePos pos;
+
+  bool operator==(const FieldRef&) const = default;
+};
+
+enum class CompareOp {
+  kEq,  // = and ==
+  kNe,
+  kLt,
+  kLe,
+  kGt,
+  kGe,
+  kContains,
+  kIContains,
+  kBContains,
+  kStartsWith,
+  kBStartsWith,
+  kEndsWith,
+  kGlob,
+  kIGlob,
+  kRegex,
+  kIn,
+  kIntersects,
+  kPmatch,
+  kExists,  // unary: takes no operand
+};
+
+std::string_view CompareOpName(CompareOp op);
+
+// `in`, `intersects` and `pmatch` take a list; `exists` takes nothing.
+bool TakesList(CompareOp op);
+
+// One literal of a comparison, as text: numbers, IPs and flags are typed by
+// the compiler once it knows the field's type. `quoted` keeps whether the
+// author wrote quotes, for messages and for printing the condition back.
+struct Literal {
+  std::string text;
+  bool quoted = false;
+  SourcePos pos;
+
+  bool operator==(const Literal&) const = default;
+};
+
+// A list named by a bare identifier after a list operator
+// (`proc.name in shell_binaries`): the rules loader substitutes it.
+struct ListRef {
+  std::string name;
+  SourcePos pos;
+
+  bool operator==(const ListRef&) const = default;
+};
+
+// The right-hand side of a comparison: one literal, a list of them (nested
+// lists flattened in order), a named list, another field (`val(proc.pname)`,
+// or a field under a transformer: `tolower(proc.pname)`), or nothing
+// (`exists`).
+struct Operand {
+  std::variant<std::monostate, Literal, std::vector<Literal>, ListRef, FieldRef> value;
+
+  bool operator==(const Operand&) const = default;
+};
+
+struct Expr;
+using ExprPtr = std::unique_ptr<Expr>;
+
+struct Comparison {
+  FieldRef field;
+  CompareOp op;
+  Operand operand;
+};
+
+// A name with no dot in it: a macro, substituted before compilation.
+struct MacroRef {
+  std::string name;
+};
+
+struct Not {
+  ExprPtr operand;
+};
+
+// `and` / `or` of two or more operands, flattened: `a and b and c` is one
+// And with three children.
+struct And {
+  std::vector<ExprPtr> operands;
+};
+struct Or {
+  std::vector<ExprPtr> operands;
+};
+
+struct Expr {
+  std::variant<Comparison, MacroRef, Not, And, Or> node;
+  SourcePos pos;
+};
+
+// Prints `e` back as a condition with every operator fully parenthesised,
+// so two trees print the same exactly when they are the same tree.
+std::string ToString(const Expr& e);
+
+// A deep copy (macros are copied into every condition that names them).
+ExprPtr Clone(const Expr& e);
+
+}  // namespace kestrel::engine::filter
+
+#endif  // KESTREL_ENGINE_FILTER_AST_H_

@@ -1,0 +1,60 @@
+// The parts a FilterProgram is made of, shared by its compiler and its
+// evaluator; nothing outside the filter folder includes this.
+#ifndef KESTREL_ENGINE_FILTER_PROGRAM_NODES_H_
+#define KESTREL_ENGINE_FILTER_PROGRAM_NODES_H_
+
+#include <re2/re2.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "engine/filter/ast.h"
+#include "engine/filter/field_binding.h"
+#include "engine/filter/path_prefix_set.h"
+
+namespace kestrel::engine::filter {
+
+// A field under its transformers, read at most once per event.
+struct Slot {
+  FieldSpec spec;
+  std::vector<Transformer> transformers;  // innermost first
+  ValueType type = ValueType::kString;    // after the transformers
+
+  // The current event's value, valid while stamp equals the program's event.
+  uint64_t stamp = 0;
+  bool present = false;
+  FieldValue value;
+  std::string scratch;
+  std::string spare;
+};
+
+enum class NodeKind { kConst, kCompare, kNot, kAnd, kOr };
+
+struct Node {
+  NodeKind kind = NodeKind::kConst;
+  bool constant = false;           // kConst
+  std::vector<uint32_t> children;  // kNot: one; kAnd, kOr: two or more
+
+  // kCompare: slot `slot` compared by `op` with the operand prepared below.
+  uint32_t slot = 0;
+  CompareOp op = CompareOp::kExists;
+  std::optional<uint32_t> rhs_slot;  // val(field) / transformer(field)
+  std::string text;                  // one string literal (bytes for b*, lower-cased for i*)
+  int64_t i = 0;
+  uint64_t u = 0;
+  bool b = false;
+  absl::flat_hash_set<std::string> strings;  // in / intersects
+  absl::flat_hash_set<int64_t> ints;
+  absl::flat_hash_set<uint64_t> uints;
+  PathPrefixSet prefixes;           // pmatch
+  std::unique_ptr<re2::RE2> regex;  // regex
+  std::string scratch;              // glob's NUL-terminated copy, icontains' lower-cased copy
+};
+
+}  // namespace kestrel::engine::filter
+
+#endif  // KESTREL_ENGINE_FILTER_PROGRAM_NODES_H_
