@@ -114,14 +114,22 @@ TEST(CaptureTest, AllWithDurationStopsOnTimeAndKeepsToThePid) {
 }
 
 TEST(CaptureTest, PidOfNoProcessIsNotedAndTheCaptureRuns) {
+  // Below the kernel's PID_MAX_LIMIT, so a process may still get it.
   const CliResult r =
-      RunKestrel({"capture", "--syscalls", "getppid", "--pid", "999999999", "--duration", "0.3"});
+      RunKestrel({"capture", "--syscalls", "getppid", "--pid", "4194000", "--duration", "0.3"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.err.find("kestrel capture: --pid 999999999: no such process exists yet; Kestrel "
+  EXPECT_EQ(r.err.find("kestrel capture: --pid 4194000: no such process exists yet; Kestrel "
                        "captures it if it appears\n"),
             0u)
       << r.err;
   EXPECT_TRUE(Contains(r.err, "--- kestrel stats: ")) << r.err;
+}
+
+TEST(CaptureTest, PidNoProcessCanHaveIsAUsageError) {
+  const CliResult r = RunKestrel({"capture", "--pid", "999999999"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err.substr(0, r.err.find('\n')),
+            "kestrel capture: --pid: \"999999999\" is more than 4194303");
 }
 
 TEST(CaptureTest, PinDirAndLockSettingsRunAndLeaveNoPins) {

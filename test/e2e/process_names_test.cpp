@@ -18,7 +18,7 @@
 #include <thread>
 #include <vector>
 
-#include "../unit/strict_json.h"
+#include "../support/strict_json.h"
 #include "kestrel_process.h"
 
 namespace kestrel::e2e {

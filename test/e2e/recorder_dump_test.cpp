@@ -6,8 +6,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../support/strict_json.h"
 #include "absl/strings/str_split.h"
-#include "json_line.h"
 #include "recorder_pin_root.h"
 
 namespace kestrel::e2e {
@@ -55,7 +55,7 @@ TEST_P(RecorderDumpTest, TextShowsEachGetppidOfAChildWithItsPidAndResult) {
   const CliResult json = RunKestrel(root.Args({"dump"}, {"--json"}));
   ASSERT_EQ(json.exit_code, 0) << json.err;
   for (const std::string& line : Lines(json.out)) {
-    EXPECT_TRUE(JsonLine::Parses(line)) << line;
+    EXPECT_TRUE(kestrel::testing::StrictJson::Check(line).empty()) << line;
   }
   EXPECT_EQ(LinesWith(json.out, {"\"tid\":" + child + ",\"pid\":" + child + ",",
                                  "\"syscall\":\"getppid\"", "\"ret\":" + me + "}"})

@@ -49,7 +49,7 @@ TEST(SettingsCliBoundsTest, SetTakesTheBoundsAndRefusesOnePastThem) {
 
     KestrelRun r = Kestrel({"settings", "set", "snaplen=16385", "--pin-dir", dir});
     EXPECT_EQ(r.exit_code, 2);
-    EXPECT_NE(r.output.find("kestrel settings: snaplen=16385: 16385 is above the maximum 16384; "
+    EXPECT_NE(r.output.find("snaplen=16385: 16385 is above the maximum 16384; "
                             "nothing was changed"),
               std::string::npos)
         << r.output;

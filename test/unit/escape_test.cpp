@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "strict_json.h"
+#include "../support/strict_json.h"
 
 namespace kestrel::engine {
 namespace {

@@ -4,10 +4,10 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 
+#include "../support/strict_json.h"
 #include "engine/decode/syscall_names.h"
 #include "event_record_builder.h"
 #include "record_test_builder.h"
-#include "strict_json.h"
 
 namespace kestrel::engine {
 namespace {

@@ -5,6 +5,7 @@
 #include "cli_validators.h"
 #include "engine/decode/syscall_names.h"
 #include "ring_options.h"
+#include "settings_keys.h"
 
 namespace kestrel::cli {
 namespace {
@@ -31,7 +32,8 @@ void DefineProbeOptions(CLI::App& app, CaptureOptions& options) {
   DefineSyscallSelection(app, options);
   app.add_option("--pid", options.pid, "capture only this process (its threads included)")
       ->type_name("PID")
-      ->check(WholeNumber(1, std::numeric_limits<int32_t>::max(), "must be a process id above 0"));
+      // No pid is above the settings table's bound (the kernel's PID_MAX_LIMIT).
+      ->check(WholeNumber(1, FindSetting("target_tgid")->max, "must be a process id above 0"));
   app.add_option("--duration", options.duration_s, "stop after this many seconds (at most 30 days)")
       ->type_name("SECONDS")
       ->check(Seconds(kMaxDurationSeconds, "30 days"));

@@ -2,8 +2,8 @@
 // well-formed UTF-8, with no raw control characters in strings, only the
 // escapes JSON defines, and no lone surrogate escapes. Returns "" when
 // valid, else what is wrong and where.
-#ifndef KESTREL_TEST_UNIT_STRICT_JSON_H_
-#define KESTREL_TEST_UNIT_STRICT_JSON_H_
+#ifndef KESTREL_TEST_SUPPORT_STRICT_JSON_H_
+#define KESTREL_TEST_SUPPORT_STRICT_JSON_H_
 
 #include <cctype>
 #include <cstdint>
@@ -213,4 +213,4 @@ class StrictJson {
 
 }  // namespace kestrel::testing
 
-#endif  // KESTREL_TEST_UNIT_STRICT_JSON_H_
+#endif  // KESTREL_TEST_SUPPORT_STRICT_JSON_H_
