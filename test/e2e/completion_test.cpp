@@ -64,6 +64,13 @@ TEST_F(CompletionTest, CompletesFlagsOfAVerb) {
   EXPECT_EQ(Complete("kestrel stats --cpus"), "--cpus-per-buffer");
 }
 
+TEST_F(CompletionTest, CompletesTheRecorderDumpAndBenchVerbs) {
+  EXPECT_EQ(Complete("kestrel recorder st"), "start stop");
+  EXPECT_EQ(Complete("kestrel recorder start --per"), "--per-cpu");
+  EXPECT_EQ(Complete("kestrel dump --la"), "--last");
+  EXPECT_EQ(Complete("kestrel bench --rep"), "--repetitions");
+}
+
 TEST_F(CompletionTest, CompletesVerbsAndSubVerbs) {
   EXPECT_EQ(Complete("kestrel cap"), "capture");
   EXPECT_EQ(Complete("kestrel syscalls d"), "disable drop-class");

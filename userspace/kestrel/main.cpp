@@ -13,6 +13,7 @@
 #include "absl/strings/str_join.h"
 #include "bash_completion.h"
 #include "bench/bench_command.h"
+#include "bench/bench_options.h"
 #include "capture_command.h"
 #include "capture_options.h"
 #include "cli_app.h"
@@ -20,6 +21,7 @@
 #include "dump_command.h"
 #include "libpman.h"
 #include "recorder_command.h"
+#include "recorder_options.h"
 #include "settings_command.h"
 #include "settings_options.h"
 #include "stats_command.h"
@@ -47,8 +49,7 @@ int RunVersion(const std::vector<std::string>& args);
 int RunCompletion(const std::vector<std::string>& args);
 
 // Dispatch, `kestrel --help`, `kestrel help VERB` and the completion script
-// all read this table. recorder, dump and bench still parse by hand: give
-// them a DefineForListing<...> when their Define functions land.
+// all read this table.
 const Verb kVerbs[] = {
     {"capture", kCaptureDescription, RunCapture,
      DefineForListing<CaptureOptions, DefineCaptureOptions>},
@@ -57,9 +58,12 @@ const Verb kVerbs[] = {
      DefineForListing<SyscallsOptions, DefineSyscallsOptions>},
     {"settings", kSettingsDescription, RunSettings,
      DefineForListing<SettingsOptions, DefineSettingsOptions>},
-    {"recorder", "start or stop a flight recorder", RunRecorder, nullptr},
-    {"dump", "print a flight recorder's newest records", RunDump, nullptr},
-    {"bench", "measure the probe's overhead and throughput", RunBench, nullptr},
+    {"recorder", "start or stop a flight recorder", RunRecorder,
+     DefineForListing<RecorderOptions, DefineRecorderOptions>},
+    {"dump", "print a flight recorder's newest records", RunDump,
+     DefineForListing<DumpOptions, DefineDumpOptions>},
+    {"bench", "measure the probe's overhead and throughput", RunBench,
+     DefineForListing<bench::BenchOptions, bench::DefineBenchOptions>},
     {"completion", "print a shell completion script (bash)", RunCompletion,
      DefineForListing<CompletionOptions, DefineCompletionOptions>},
     {"version", "print the versions of kestrel and of libpman's ABI", RunVersion,
