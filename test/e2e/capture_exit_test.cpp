@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/syscall.h>
+#include <algorithm>
 
 #include <cinttypes>
 #include <cstdio>
@@ -100,14 +101,21 @@ std::vector<std::string> With(std::vector<std::string> args, std::vector<std::st
 
 TEST(CaptureExitTest, CountStopsAtExactlyNSyscallEventsAndCountsTheRestAsLeftUnread) {
   SyscallHammer hammer(SYS_getppid);
-  const CliResult r = RunKestrel(With(kLoadedCapture, {"--count", "50"}));
-  const Accounting a = ExpectExactAccounting(r);
-  EXPECT_EQ(CountLines(r.out, " getppid("), 50u) << r.out;
-  // Control records print without counting toward the 50; every record
-  // line shown is one consumed, and so is every record kept only for the
-  // thread table.
-  EXPECT_EQ(CountRecordLines(r.out) + a.state_only, a.consumed) << r.out;
-  EXPECT_GT(a.left_unread, 0u) << "the rings were not full at exit";
+  // Whether records are still in the rings when the 50th event is read
+  // depends on the scheduler; every run must add up exactly, and at least
+  // one of a few must have had records left to count as left unread.
+  uint64_t most_left_unread = 0;
+  for (int run = 0; run < 5 && most_left_unread == 0; ++run) {
+    const CliResult r = RunKestrel(With(kLoadedCapture, {"--count", "50"}));
+    const Accounting a = ExpectExactAccounting(r);
+    EXPECT_EQ(CountLines(r.out, " getppid("), 50u) << r.out;
+    // Control records print without counting toward the 50; every record
+    // line shown is one consumed, and so is every record kept only for the
+    // thread table.
+    EXPECT_EQ(CountRecordLines(r.out) + a.state_only, a.consumed) << r.out;
+    most_left_unread = std::max(most_left_unread, a.left_unread);
+  }
+  EXPECT_GT(most_left_unread, 0u) << "the rings were never full at exit";
 }
 
 TEST(CaptureExitTest, DurationShowsEverythingWrittenBeforeTheEnd) {
