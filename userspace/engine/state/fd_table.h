@@ -1,0 +1,41 @@
+// The open descriptors of one process (or of the processes sharing one fd
+// table through CLONE_FILES). Kept by the fd state from the kernel's
+// records; the fields layer only reads it.
+#ifndef KESTREL_ENGINE_STATE_FD_TABLE_H_
+#define KESTREL_ENGINE_STATE_FD_TABLE_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "absl/container/flat_hash_map.h"
+#include "fd_info.h"
+
+namespace kestrel::engine {
+
+class FdTable {
+ public:
+  // The entry of `fd`, or nullptr when the descriptor is not known.
+  const FdInfo* Find(int64_t fd) const {
+    auto it = fds_.find(fd);
+    return it == fds_.end() ? nullptr : &it->second;
+  }
+  // Adds or replaces the entry of info.fd.
+  FdInfo& Set(FdInfo info) {
+    const int64_t fd = info.fd;
+    return fds_.insert_or_assign(fd, std::move(info)).first->second;
+  }
+  void Erase(int64_t fd) { fds_.erase(fd); }
+  // Closes every descriptor in [first, last] (close_range).
+  void EraseRange(int64_t first, int64_t last) {
+    absl::erase_if(fds_, [&](const auto& kv) { return kv.first >= first && kv.first <= last; });
+  }
+  size_t size() const { return fds_.size(); }
+  const absl::flat_hash_map<int64_t, FdInfo>& entries() const { return fds_; }
+
+ private:
+  absl::flat_hash_map<int64_t, FdInfo> fds_;
+};
+
+}  // namespace kestrel::engine
+
+#endif  // KESTREL_ENGINE_STATE_FD_TABLE_H_
