@@ -129,6 +129,12 @@ std::optional<int64_t> DecodedEvent::Int(std::string_view name) const {
   return DecodeInteger(info_->params[i].type, record_.param(static_cast<uint32_t>(i)));
 }
 
+std::optional<int64_t> DecodedEvent::Return() const {
+  const int i = info_->return_index;
+  if (i < 0) return std::nullopt;
+  return DecodeInteger(info_->params[i].type, record_.param(static_cast<uint32_t>(i)));
+}
+
 std::optional<std::string> DecodedEvent::String(std::string_view name) const {
   const int i = info_->ParamIndex(name);
   if (i < 0) return std::nullopt;

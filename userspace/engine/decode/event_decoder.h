@@ -39,6 +39,9 @@ class DecodedEvent {
   // Typed reads by parameter name; nullopt when the name is not a parameter
   // of this event or has no value.
   std::optional<int64_t> Int(std::string_view name) const;
+  // The syscall's return value, whatever the event names it; nullopt for
+  // events of no syscall.
+  std::optional<int64_t> Return() const;
   std::optional<std::string> String(std::string_view name) const;  // paths, charbufs, bytes
   std::optional<std::vector<std::string>> StringList(std::string_view name) const;
   std::optional<SocketAddress> Address(std::string_view name) const;

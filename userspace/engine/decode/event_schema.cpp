@@ -7,9 +7,19 @@ namespace {
 #define KESTREL_EVENT_INFO(name, syscall, params) \
   EventInfo{KESTREL_EVT_##name, #name, #syscall, {params(KESTREL_PARAM_INFO)}},
 
+// Fills what is derived from the parameter list.
+std::vector<EventInfo>* WithDerived(std::vector<EventInfo>* events) {
+  for (EventInfo& e : *events) {
+    for (size_t i = 0; i < e.params.size(); ++i) {
+      if (e.params[i].source == KPS_RET) e.return_index = static_cast<int>(i);
+    }
+  }
+  return events;
+}
+
 const std::vector<EventInfo>& Events() {
   static const auto* events =
-      new std::vector<EventInfo>{KESTREL_SYSCALL_EVENTS(KESTREL_EVENT_INFO)};
+      WithDerived(new std::vector<EventInfo>{KESTREL_SYSCALL_EVENTS(KESTREL_EVENT_INFO)});
   return *events;
 }
 

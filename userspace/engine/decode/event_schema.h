@@ -27,6 +27,9 @@ struct EventInfo {
 
   // Index of the parameter called `name`, or -1.
   int ParamIndex(std::string_view param) const;
+  // Index of the syscall's return value (the KPS_RET parameter), or -1.
+  // Read it by position: its name follows Falco's ("res", "fd" ...).
+  int return_index = -1;
 };
 
 // Every specific event, by increasing type.

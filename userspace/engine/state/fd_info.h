@@ -39,13 +39,13 @@ struct FdInfo {
   // prints it (unix: the path). Others: Falco's name for them
   // ("pipe:[1234]", "anon_inode:[eventfd]").
   std::string name;
-  std::string nameraw;     // the path as the caller passed it (fd.nameraw)
+  std::string nameraw;      // the path as the caller passed it (fd.nameraw)
   uint32_t open_flags = 0;  // O_* the descriptor was opened with
   uint64_t dev = 0, ino = 0;
 
   // Sockets.
-  uint8_t family = 0;   // KESTREL_AF_*, 0 when not a socket
-  uint8_t l4proto = 0;  // IPPROTO_TCP/UDP/ICMP/RAW ...; 0 = unknown
+  uint8_t family = 0;     // KESTREL_AF_*, 0 when not a socket
+  uint8_t l4proto = 0;    // IPPROTO_TCP/UDP/ICMP/RAW ...; 0 = unknown
   int32_t sock_type = 0;  // SOCK_STREAM, SOCK_DGRAM ...
   SocketAddress local, remote;
   bool connected = false;  // connect/accept succeeded

@@ -25,9 +25,9 @@ struct ThreadInfo {
   uint32_t pgid = 0;  // process group id
   uint32_t tty = 0;   // controlling terminal's device number; 0 = none
 
-  std::string comm;     // the kernel's task name, at most 15 bytes
-  std::string exe;      // argv[0] as exec'd (Falco's proc.exe)
-  std::string exepath;  // the executable's full path (proc.exepath)
+  std::string comm;               // the kernel's task name, at most 15 bytes
+  std::string exe;                // argv[0] as exec'd (Falco's proc.exe)
+  std::string exepath;            // the executable's full path (proc.exepath)
   std::vector<std::string> args;  // argv[1..]
   std::vector<std::string> env;   // empty unless recorded or seeded
   std::string cwd;                // ends without '/', except "/" itself
