@@ -1,5 +1,6 @@
 #include "bench/bench_command.h"
 
+#include "bench/engine_bench.h"
 #include "bench/recorder_bench.h"
 #include "bench/rings_bench.h"
 #include "bench/settings_bench.h"
@@ -45,7 +46,8 @@ std::string MachineNote() {
                          CpuModel());
 }
 
-absl::StatusOr<BenchReport> RunMode(const std::string& mode, int repetitions) {
+absl::StatusOr<BenchReport> RunMode(const std::string& mode, const bench::BenchOptions& all) {
+  const int repetitions = all.repetitions;
   if (mode == "overhead") return bench::RunOverheadBench(repetitions);
   if (mode == "throughput") return bench::RunThroughputBench(repetitions);
   if (mode == "settings") return bench::RunSettingsBench(repetitions);
@@ -58,6 +60,13 @@ absl::StatusOr<BenchReport> RunMode(const std::string& mode, int repetitions) {
     bench::RecorderBenchOptions options;
     options.reps = repetitions;
     return bench::RunRecorderBench(options);
+  }
+  if (mode == "engine") {
+    bench::EngineBenchOptions options;
+    options.repetitions = repetitions;
+    options.state = all.engine_state;
+    options.events = all.engine_events;
+    return bench::RunEngineBench(options);
   }
   return absl::InvalidArgumentError(absl::StrFormat("unknown mode \"%s\"", mode));
 }
@@ -76,7 +85,7 @@ int RunBench(const std::vector<std::string>& args) {
   int failures = 0;
   for (const std::string& mode : options.modes) {
     if (!options.json) std::fprintf(stderr, "kestrel bench: running %s...\n", mode.c_str());
-    absl::StatusOr<BenchReport> report = RunMode(mode, options.repetitions);
+    absl::StatusOr<BenchReport> report = RunMode(mode, options);
     if (!report.ok()) {
       std::fprintf(stderr, "kestrel bench %s: %s\n", mode.c_str(),
                    std::string(report.status().message()).c_str());

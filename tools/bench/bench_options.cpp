@@ -14,7 +14,7 @@ struct ModeHelp {
   const char* example;
 };
 
-constexpr std::array<ModeHelp, 5> kModeHelp = {{
+constexpr std::array<ModeHelp, 6> kModeHelp = {{
     {"overhead",
      "ns the probe adds to getppid and to openat+close, against an empty hook, a minimal "
      "recording hook, Falco's figures and installed peers",
@@ -34,6 +34,10 @@ constexpr std::array<ModeHelp, 5> kModeHelp = {{
     {"recorder",
      "ns a flight recorder adds per record, shared and per-CPU, and two writers' contention",
      "kestrel bench recorder --json"},
+    {"engine",
+     "events/s the engine takes on one core, replaying a stored stream of real records: decode "
+     "only and, with --state, decode + process and descriptor state",
+     "kestrel bench engine --state"},
 }};
 
 constexpr char kModeFooterOptions[] =
@@ -72,12 +76,20 @@ void DefineBenchOptions(CLI::App& app, BenchOptions& options) {
     // Runs as soon as the mode's words are parsed: the modes keep the
     // command line's order.
     mode->parse_complete_callback([&options, name] { AddMode(options, name); });
+    if (name == "engine") {
+      mode->add_flag("--state", options.engine_state,
+                     "also measure decode + the engine's process and descriptor state");
+      mode->add_option("--events", options.engine_events, "records in the stored stream")
+          ->check(CLI::Range(uint64_t{10'000}, uint64_t{20'000'000}))
+          ->capture_default_str();
+    }
   }
   CLI::App* all = app.add_subcommand("all", "every mode, one after the other");
   all->fallthrough();
   all->footer(std::string("Example:\n  kestrel bench all --json") + kModeFooterOptions);
   all->parse_complete_callback([&options] {
     for (const std::string& mode : AllBenchModes()) AddMode(options, mode);
+    options.engine_state = true;
   });
   app.callback([&options] {
     if (options.modes.empty()) options.modes = AllBenchModes();

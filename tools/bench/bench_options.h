@@ -15,6 +15,10 @@ struct BenchOptions {
   std::vector<std::string> modes;  // in run order, no repeats; every mode when none is named
   bool json = false;
   int repetitions = 5;
+  // `engine` mode: also the stages with the engine's state (`--state`), and
+  // the stored stream's length.
+  bool engine_state = false;
+  uint64_t engine_events = 2'000'000;
 };
 
 // Every mode, in the order `kestrel bench` and `kestrel bench all` run them.

@@ -29,6 +29,10 @@ absl::StatusOr<RecordView> RecordView::Parse(const void* data, size_t available)
         "record length %u is outside [%u, %u]", h.len, sizeof(kestrel_record_header),
         std::min<size_t>(available, KESTREL_MAX_RECORD_BYTES)));
   }
+  if (h.nparams > kMaxParams) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "record has %u parameters, no event has more than %u", h.nparams, kMaxParams));
+  }
   const auto* bytes = static_cast<const uint8_t*>(data);
   const size_t lengths_end = sizeof(kestrel_record_header) + 2 * size_t{h.nparams};
   if (lengths_end > h.len) {

@@ -10,6 +10,7 @@
 #include <span>
 
 #include "absl/status/statusor.h"
+#include "shared/event_schema.h"
 #include "shared/record_format.h"
 
 namespace kestrel::engine {
@@ -33,12 +34,14 @@ class RecordView {
   absl::StatusOr<T> Integer(uint32_t i) const;
 
  private:
-  static constexpr int kMaxParams = 255;
+  // No event has more (the schema's bound, checked by its tests); keeping
+  // the view small keeps it cheap to build and copy, once per event.
+  static constexpr uint32_t kMaxParams = KESTREL_MAX_EVENT_PARAMS;
 
   kestrel_record_header header_{};
   const uint8_t* base_ = nullptr;
-  uint32_t offsets_[kMaxParams] = {};
-  uint16_t lengths_[kMaxParams] = {};
+  uint32_t offsets_[kMaxParams];  // only the first nparams are set
+  uint16_t lengths_[kMaxParams];
 };
 
 absl::Status ParamSizeError(uint32_t index, size_t want, size_t got);

@@ -1,0 +1,28 @@
+// `kestrel bench engine`: what the engine takes per event on one core,
+// replaying a stored stream of real records (stored_stream.h).
+#ifndef KESTREL_TOOLS_BENCH_ENGINE_BENCH_H_
+#define KESTREL_TOOLS_BENCH_ENGINE_BENCH_H_
+
+#include <cstdint>
+
+#include "absl/status/statusor.h"
+#include "bench/bench_report.h"
+
+namespace kestrel::cli::bench {
+
+struct EngineBenchOptions {
+  uint64_t events = 2'000'000;  // records in the stored stream
+  int repetitions = 5;          // passes per stage; the median is reported
+  bool state = false;           // also the stages with the engine's state
+};
+
+// Rows, each events/s over the same stream in one thread, stages
+// interleaved per repetition: decode only; decode + state (threads and
+// descriptors); decode + state + evaluating representative conditions.
+// The state row is judged against 2x libsinsp's parsing-and-state rate
+// (Falco 0.63 on this machine class) and against half the decode rate.
+absl::StatusOr<BenchReport> RunEngineBench(const EngineBenchOptions& options);
+
+}  // namespace kestrel::cli::bench
+
+#endif  // KESTREL_TOOLS_BENCH_ENGINE_BENCH_H_

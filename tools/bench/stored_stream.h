@@ -1,0 +1,28 @@
+// A stream of real probe records kept in memory, so the engine's benchmarks
+// replay the same events as fast as the engine can take them, with no probe
+// and no ring in the measured loop.
+#ifndef KESTREL_TOOLS_BENCH_STORED_STREAM_H_
+#define KESTREL_TOOLS_BENCH_STORED_STREAM_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace kestrel::cli::bench {
+
+struct StoredStream {
+  std::vector<uint8_t> bytes;     // records back to back, as they left the ring
+  std::vector<uint32_t> offsets;  // where each record starts in `bytes`
+  uint64_t drops = 0;             // records the probe lost while recording
+};
+
+// Loads the probe, captures the engine's state syscalls plus a mixed load
+// (spawns, opens, reads, closes, fcntl dups, loopback sockets, a syscall
+// with no specific event) run by child processes, and keeps the first
+// `events` records (or what arrived within a time cap).
+absl::StatusOr<StoredStream> RecordMixedStream(uint64_t events);
+
+}  // namespace kestrel::cli::bench
+
+#endif  // KESTREL_TOOLS_BENCH_STORED_STREAM_H_
