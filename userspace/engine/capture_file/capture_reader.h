@@ -1,0 +1,72 @@
+// Reads a capture file (file_format.h) record by record. A damaged or cut
+// file is read up to the damage: Next() then ends, and damage() says at
+// which byte and what was lost, so everything before it is still used.
+#ifndef KESTREL_ENGINE_CAPTURE_FILE_CAPTURE_READER_H_
+#define KESTREL_ENGINE_CAPTURE_FILE_CAPTURE_READER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "capture_info.h"
+#include "file_format.h"
+#include "shared/record_format.h"
+
+struct ZSTD_DCtx_s;
+
+namespace kestrel::engine::capture_file {
+
+// Where a file stops being readable.
+struct Damage {
+  uint64_t offset = 0;      // byte offset of the first block not read
+  uint64_t bytes_lost = 0;  // bytes from there to the end of the file
+  std::string what;         // e.g. "checksum mismatch in the block at byte 4096"
+};
+
+class CaptureReader {
+ public:
+  // Fails when `path` cannot be read, is not a capture file, or comes from
+  // a newer format or schema version than this build reads.
+  static absl::StatusOr<std::unique_ptr<CaptureReader>> Open(const std::string& path);
+  ~CaptureReader();
+
+  const CaptureInfo& info() const { return info_; }
+
+  // The next record, valid until the next call; nullptr at the end of the
+  // file or at damage. `snapshot` (optional) tells whether it belongs to
+  // the snapshot of the system at start.
+  const kestrel_record_header* Next(bool* snapshot = nullptr);
+
+  const std::optional<Damage>& damage() const { return damage_; }
+  uint64_t records() const { return records_; }  // returned so far
+  uint64_t file_bytes() const { return size_; }
+
+ private:
+  CaptureReader() = default;
+  // Loads the next block of records; false at the end or at damage.
+  bool LoadBlock();
+  bool Fail(uint64_t offset, std::string what);
+
+  std::string path_;
+  const uint8_t* map_ = nullptr;
+  size_t size_ = 0;
+  size_t next_block_ = 0;  // file offset of the next block header
+  CaptureInfo info_;
+  ZSTD_DCtx_s* zstd_ = nullptr;
+  std::vector<uint8_t> decoded_;
+  const uint8_t* block_ = nullptr;  // the current block's records
+  size_t block_size_ = 0, block_at_ = 0;
+  uint32_t block_records_left_ = 0;
+  size_t block_offset_ = 0;  // file offset of the current block
+  bool block_is_snapshot_ = false;
+  std::optional<Damage> damage_;
+  uint64_t records_ = 0;
+};
+
+}  // namespace kestrel::engine::capture_file
+
+#endif  // KESTREL_ENGINE_CAPTURE_FILE_CAPTURE_READER_H_
