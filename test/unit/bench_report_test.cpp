@@ -36,8 +36,8 @@ std::optional<BenchOptions> Parse(std::vector<std::string> args) {
 TEST(BenchOptionsTest, NoModeMeansEveryMode) {
   const std::optional<BenchOptions> o = Parse({});
   ASSERT_TRUE(o.has_value());
-  EXPECT_EQ(o->modes,
-            (std::vector<std::string>{"overhead", "throughput", "settings", "rings", "recorder"}));
+  EXPECT_EQ(o->modes, (std::vector<std::string>{"overhead", "throughput", "settings", "rings",
+                                                "recorder", "engine"}));
   EXPECT_EQ(o->modes, AllBenchModes());
   EXPECT_FALSE(o->json);
   EXPECT_EQ(o->repetitions, 5);
@@ -55,14 +55,25 @@ TEST(BenchOptionsTest, KeepsModeOrderDropsRepeatsAndReadsFlagsAfterAMode) {
 TEST(BenchOptionsTest, AllAddsTheModesNotNamedYet) {
   const std::optional<BenchOptions> o = Parse({"--repetitions", "1", "rings", "all"});
   ASSERT_TRUE(o.has_value());
-  EXPECT_EQ(o->modes,
-            (std::vector<std::string>{"rings", "overhead", "throughput", "settings", "recorder"}));
+  EXPECT_EQ(o->modes, (std::vector<std::string>{"rings", "overhead", "throughput", "settings",
+                                                "recorder", "engine"}));
   EXPECT_EQ(o->repetitions, 1);
+  EXPECT_TRUE(o->engine_state);  // `all` measures the engine with its state
+}
+
+TEST(BenchOptionsTest, EngineTakesStateAndEvents) {
+  const std::optional<BenchOptions> o = Parse({"engine", "--state", "--events", "50000"});
+  ASSERT_TRUE(o.has_value());
+  EXPECT_EQ(o->modes, (std::vector<std::string>{"engine"}));
+  EXPECT_TRUE(o->engine_state);
+  EXPECT_EQ(o->engine_events, 50000u);
 }
 
 TEST(BenchOptionsTest, RejectsBadInput) {
-  EXPECT_FALSE(Parse({"engine"}).has_value());
-  EXPECT_FALSE(Parse({"settings", "engine"}).has_value());
+  EXPECT_FALSE(Parse({"engines"}).has_value());
+  EXPECT_FALSE(Parse({"settings", "engines"}).has_value());
+  EXPECT_FALSE(Parse({"settings", "--state"}).has_value());  // an engine flag
+  EXPECT_FALSE(Parse({"engine", "--events", "10"}).has_value());
   EXPECT_FALSE(Parse({"--repetitions"}).has_value());
   EXPECT_FALSE(Parse({"--repetitions", "0"}).has_value());
   EXPECT_FALSE(Parse({"--repetitions", "1001"}).has_value());

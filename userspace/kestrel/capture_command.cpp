@@ -11,7 +11,9 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "capture_file_sink.h"
 #include "capture_options.h"
+#include "capture_replay.h"
 #include "capture_state.h"
 #include "cli_app.h"
 #include "engine/decode/schema_listing.h"
@@ -66,17 +68,44 @@ int RunCapture(const std::vector<std::string>& args) {
     std::fputs(engine::FormatEventList().c_str(), stdout);
     return 0;
   }
+  if (options->read_path) return RunCaptureReplay(*options);
   if (absl::Status s = CheckCanLoadProbe(); !s.ok()) {
     std::fprintf(stderr, "kestrel capture: %s\n", std::string(s.message()).c_str());
     return 1;
   }
   NoteMissingTargetProcess("kestrel capture", options->pid);
   InstallStopHandlers();
+  // The file exists before the probe loads: a path that cannot be written
+  // fails with nothing attached.
+  std::unique_ptr<CaptureFileSink> sink;
+  if (options->write_path) {
+    absl::StatusOr<std::unique_ptr<CaptureFileSink>> created =
+        CaptureFileSink::Create(*options->write_path, options->rotate_bytes, options->rotate_keep,
+                                CaptureFileInfo(*options));
+    if (!created.ok()) {
+      std::fprintf(stderr, "kestrel capture: %s\n",
+                   std::string(created.status().message()).c_str());
+      return 1;
+    }
+    sink = *std::move(created);
+  }
   HandlePtr handle = LoadProbe(WithStateSyscalls(*options));
-  if (!handle) return 1;
+  if (!handle) {
+    if (sink) std::remove(options->write_path->c_str());
+    return 1;
+  }
 
   kestrel_capture_settings settings{};
   pman_get_capture_settings(handle.get(), &settings);
+  if (sink) {
+    // The settings in force once loaded (boot time, defaults applied) are
+    // the ones the file's readers need: the header is rewritten with them
+    // before the first record.
+    if (absl::Status s = sink->SetSettings(settings); !s.ok()) {
+      std::fprintf(stderr, "kestrel capture: %s\n", std::string(s.message()).c_str());
+      return 1;
+    }
+  }
   // Seeded after the probe is attached: a thread is either in the seed or
   // created under the probe's eyes.
   engine::ThreadTable threads;
@@ -95,7 +124,28 @@ int RunCapture(const std::vector<std::string>& args) {
   auto count_reached = [&] { return options->count && tally.syscall_events >= *options->count; };
   // Shows one record (or keeps it only for the thread table), or only counts
   // it once --count is reached.
+  bool write_failed = false;
+  // With -w every record goes to the file, drop markers and the state's
+  // records included; --count then counts every syscall record written.
+  auto write = [&](const kestrel_record_header* header) {
+    if (count_reached()) {
+      tally.left_unread += CountsAsWritten(*header);
+      return;
+    }
+    if (absl::Status s = sink->Append(header); !s.ok()) {
+      if (!write_failed) {
+        std::fprintf(stderr, "kestrel capture: %s\n", std::string(s.message()).c_str());
+      }
+      write_failed = true;
+      g_stop = 1;
+      return;
+    }
+    if (!CountsAsWritten(*header)) return;
+    ++tally.consumed;
+    tally.syscall_events += IsSyscallEvent(*header);
+  };
   auto take = [&](const kestrel_record_header* header) {
+    if (sink) return write(header);
     if (!CountsAsWritten(*header)) {
       if (!count_reached()) printer.Print(header).IgnoreError();
       return;
@@ -134,6 +184,14 @@ int RunCapture(const std::vector<std::string>& args) {
   while (const kestrel_record_header* header = next()) take(header);
   std::fflush(stdout);
   PrintStats(handle.get(), tally, stderr);
+  if (sink) {
+    if (absl::Status s = sink->Close(); !s.ok() && !write_failed) {
+      std::fprintf(stderr, "kestrel capture: %s\n", std::string(s.message()).c_str());
+      write_failed = true;
+    }
+    PrintCaptureFileStats(*sink, *options->write_path, stderr);
+    return settled && !write_failed ? 0 : 1;
+  }
   PrintThreadTableStats(threads, state_only, stderr);
   return settled ? 0 : 1;
 }

@@ -1,5 +1,6 @@
 #include "capture_options.h"
 
+#include <functional>
 #include <limits>
 
 #include "cli_validators.h"
@@ -24,6 +25,54 @@ void DefineSyscallSelection(CLI::App& app, CaptureOptions& options) {
   CLI::Option* all = app.add_flag_callback(
       "--all", [&options] { options.all_syscalls = true; }, "capture every syscall (the default)");
   syscalls->excludes(all);
+}
+
+// -w/-r and rotation. Reading a file loads no probe, so no probe flag may
+// come with -r; a file holds records, not text, so -w takes no --json.
+// Returns the check to run once the command line is parsed.
+std::function<void()> DefineCaptureFileOptions(CLI::App& app, CaptureOptions& options) {
+  CLI::Option* write = app.add_option("-w,--write", options.write_path,
+                                      "write the records to a capture file instead of printing "
+                                      "them (read it back with -r)")
+                           ->type_name("FILE");
+  CLI::Option* read =
+      app.add_option("-r,--read", options.read_path,
+                     "print a capture file as live events print, instead of capturing (no probe "
+                     "is loaded; --syscalls, --count, --json apply)")
+          ->type_name("FILE")
+          ->check(CLI::ExistingFile);
+  CLI::Option* rotate =
+      app.add_option_function<uint64_t>(
+             "--rotate-size", [&options](uint64_t mb) { options.rotate_bytes = mb << 20; },
+             "with -w: past this many MB, FILE becomes FILE.1 (FILE.1 becomes FILE.2 ...) and a "
+             "new FILE starts")
+          ->type_name("MB")
+          ->check(WholeNumber(1, 1 << 20));
+  CLI::Option* keep = app.add_option("--rotate-keep", options.rotate_keep,
+                                     "with --rotate-size: older files kept (default 0: only "
+                                     "the current one)")
+                          ->type_name("N")
+                          ->check(WholeNumber(0, 1000));
+  write->excludes(read);
+  rotate->needs(write);
+  keep->needs(rotate);
+  return [&app, read, write] {
+    if (write->count() > 0) {
+      if (const CLI::Option* json = app.get_option_no_throw("--json"); json && json->count() > 0) {
+        throw CLI::ExcludesError(write->get_name(), json->get_name());
+      }
+    }
+    if (read->count() == 0) return;
+    for (const CLI::Option* other : app.get_options()) {
+      const std::string& name = other->get_name();
+      if (other == read || other->get_positional() || other->count() == 0) continue;
+      if (name == "--syscalls" || name == "--all" || name == "--count" || name == "--json" ||
+          name == "--help") {
+        continue;
+      }
+      throw CLI::ExcludesError(read->get_name(), name);
+    }
+  };
 }
 
 }  // namespace
@@ -76,13 +125,15 @@ void DefineCaptureOptions(CLI::App& app, CaptureOptions& options) {
   pin->excludes(pin_dir);
   app.add_flag("--lock-settings", options.lock_settings,
                "freeze the settings and syscall set once they are in place");
+  std::function<void()> check_file_options = DefineCaptureFileOptions(app, options);
   CLI::Option* list_events =
       app.add_flag("--list-events", options.list_events,
                    "print every event with its syscall and typed parameters, and exit");
   // The schema listing loads nothing: any capture flag beside it is a
   // mistake. Checked once parsed rather than with excludes(), which would
   // print "Excludes: --list-events" under every flag of the help.
-  app.parse_complete_callback([&app, list_events] {
+  app.parse_complete_callback([&app, list_events, check_file_options] {
+    check_file_options();
     if (list_events->count() == 0) return;
     for (const CLI::Option* other : app.get_options()) {
       if (other != list_events && !other->get_positional() && other->count() > 0) {

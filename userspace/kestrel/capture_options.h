@@ -34,6 +34,12 @@ struct CaptureOptions {
   // PMAN_SETTINGS_STORAGE_*: where the probe keeps its settings.
   uint32_t settings_storage = PMAN_SETTINGS_STORAGE_DEFAULT;
   bool list_events = false;  // print the event schema instead of capturing
+  // -w: write records to this capture file instead of printing them.
+  std::optional<std::string> write_path;
+  uint64_t rotate_bytes = 0;  // --rotate-size: start a new file past this size (0 = never)
+  uint32_t rotate_keep = 0;   // --rotate-keep: older files kept beside the current one
+  // -r: print this capture file instead of capturing live.
+  std::optional<std::string> read_path;
 };
 
 inline constexpr char kCaptureDescription[] = "print live syscall events";
