@@ -45,20 +45,22 @@ uint64_t BootTimeNs() {
   return static_cast<uint64_t>(now.tv_sec) * 1'000'000'000ULL + static_cast<uint64_t>(now.tv_nsec);
 }
 
-// lseek and getppid have no specific event, so they stay generic records.
+// fadvise64 and getppid have no specific event (Falco has none for either),
+// so they stay generic records.
 TEST(GenericCaptureTest, KnownSyscallsDecodeExactly) {
   KESTREL_REQUIRE_BPF_PRIVILEGES();
   TempFile file;
   const int fd = open(file.path(), O_RDONLY | O_CLOEXEC);
   ASSERT_GE(fd, 0);
-  auto session = ProbeSession::Start({.syscalls = {SYS_getppid, SYS_lseek}});
+  auto session = ProbeSession::Start({.syscalls = {SYS_getppid, SYS_fadvise64}});
   ASSERT_NE(session, nullptr);
 
   const uint64_t before_ns = BootTimeNs();
   const long ppid = syscall(SYS_getppid, 11, 22, 33, 44, 55, 66);
-  const long seek_ok = syscall(SYS_lseek, static_cast<long>(fd), 5L, static_cast<long>(SEEK_SET));
-  const long seek_bad = syscall(SYS_lseek, -1L, 0L, static_cast<long>(SEEK_CUR));
-  const int seek_errno = errno;
+  const long advise_ok = syscall(SYS_fadvise64, static_cast<long>(fd), 5L, 7L,
+                                 static_cast<long>(POSIX_FADV_SEQUENTIAL));
+  const long advise_bad = syscall(SYS_fadvise64, -1L, 0L, 0L, static_cast<long>(POSIX_FADV_RANDOM));
+  const int advise_errno = errno;
   close(fd);
 
   const std::vector<Captured> got = session->DrainThread(CurrentTid());
@@ -69,18 +71,19 @@ TEST(GenericCaptureTest, KnownSyscallsDecodeExactly) {
   EXPECT_EQ(got[0].call.ret, ppid);
   EXPECT_EQ(got[0].call.ret, getppid());
 
-  EXPECT_EQ(got[1].call.id, static_cast<uint32_t>(SYS_lseek));
+  EXPECT_EQ(got[1].call.id, static_cast<uint32_t>(SYS_fadvise64));
   EXPECT_EQ(got[1].call.args[0], U(fd));
   EXPECT_EQ(got[1].call.args[1], 5u);
-  EXPECT_EQ(got[1].call.args[2], U(SEEK_SET));
-  EXPECT_EQ(got[1].call.ret, seek_ok);
-  EXPECT_EQ(got[1].call.ret, 5);
+  EXPECT_EQ(got[1].call.args[2], 7u);
+  EXPECT_EQ(got[1].call.args[3], U(POSIX_FADV_SEQUENTIAL));
+  EXPECT_EQ(got[1].call.ret, advise_ok);
+  EXPECT_EQ(got[1].call.ret, 0);
 
-  EXPECT_EQ(got[2].call.id, static_cast<uint32_t>(SYS_lseek));
+  EXPECT_EQ(got[2].call.id, static_cast<uint32_t>(SYS_fadvise64));
   EXPECT_EQ(got[2].call.args[0], U(-1));
-  EXPECT_EQ(got[2].call.args[2], U(SEEK_CUR));
-  EXPECT_EQ(seek_bad, -1);
-  EXPECT_EQ(got[2].call.ret, -seek_errno);
+  EXPECT_EQ(got[2].call.args[3], U(POSIX_FADV_RANDOM));
+  EXPECT_EQ(advise_bad, -1);
+  EXPECT_EQ(got[2].call.ret, -advise_errno);
   EXPECT_EQ(got[2].call.ret, -EBADF);
 
   const pman_stats stats = session->Stats();
@@ -125,25 +128,25 @@ TEST(GenericCaptureTest, EnforcedSetReplacesTheWholeTable) {
   auto session = ProbeSession::Start({.syscalls = {SYS_getppid}});
   ASSERT_NE(session, nullptr);
   std::vector<uint8_t> set(pman_syscall_table_size(), 0);
-  set[SYS_lseek] = 1;
+  set[SYS_fadvise64] = 1;
   ASSERT_EQ(pman_enforce_sc_set(session->handle(), set.data(), set.size()), 0);
   TaggedGetppid(7);
-  syscall(SYS_lseek, -1L, 0L, 0L);
+  syscall(SYS_fadvise64, -1L, 0L, 0L, 0L);
   const std::vector<Captured> got = session->DrainThread(CurrentTid());
   ASSERT_EQ(got.size(), 1u);
-  EXPECT_EQ(got[0].call.id, static_cast<uint32_t>(SYS_lseek));
+  EXPECT_EQ(got[0].call.id, static_cast<uint32_t>(SYS_fadvise64));
 }
 
 TEST(GenericCaptureTest, DropFailedSkipsOnlyFailedCalls) {
   KESTREL_REQUIRE_BPF_PRIVILEGES();
-  auto session = ProbeSession::Start({.syscalls = {SYS_getppid, SYS_lseek}});
+  auto session = ProbeSession::Start({.syscalls = {SYS_getppid, SYS_fadvise64}});
   ASSERT_NE(session, nullptr);
   kestrel_capture_settings s{};
   ASSERT_EQ(pman_get_capture_settings(session->handle(), &s), 0);
   s.drop_failed = 1;
   ASSERT_EQ(pman_update_capture_settings(session->handle(), &s), 0);
 
-  syscall(SYS_lseek, -1L, 0L, 0L);
+  syscall(SYS_fadvise64, -1L, 0L, 0L, 0L);
   TaggedGetppid(5);
   const std::vector<Captured> got = session->DrainThread(CurrentTid());
   ASSERT_EQ(got.size(), 1u);

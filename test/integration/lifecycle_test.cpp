@@ -83,18 +83,18 @@ TEST(LifecycleTest, DetachStopsEventsAndAttachResumes) {
 TEST(LifecycleTest, TwoHandlesCaptureSideBySide) {
   KESTREL_REQUIRE_BPF_PRIVILEGES();
   auto first = ProbeSession::Start({.syscalls = {SYS_getppid}});
-  auto second = ProbeSession::Start({.syscalls = {SYS_getppid, SYS_lseek}});
+  auto second = ProbeSession::Start({.syscalls = {SYS_getppid, SYS_fadvise64}});
   ASSERT_NE(first, nullptr);
   ASSERT_NE(second, nullptr);
   syscall(SYS_getppid, 9);
-  syscall(SYS_lseek, -1L, 0L, 0L);
+  syscall(SYS_fadvise64, -1L, 0L, 0L, 0L);
   const std::vector<Captured> a = first->DrainThread(CurrentTid());
   const std::vector<Captured> b = second->DrainThread(CurrentTid());
   ASSERT_EQ(a.size(), 1u);
   ASSERT_EQ(b.size(), 2u);
   EXPECT_EQ(a[0].call.args[0], 9u);
   EXPECT_EQ(b[0].call.args[0], 9u);
-  EXPECT_EQ(b[1].call.id, static_cast<uint32_t>(SYS_lseek));
+  EXPECT_EQ(b[1].call.id, static_cast<uint32_t>(SYS_fadvise64));
 }
 
 TEST(LifecycleTest, LoadExcludesTheCallerByDefault) {

@@ -202,12 +202,12 @@ TEST_P(LiveSettingsTest, TargetSetOfTgidsAndCgroupsHolds) {
 TEST_P(LiveSettingsTest, SamplingKeepsOneInNBetweenMarkers) {
   KESTREL_REQUIRE_BPF_PRIVILEGES();
   auto session = ProbeSession::Start(
-      {.syscalls = {SYS_getppid, SYS_lseek, SYS_getuid}, .settings_storage = GetParam()});
+      {.syscalls = {SYS_getppid, SYS_fadvise64, SYS_getuid}, .settings_storage = GetParam()});
   ASSERT_NE(session, nullptr);
   pman_handle* h = session->handle();
   // The sampling tick is per CPU: on one CPU exactly every Nth call is kept.
   ScopedCpuPin pin(0);
-  ASSERT_EQ(pman_set_syscall_drop_class(h, SYS_lseek, KESTREL_DROP_NEVER), 0);
+  ASSERT_EQ(pman_set_syscall_drop_class(h, SYS_fadvise64, KESTREL_DROP_NEVER), 0);
   ASSERT_EQ(pman_set_syscall_drop_class(h, SYS_getuid, KESTREL_DROP_ALWAYS), 0);
   ASSERT_FALSE(session->AwaitSettingsChanged().empty());
   const pman_stats before = session->Stats();
@@ -217,7 +217,7 @@ TEST_P(LiveSettingsTest, SamplingKeepsOneInNBetweenMarkers) {
   s.sampling_ratio = 10;
   ASSERT_EQ(pman_update_capture_settings(h, &s), 0);
   for (uint64_t tag = 0; tag < 100; ++tag) TaggedGetppid(tag);
-  for (int i = 0; i < 5; ++i) syscall(SYS_lseek, -1L, 0L, 0L);
+  for (int i = 0; i < 5; ++i) syscall(SYS_fadvise64, -1L, 0L, 0L, 0L);
   for (int i = 0; i < 5; ++i) syscall(SYS_getuid);
   s.dropping_mode = 0;
   ASSERT_EQ(pman_update_capture_settings(h, &s), 0);
@@ -252,7 +252,7 @@ TEST_P(LiveSettingsTest, SamplingKeepsOneInNBetweenMarkers) {
     auto call = engine::DecodeGenericSyscall(*view);
     ASSERT_TRUE(call.ok()) << call.status();
     if (call->id == SYS_getppid) getppid_tags.push_back(call->args[0]);
-    closes += call->id == SYS_lseek;
+    closes += call->id == SYS_fadvise64;
     getuids += call->id == SYS_getuid;
   }
   EXPECT_EQ(starts, 1);

@@ -94,8 +94,8 @@ class PinnedControlTest : public ::testing::TestWithParam<uint32_t> {
 TEST_P(PinnedControlTest, SecondProcessTogglesAndSetsOnTheRunningCapture) {
   const std::string dir = UniquePinDir("cli");
   {
-    auto session =
-        ProbeSession::Start({.syscalls = {SYS_getppid, SYS_lseek}, .settings_storage = GetParam()});
+    auto session = ProbeSession::Start(
+        {.syscalls = {SYS_getppid, SYS_fadvise64}, .settings_storage = GetParam()});
     ASSERT_NE(session, nullptr);
     pman_handle* h = session->handle();
     ASSERT_EQ(pman_pin(h, dir.c_str()), 0);
@@ -113,13 +113,13 @@ TEST_P(PinnedControlTest, SecondProcessTogglesAndSetsOnTheRunningCapture) {
     TaggedGetppid(2);
     r = RunKestrel({"settings", "set", "drop_failed=1", "snaplen=512", "--pin-dir", dir});
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    syscall(SYS_lseek, -1L, 0L, 0L);
+    syscall(SYS_fadvise64, -1L, 0L, 0L, 0L);
     TaggedGetppid(3);
 
     std::vector<uint64_t> tags;
     for (const Captured& c : session->DrainThread(CurrentTid())) {
       if (c.call.id == SYS_getppid) tags.push_back(c.call.args[0]);
-      EXPECT_NE(c.call.id, static_cast<uint32_t>(SYS_lseek)) << "a failed lseek was kept";
+      EXPECT_NE(c.call.id, static_cast<uint32_t>(SYS_fadvise64)) << "a failed fadvise64 was kept";
     }
     EXPECT_EQ(tags, (std::vector<uint64_t>{2, 3}));
     EXPECT_EQ(CurrentSettings(h).snaplen, 512u);

@@ -52,6 +52,22 @@ std::string_view FlagSetName(kestrel_flag_set set) {
       return "accept_flags";
     case KFS_DUP3_FLAGS:
       return "dup3_flags";
+    case KFS_ACCESS_MODE:
+      return "access_mode";
+    case KFS_LSEEK_WHENCE:
+      return "lseek_whence";
+    case KFS_SPLICE_FLAGS:
+      return "splice_flags";
+    case KFS_QUOTACTL_CMD:
+      return "quotactl_cmd";
+    case KFS_QUOTACTL_TYPE:
+      return "quotactl_type";
+    case KFS_QUOTACTL_FMT:
+      return "quotactl_fmt";
+    case KFS_QUOTACTL_DQI_FLAGS:
+      return "quotactl_dqi_flags";
+    case KFS_FSCONFIG_CMD:
+      return "fsconfig_cmd";
   }
   return "";
 }

@@ -6,6 +6,7 @@
  * declare. Each family file is compiled only through this one.
  */
 #include "file_fillers.bpf.c"
+#include "filesystem_fillers.bpf.c"
 #include "kernel_fillers.bpf.c"
 #include "network_fillers.bpf.c"
 #include "process_fillers.bpf.c"
