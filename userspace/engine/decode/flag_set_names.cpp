@@ -52,6 +52,10 @@ std::string_view FlagSetName(kestrel_flag_set set) {
       return "accept_flags";
     case KFS_DUP3_FLAGS:
       return "dup3_flags";
+    case KFS_CHMOD_MODE:
+      return "chmod_mode";
+    case KFS_CREAT_FLAGS:
+      return "creat_flags";
   }
   return "";
 }
