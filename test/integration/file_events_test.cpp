@@ -3,8 +3,11 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <linux/openat2.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -32,8 +35,9 @@ TEST_F(FileEventsTest, OpenatReportsTheResolvedPathDeviceAndInode) {
   ASSERT_EQ(got.size(), 1u);
   const engine::DecodedEvent e = got[0].Event();
   EXPECT_EQ(got[0].header().type, KESTREL_EVT_OPENAT);
-  EXPECT_EQ(e.Int("res"), fd);
+  EXPECT_EQ(e.Int("fd"), fd);
   EXPECT_EQ(e.Int("dirfd"), AT_FDCWD);
+  EXPECT_EQ(e.String("name"), "target");  // as the caller passed it
   EXPECT_EQ(e.Int("flags"), O_RDONLY | O_CLOEXEC);
   EXPECT_EQ(e.Int("mode"), 0);
   EXPECT_EQ(e.String("path"), path);
@@ -53,7 +57,8 @@ TEST_F(FileEventsTest, OpenatPathCrossesAMountPoint) {
 
   const std::vector<OwnedRecord> got = session->DrainRecords(CurrentTid());
   ASSERT_EQ(got.size(), 1u);
-  EXPECT_EQ(got[0].Event().Int("res"), fd);
+  EXPECT_EQ(got[0].Event().Int("fd"), fd);
+  EXPECT_EQ(got[0].Event().String("name"), "/proc/self/status");
   EXPECT_EQ(got[0].Event().String("path"), "/proc/" + std::to_string(getpid()) + "/status");
   EXPECT_EQ(got[0].header().flags & KESTREL_RECORD_TRUNCATED, 0);
 }
@@ -68,7 +73,9 @@ TEST_F(FileEventsTest, FailedOpenatKeepsTheRequestedName) {
   const std::vector<OwnedRecord> got = session->DrainRecords(CurrentTid());
   ASSERT_EQ(got.size(), 1u);
   const engine::DecodedEvent e = got[0].Event();
-  EXPECT_EQ(e.Int("res"), -err);
+  EXPECT_EQ(e.Int("fd"), -err);
+  EXPECT_EQ(e.Int("dirfd"), AT_FDCWD);
+  EXPECT_EQ(e.String("name"), missing);
   EXPECT_EQ(e.Int("flags"), O_WRONLY | O_CREAT | O_EXCL | O_DIRECTORY);
   EXPECT_EQ(e.Int("mode"), 0640);
   EXPECT_EQ(e.String("path"), missing);
@@ -91,14 +98,16 @@ TEST_F(FileEventsTest, OpenSuccessAndFailure) {
   const std::vector<OwnedRecord> got = Drain(*session, KESTREL_EVT_OPEN);
   ASSERT_EQ(got.size(), 2u);
   const engine::DecodedEvent ok = got[0].Event();
-  EXPECT_EQ(ok.Int("res"), fd);
+  EXPECT_EQ(ok.Int("fd"), fd);
+  EXPECT_EQ(ok.String("name"), path);
   EXPECT_EQ(ok.Int("flags"), O_RDWR | O_APPEND | O_CLOEXEC);
   EXPECT_EQ(ok.Int("mode"), 0);
   EXPECT_EQ(ok.String("path"), path);
   EXPECT_EQ(ok.Int("dev"), KernelDev(st.st_dev));
   EXPECT_EQ(ok.Int("ino"), static_cast<int64_t>(st.st_ino));
   const engine::DecodedEvent bad = got[1].Event();
-  EXPECT_EQ(bad.Int("res"), -ENOENT);
+  EXPECT_EQ(bad.Int("fd"), -ENOENT);
+  EXPECT_EQ(bad.String("name"), missing);
   EXPECT_EQ(bad.Int("flags"), O_RDONLY);
   EXPECT_EQ(bad.Int("mode"), 0);
   EXPECT_EQ(bad.String("path"), missing);
@@ -120,17 +129,64 @@ TEST_F(FileEventsTest, CreatSuccessAndFailure) {
   const std::vector<OwnedRecord> got = Drain(*session, KESTREL_EVT_CREAT);
   ASSERT_EQ(got.size(), 2u);
   const engine::DecodedEvent ok = got[0].Event();
-  EXPECT_EQ(ok.Int("res"), fd);
+  EXPECT_EQ(ok.Int("fd"), fd);
+  EXPECT_EQ(ok.String("name"), path);
   EXPECT_EQ(ok.Int("mode"), 0640);
   EXPECT_EQ(ok.String("path"), path);
   EXPECT_EQ(ok.Int("dev"), KernelDev(st.st_dev));
   EXPECT_EQ(ok.Int("ino"), static_cast<int64_t>(st.st_ino));
+  EXPECT_EQ(ok.Int("creat_flags"), 0);  // not on an overlay
   const engine::DecodedEvent bad = got[1].Event();
-  EXPECT_EQ(bad.Int("res"), -ENOENT);
+  EXPECT_EQ(bad.Int("fd"), -ENOENT);
+  EXPECT_EQ(bad.String("name"), orphan);
   EXPECT_EQ(bad.Int("mode"), 0600);
   EXPECT_EQ(bad.String("path"), orphan);
   EXPECT_EQ(bad.Int("dev"), 0);
   EXPECT_EQ(bad.Int("ino"), 0);
+  EXPECT_EQ(bad.Int("creat_flags"), 0);
+}
+
+// Creates a file on an overlay mounted in a private mount namespace of a
+// child (nothing outside the test sees it). Exit status: 0, or the failed
+// step.
+int CreatOnAnOverlay(const std::string& base) {
+  const std::string lower = base + "/lower", upper = base + "/upper", work = base + "/work",
+                    merged = base + "/merged";
+  for (const std::string& d : {lower, upper, work, merged}) {
+    if (mkdir(d.c_str(), 0700) != 0) return 1;
+  }
+  if (unshare(CLONE_NEWNS) != 0) return 2;
+  if (mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) return 3;
+  const std::string options = "lowerdir=" + lower + ",upperdir=" + upper + ",workdir=" + work;
+  if (mount("overlay", merged.c_str(), "overlay", 0, options.c_str()) != 0) return 4;
+  const int fd = static_cast<int>(syscall(SYS_creat, (merged + "/new").c_str(), 0600));
+  if (fd < 0) return 5;
+  close(fd);
+  if (umount2(merged.c_str(), MNT_DETACH) != 0) return 6;
+  return 0;
+}
+
+// A file created on an overlay lands on its upper (the container's) layer.
+TEST_F(FileEventsTest, CreatOnAnOverlaySaysUpperLayer) {
+  const std::string base = dir_.path();
+  auto session = Start({SYS_creat}, {.trace_only_this_process = false});
+  ASSERT_NE(session, nullptr);
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) _exit(CreatOnAnOverlay(base));
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  ASSERT_EQ(WEXITSTATUS(status), 0);
+
+  const std::vector<OwnedRecord> got =
+      Drain(*session, KESTREL_EVT_CREAT, static_cast<uint32_t>(child));
+  ASSERT_EQ(got.size(), 1u);
+  const engine::DecodedEvent e = got[0].Event();
+  EXPECT_GE(e.Int("fd"), 0);
+  EXPECT_EQ(e.String("name"), base + "/merged/new");
+  EXPECT_EQ(e.String("path"), base + "/merged/new");
+  EXPECT_EQ(e.Int("creat_flags"), 1);  // FD_UPPER_LAYER_CREAT
 }
 
 TEST_F(FileEventsTest, Openat2ReadsOpenHowAndTheOpenedFile) {
@@ -158,8 +214,9 @@ TEST_F(FileEventsTest, Openat2ReadsOpenHowAndTheOpenedFile) {
   const std::vector<OwnedRecord> got = Drain(*session, KESTREL_EVT_OPENAT2);
   ASSERT_EQ(got.size(), 3u);
   const engine::DecodedEvent ok = got[0].Event();
-  EXPECT_EQ(ok.Int("res"), fd);
+  EXPECT_EQ(ok.Int("fd"), fd);
   EXPECT_EQ(ok.Int("dirfd"), dirfd);
+  EXPECT_EQ(ok.String("name"), "target");
   EXPECT_EQ(ok.Int("size"), static_cast<int64_t>(sizeof(how)));
   EXPECT_EQ(ok.Int("flags"), O_RDONLY | O_CLOEXEC);
   EXPECT_EQ(ok.Int("mode"), 0);
@@ -168,15 +225,17 @@ TEST_F(FileEventsTest, Openat2ReadsOpenHowAndTheOpenedFile) {
   EXPECT_EQ(ok.Int("dev"), KernelDev(st.st_dev));
   EXPECT_EQ(ok.Int("ino"), static_cast<int64_t>(st.st_ino));
   const engine::DecodedEvent loop = got[1].Event();
-  EXPECT_EQ(loop.Int("res"), -ELOOP);
+  EXPECT_EQ(loop.Int("fd"), -ELOOP);
   EXPECT_EQ(loop.Int("dirfd"), dirfd);
+  EXPECT_EQ(loop.String("name"), "link");
   EXPECT_EQ(loop.Int("resolve"), RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH);
   EXPECT_EQ(loop.String("path"), "link");
   EXPECT_EQ(loop.Int("dev"), 0);
   EXPECT_EQ(loop.Int("ino"), 0);
   const engine::DecodedEvent small = got[2].Event();
-  EXPECT_EQ(small.Int("res"), -EINVAL);
+  EXPECT_EQ(small.Int("fd"), -EINVAL);
   EXPECT_EQ(small.Int("size"), 8);
+  EXPECT_EQ(small.String("name"), "target");
   EXPECT_EQ(small.Int("flags"), std::nullopt);
   EXPECT_EQ(small.Int("mode"), std::nullopt);
   EXPECT_EQ(small.Int("resolve"), std::nullopt);
@@ -213,9 +272,9 @@ TEST_F(FileEventsTest, UnlinkatSuccessAndFailure) {
   ASSERT_EQ(got.size(), 3u);
   EXPECT_EQ(got[0].Event().Int("res"), 0);
   EXPECT_EQ(got[0].Event().Int("dirfd"), AT_FDCWD);
-  EXPECT_EQ(got[0].Event().String("path"), file);
+  EXPECT_EQ(got[0].Event().String("name"), file);
   EXPECT_EQ(got[0].Event().Int("flags"), 0);
-  EXPECT_EQ(got[1].Event().String("path"), sub);
+  EXPECT_EQ(got[1].Event().String("name"), sub);
   EXPECT_EQ(got[1].Event().Int("flags"), AT_REMOVEDIR);
   EXPECT_EQ(got[2].Event().Int("res"), -ENOENT);
 }

@@ -10,12 +10,35 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include "file_events_fixture.h"
 
 namespace kestrel::testing {
 namespace {
+
+struct MemoryUse {
+  int64_t size_kb = -1;
+  int64_t swap_kb = -1;
+};
+
+// VmSize and VmSwap of /proc/self/status, read with no allocation so that
+// reading cannot itself grow the heap and move the numbers.
+MemoryUse ReadMemoryUse() {
+  static char buf[8192];
+  MemoryUse use;
+  const int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return use;
+  const ssize_t n = read(fd, buf, sizeof(buf) - 1);
+  close(fd);
+  if (n <= 0) return use;
+  buf[n] = '\0';
+  if (const char* p = strstr(buf, "VmSize:")) use.size_kb = strtoll(p + 7, nullptr, 10);
+  if (const char* p = strstr(buf, "VmSwap:")) use.swap_kb = strtoll(p + 7, nullptr, 10);
+  return use;
+}
 
 TEST_F(FileEventsTest, DupFamilySuccessAndFailure) {
   const int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -121,30 +144,30 @@ TEST_F(FileEventsTest, MountAndUmount2InAPrivateNamespace) {
   ASSERT_EQ(umounts.size(), 2u);
   const engine::DecodedEvent rprivate = mounts[0].Event();
   EXPECT_EQ(rprivate.Int("res"), 0);
-  EXPECT_EQ(rprivate.String("source"), "");
-  EXPECT_EQ(rprivate.String("target"), "/");
-  EXPECT_EQ(rprivate.String("fstype"), "");
+  EXPECT_EQ(rprivate.String("dev"), "");
+  EXPECT_EQ(rprivate.String("dir"), "/");
+  EXPECT_EQ(rprivate.String("type"), "");
   EXPECT_EQ(rprivate.Int("flags"), MS_REC | MS_PRIVATE);
   EXPECT_EQ(rprivate.String("data"), "");
   const engine::DecodedEvent tmpfs = mounts[1].Event();
   EXPECT_EQ(tmpfs.Int("res"), 0);
-  EXPECT_EQ(tmpfs.String("source"), "kestrel");
-  EXPECT_EQ(tmpfs.String("target"), where);
-  EXPECT_EQ(tmpfs.String("fstype"), "tmpfs");
+  EXPECT_EQ(tmpfs.String("dev"), "kestrel");
+  EXPECT_EQ(tmpfs.String("dir"), where);
+  EXPECT_EQ(tmpfs.String("type"), "tmpfs");
   EXPECT_EQ(tmpfs.Int("flags"), MS_NOSUID | MS_NODEV);
   EXPECT_EQ(tmpfs.String("data"), "size=1m,mode=0700");
   const engine::DecodedEvent nofs = mounts[2].Event();
   EXPECT_EQ(nofs.Int("res"), -ENODEV);
-  EXPECT_EQ(nofs.String("source"), "kestrel");
-  EXPECT_EQ(nofs.String("target"), where);
-  EXPECT_EQ(nofs.String("fstype"), "kestrel-nofs");
+  EXPECT_EQ(nofs.String("dev"), "kestrel");
+  EXPECT_EQ(nofs.String("dir"), where);
+  EXPECT_EQ(nofs.String("type"), "kestrel-nofs");
   EXPECT_EQ(nofs.Int("flags"), 0);
   EXPECT_EQ(nofs.String("data"), "");
   EXPECT_EQ(umounts[0].Event().Int("res"), 0);
-  EXPECT_EQ(umounts[0].Event().String("target"), where);
+  EXPECT_EQ(umounts[0].Event().String("name"), where);
   EXPECT_EQ(umounts[0].Event().Int("flags"), MNT_DETACH);
   EXPECT_EQ(umounts[1].Event().Int("res"), -EINVAL);
-  EXPECT_EQ(umounts[1].Event().String("target"), where);
+  EXPECT_EQ(umounts[1].Event().String("name"), where);
   EXPECT_EQ(umounts[1].Event().Int("flags"), 0);
 }
 
@@ -159,10 +182,10 @@ TEST_F(FileEventsTest, MemfdCreateSuccessAndFailure) {
 
   const std::vector<OwnedRecord> got = Drain(*session, KESTREL_EVT_MEMFD_CREATE);
   ASSERT_EQ(got.size(), 2u);
-  EXPECT_EQ(got[0].Event().Int("res"), fd);
+  EXPECT_EQ(got[0].Event().Int("fd"), fd);
   EXPECT_EQ(got[0].Event().String("name"), "kestrel-memfd");
   EXPECT_EQ(got[0].Event().Int("flags"), MFD_CLOEXEC | MFD_ALLOW_SEALING);
-  EXPECT_EQ(got[1].Event().Int("res"), -EINVAL);
+  EXPECT_EQ(got[1].Event().Int("fd"), -EINVAL);
   EXPECT_EQ(got[1].Event().String("name"), "kestrel-bad");
   EXPECT_EQ(got[1].Event().Int("flags"), 0x1000);
 }
@@ -176,6 +199,7 @@ TEST_F(FileEventsTest, MmapAndMprotectSuccessAndFailure) {
   const long addr = syscall(SYS_mmap, nullptr, kLen, PROT_READ | PROT_WRITE,
                             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, off_t{0});
   ASSERT_NE(addr, -1);
+  const MemoryUse after_map = ReadMemoryUse();
   ASSERT_EQ(syscall(SYS_mmap, nullptr, kLen, PROT_READ, MAP_SHARED, -1, off_t{4096}), -1);
   ASSERT_EQ(syscall(SYS_mprotect, addr, kLen, PROT_READ | PROT_EXEC), 0);
   ASSERT_EQ(syscall(SYS_mprotect, addr + 1, kLen, PROT_NONE), -1);
@@ -198,11 +222,18 @@ TEST_F(FileEventsTest, MmapAndMprotectSuccessAndFailure) {
   EXPECT_EQ(maps[0].Int("flags"), MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE);
   EXPECT_EQ(maps[0].Int("fd"), -1);
   EXPECT_EQ(maps[0].Int("offset"), 0);
+  // The memory use once mapped, in KiB, as /proc/self/status shows it: the
+  // size exactly, the resident set being the kernel's approximate counter.
+  EXPECT_EQ(maps[0].Int("vm_size"), after_map.size_kb);
+  EXPECT_GT(maps[0].Int("vm_rss"), 0);
+  EXPECT_LE(maps[0].Int("vm_rss"), maps[0].Int("vm_size"));
+  EXPECT_EQ(maps[0].Int("vm_swap"), after_map.swap_kb);
   EXPECT_EQ(maps[1].Int("res"), -EBADF);  // a shared mapping needs a file
   EXPECT_EQ(maps[1].Int("prot"), PROT_READ);
   EXPECT_EQ(maps[1].Int("flags"), MAP_SHARED);
   EXPECT_EQ(maps[1].Int("fd"), -1);
   EXPECT_EQ(maps[1].Int("offset"), 4096);
+  EXPECT_EQ(maps[1].Int("vm_size"), after_map.size_kb);  // nothing mapped
   EXPECT_EQ(prots[0].Int("res"), 0);
   EXPECT_EQ(prots[0].Int("addr"), addr);
   EXPECT_EQ(prots[0].Int("prot"), PROT_READ | PROT_EXEC);

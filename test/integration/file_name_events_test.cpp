@@ -176,8 +176,8 @@ TEST_F(FileNameEventsTest, LinkAndSymlinkSuccessAndFailure) {
   for (int i = 0; i < 2; ++i) {
     EXPECT_EQ(links[i].Event().String("oldpath"), target);
     EXPECT_EQ(links[i].Event().String("newpath"), hard);
-    EXPECT_EQ(syms[i].Event().String("oldpath"), "../nowhere");
-    EXPECT_EQ(syms[i].Event().String("newpath"), soft);
+    EXPECT_EQ(syms[i].Event().String("target"), "../nowhere");
+    EXPECT_EQ(syms[i].Event().String("linkpath"), soft);
   }
   EXPECT_EQ(links[0].Event().Int("res"), 0);
   EXPECT_EQ(links[1].Event().Int("res"), -EEXIST);
@@ -198,14 +198,14 @@ TEST_F(FileNameEventsTest, LinkatSuccessAndFailure) {
   ASSERT_EQ(got.size(), 2u);
   const engine::DecodedEvent ok = got[0].Event();
   EXPECT_EQ(ok.Int("res"), 0);
-  EXPECT_EQ(ok.Int("olddirfd"), dirfd);
+  EXPECT_EQ(ok.Int("olddir"), dirfd);
   EXPECT_EQ(ok.String("oldpath"), "target");
-  EXPECT_EQ(ok.Int("newdirfd"), AT_FDCWD);
+  EXPECT_EQ(ok.Int("newdir"), AT_FDCWD);
   EXPECT_EQ(ok.String("newpath"), In("hard"));
   EXPECT_EQ(ok.Int("flags"), AT_SYMLINK_FOLLOW);
   const engine::DecodedEvent bad = got[1].Event();
   EXPECT_EQ(bad.Int("res"), -EINVAL);
-  EXPECT_EQ(bad.Int("newdirfd"), dirfd);
+  EXPECT_EQ(bad.Int("newdir"), dirfd);
   EXPECT_EQ(bad.String("newpath"), "hard2");
   EXPECT_EQ(bad.Int("flags"), 0x8000);
 }
@@ -221,7 +221,7 @@ TEST_F(FileNameEventsTest, SymlinkatSuccessAndFailure) {
   ASSERT_EQ(got.size(), 2u);
   for (int i = 0; i < 2; ++i) {
     EXPECT_EQ(got[i].Event().String("target"), "/etc/hostname");
-    EXPECT_EQ(got[i].Event().Int("newdirfd"), dirfd);
+    EXPECT_EQ(got[i].Event().Int("linkdirfd"), dirfd);
     EXPECT_EQ(got[i].Event().String("linkpath"), "soft");
   }
   EXPECT_EQ(got[0].Event().Int("res"), 0);
@@ -252,10 +252,10 @@ TEST_F(FileNameEventsTest, ChmodFamilySuccessAndFailure) {
   ASSERT_EQ(fchmods.size(), 2u);
   ASSERT_EQ(ats.size(), 2u);
   EXPECT_EQ(chmods[0].Event().Int("res"), 0);
-  EXPECT_EQ(chmods[0].Event().String("path"), file);
+  EXPECT_EQ(chmods[0].Event().String("filename"), file);
   EXPECT_EQ(chmods[0].Event().Int("mode"), 0640);
   EXPECT_EQ(chmods[1].Event().Int("res"), -ENOENT);
-  EXPECT_EQ(chmods[1].Event().String("path"), missing);
+  EXPECT_EQ(chmods[1].Event().String("filename"), missing);
   EXPECT_EQ(chmods[1].Event().Int("mode"), 0600);
   // fchmod's path is the fd's, from its struct file.
   EXPECT_EQ(fchmods[0].Event().Int("res"), 0);
@@ -268,10 +268,10 @@ TEST_F(FileNameEventsTest, ChmodFamilySuccessAndFailure) {
   EXPECT_EQ(fchmods[1].Event().String("path"), "");
   EXPECT_EQ(ats[0].Event().Int("res"), 0);
   EXPECT_EQ(ats[0].Event().Int("dirfd"), dirfd);
-  EXPECT_EQ(ats[0].Event().String("path"), "file");
+  EXPECT_EQ(ats[0].Event().String("filename"), "file");
   EXPECT_EQ(ats[0].Event().Int("mode"), 0444);
   EXPECT_EQ(ats[1].Event().Int("res"), -ENOENT);
-  EXPECT_EQ(ats[1].Event().String("path"), "missing");
+  EXPECT_EQ(ats[1].Event().String("filename"), "missing");
   EXPECT_EQ(Stat(file).st_mode & 07777, 0444u);
 }
 
@@ -322,12 +322,12 @@ TEST_F(FileNameEventsTest, ChownFamilySuccessAndFailure) {
   EXPECT_EQ(fchowns[1].Event().String("path"), "");
   EXPECT_EQ(ats[0].Event().Int("res"), 0);
   EXPECT_EQ(ats[0].Event().Int("dirfd"), dirfd);
-  EXPECT_EQ(ats[0].Event().String("path"), "link");
+  EXPECT_EQ(ats[0].Event().String("pathname"), "link");
   EXPECT_EQ(ats[0].Event().Int("uid"), 7);
   EXPECT_EQ(ats[0].Event().Int("gid"), 8);
   EXPECT_EQ(ats[0].Event().Int("flags"), AT_SYMLINK_NOFOLLOW);
   EXPECT_EQ(ats[1].Event().Int("res"), -ENOENT);
-  EXPECT_EQ(ats[1].Event().String("path"), "missing");
+  EXPECT_EQ(ats[1].Event().String("pathname"), "missing");
   EXPECT_EQ(ats[1].Event().Int("flags"), 0);
   EXPECT_EQ(lchowns[0].Event().Int("res"), 0);
   EXPECT_EQ(lchowns[0].Event().String("path"), link);

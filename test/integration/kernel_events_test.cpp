@@ -13,7 +13,9 @@
 
 #include <cerrno>
 #include <cstring>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "engine/output/param_format.h"
 #include "event_test_fixture.h"
@@ -43,10 +45,13 @@ TEST_F(KernelEventsTest, InitModuleOfGarbageFails) {
   const std::vector<OwnedRecord> got = Drain(*session, KESTREL_EVT_INIT_MODULE);
   ASSERT_EQ(got.size(), 2u);
   EXPECT_EQ(got[0].Event().Int("res"), res);
-  EXPECT_EQ(got[0].Event().Int("len"), 64);
+  EXPECT_EQ(got[0].Event().Int("length"), 64);
   EXPECT_EQ(got[0].Event().String("uargs"), "debug=1");
+  const std::span<const uint8_t> img = got[0].Event().Raw("img");
+  EXPECT_EQ(std::vector<uint8_t>(img.begin(), img.end()), std::vector<uint8_t>(sizeof(image), 0));
   EXPECT_EQ(got[1].Event().Int("res"), fault);
-  EXPECT_EQ(got[1].Event().Int("len"), 16);
+  EXPECT_EQ(got[1].Event().Int("length"), 16);
+  EXPECT_EQ(got[1].Event().Raw("img").size(), 0u);  // a NULL image
   EXPECT_EQ(got[1].Event().Raw("uargs").size(), 0u);
 }
 
@@ -114,9 +119,9 @@ TEST_F(KernelEventsTest, BpfMapCreateAndAnInvalidCommand) {
   ASSERT_EQ(got.size(), 2u);
   std::string text;
   engine::AppendParams(text, got[0].Event(), engine::OutputStyle::kText);
-  EXPECT_EQ(text, "res=" + std::to_string(map) +
+  EXPECT_EQ(text, "fd=" + std::to_string(map) +
                       " cmd=BPF_MAP_CREATE size=" + std::to_string(sizeof(attr)));
-  EXPECT_EQ(got[1].Event().Int("res"), -EINVAL);
+  EXPECT_EQ(got[1].Event().Int("fd"), -EINVAL);
   EXPECT_EQ(got[1].Event().Int("cmd"), 9999);
   EXPECT_EQ(got[1].Event().Int("size"), static_cast<int64_t>(sizeof(attr)));
 }
@@ -181,6 +186,8 @@ TEST_F(KernelEventsTest, IoUringSetup) {
   close(static_cast<int>(fd));
   io_uring_params zero{};
   zero.flags = IORING_SETUP_SQPOLL;
+  zero.sq_thread_cpu = 3;
+  zero.sq_thread_idle = 77;
   ASSERT_EQ(Syscall(SYS_io_uring_setup, 0, reinterpret_cast<long>(&zero)), -EINVAL);
 
   const std::vector<OwnedRecord> got = Drain(*session, KESTREL_EVT_IO_URING_SETUP);
@@ -192,12 +199,19 @@ TEST_F(KernelEventsTest, IoUringSetup) {
   EXPECT_EQ(ok.Int("sq_entries"), params.sq_entries);
   EXPECT_EQ(ok.Int("cq_entries"), params.cq_entries);
   EXPECT_EQ(params.sq_entries, 4u);
+  EXPECT_EQ(ok.Int("sq_thread_cpu"), 0);
+  EXPECT_EQ(ok.Int("sq_thread_idle"), 0);
+  EXPECT_EQ(ok.Int("features"), params.features);
+  EXPECT_NE(params.features, 0u);
   const engine::DecodedEvent bad = got[1].Event();
   EXPECT_EQ(bad.Int("res"), -EINVAL);
   EXPECT_EQ(bad.Int("entries"), 0);
   EXPECT_EQ(bad.Int("flags"), IORING_SETUP_SQPOLL);
   EXPECT_EQ(bad.Int("sq_entries"), 0);
   EXPECT_EQ(bad.Int("cq_entries"), 0);
+  EXPECT_EQ(bad.Int("sq_thread_cpu"), 3);
+  EXPECT_EQ(bad.Int("sq_thread_idle"), 77);
+  EXPECT_EQ(bad.Int("features"), 0);
 }
 
 TEST_F(KernelEventsTest, Ioctl) {
@@ -215,12 +229,12 @@ TEST_F(KernelEventsTest, Ioctl) {
   ASSERT_EQ(got.size(), 2u);
   std::string text;
   engine::AppendParams(text, got[0].Event(), engine::OutputStyle::kText);
-  EXPECT_EQ(text, "res=0 fd=" + std::to_string(pipe_fds[0]) + " request=0x541b arg=" +
+  EXPECT_EQ(text, "res=0 fd=" + std::to_string(pipe_fds[0]) + " request=0x541b argument=" +
                       std::to_string(reinterpret_cast<uint64_t>(&pending)));
   EXPECT_EQ(got[1].Event().Int("res"), -EBADF);
   EXPECT_EQ(got[1].Event().Int("fd"), -1);
   EXPECT_EQ(got[1].Event().Int("request"), TCGETS);
-  EXPECT_EQ(got[1].Event().Int("arg"), 0);
+  EXPECT_EQ(got[1].Event().Int("argument"), 0);
   close(pipe_fds[0]);
   close(pipe_fds[1]);
 }

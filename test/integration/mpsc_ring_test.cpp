@@ -89,7 +89,8 @@ TEST(MpscRingTest, CopiedRecordsOfEverySizeCrossChunksIntact) {
       if (r.header().type != KESTREL_EVT_OPENAT) continue;
       const engine::DecodedEvent e = r.Event();
       ASSERT_EQ(e.String("path"), path_of(next_expected)) << "record " << next_expected;
-      ASSERT_EQ(e.Int("res"), -ENOENT);
+      ASSERT_EQ(e.String("name"), path_of(next_expected)) << "record " << next_expected;
+      ASSERT_EQ(e.Int("fd"), -ENOENT);
       ++next_expected;
     }
   }

@@ -105,7 +105,7 @@ ThreadInfo Named(uint32_t tid, std::string comm) {
 }
 
 std::vector<uint8_t> OpenRecord(uint32_t tid, std::string_view path) {
-  return EventRecord(KESTREL_EVT_OPENAT, {.tid = tid, .tgid = tid}, {{"res", 3}, {"dirfd", -100}},
+  return EventRecord(KESTREL_EVT_OPENAT, {.tid = tid, .tgid = tid}, {{"fd", 3}, {"dirfd", -100}},
                      {{"name", Str(path)}});
 }
 

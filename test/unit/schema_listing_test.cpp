@@ -8,6 +8,7 @@
 
 #include "capture_options.h"
 #include "engine/decode/event_schema.h"
+#include "engine/decode/falco_event_table.h"
 #include "engine/decode/syscall_names.h"
 #include "verb_parse.h"
 
@@ -61,11 +62,32 @@ TEST(SchemaListingTest, CoverageListsEverySyscallOnce) {
     const std::string row = "| " + std::to_string(s.id) + " | " + std::string(s.name) + " | ";
     EXPECT_NE(doc.find(row), std::string::npos) << s.name;
   }
-  EXPECT_NE(doc.find("| 42 | connect | `CONNECT` |\n"), std::string::npos);
+  EXPECT_NE(doc.find("| 42 | connect | `CONNECT` | `PPME_SOCKET_CONNECT_X` |\n"),
+            std::string::npos);
+  EXPECT_NE(doc.find("| 76 | truncate | `TRUNCATE` | — |\n"), std::string::npos);
+  EXPECT_NE(doc.find("| 257 | openat | `OPENAT` | `PPME_SYSCALL_OPENAT_2_X` |\n"),
+            std::string::npos);
   EXPECT_NE(doc.find("| 0 | read | "), std::string::npos);
   EXPECT_NE(doc.find(std::to_string(AllEvents().size()) + " of " +
                      std::to_string(AllSyscalls().size()) + " syscalls"),
             std::string::npos);
+}
+
+// "N specific events, M of Falco's 154": M counts the Kestrel events whose
+// syscall Falco also records specifically.
+TEST(SchemaListingTest, CoverageCountsFalcosEvents) {
+  size_t specific = 0;
+  size_t of_falco = 0;
+  for (const EventInfo& e : AllEvents()) {
+    if (e.syscall.empty()) continue;
+    ++specific;
+    if (FindFalcoEvent(e.syscall) != nullptr) ++of_falco;
+  }
+  const std::string line = std::to_string(specific) + " specific events, " +
+                           std::to_string(of_falco) + " of Falco's 154.\n";
+  EXPECT_NE(FormatSyscallCoverage().find(line), std::string::npos) << line;
+  EXPECT_GT(of_falco, 0u);
+  EXPECT_LT(of_falco, specific);  // truncate, ftruncate ... are Kestrel's extras
 }
 
 TEST(SchemaListingTest, EventListShowsTypesAndFlagSets) {

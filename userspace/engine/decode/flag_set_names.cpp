@@ -68,6 +68,10 @@ std::string_view FlagSetName(kestrel_flag_set set) {
       return "quotactl_dqi_flags";
     case KFS_FSCONFIG_CMD:
       return "fsconfig_cmd";
+    case KFS_CHMOD_MODE:
+      return "chmod_mode";
+    case KFS_CREAT_FLAGS:
+      return "creat_flags";
   }
   return "";
 }

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "event_schema.h"
+#include "falco_event_table.h"
 #include "flag_set_names.h"
 #include "flag_tables/flag_table.h"
 #include "syscall_names.h"
@@ -147,12 +148,16 @@ std::string FormatEventList() {
 
 std::string FormatSyscallCoverage() {
   size_t covered = 0;
+  size_t covered_of_falco = 0;
   std::string rows;
   for (const SyscallEntry& s : AllSyscalls()) {
     const EventInfo* e = EventForSyscall(s.name);
+    const FalcoEvent* falco = FindFalcoEvent(s.name);
     if (e != nullptr) ++covered;
-    absl::StrAppendFormat(&rows, "| %u | %s | %s |\n", s.id, s.name,
-                          e != nullptr ? absl::StrFormat("`%s`", e->name) : "generic");
+    if (e != nullptr && falco != nullptr) ++covered_of_falco;
+    absl::StrAppendFormat(&rows, "| %u | %s | %s | %s |\n", s.id, s.name,
+                          e != nullptr ? absl::StrFormat("`%s`", e->name) : "generic",
+                          falco != nullptr ? absl::StrFormat("`%s`", falco->event) : "—");
   }
   return absl::StrCat(
       "# x86_64 syscall coverage\n\n"
@@ -162,7 +167,13 @@ std::string FormatSyscallCoverage() {
       absl::StrFormat("%u of %u syscalls have a specific event; every other one is\n"
                       "captured as a generic record (id, six raw arguments, return value).\n\n",
                       covered, AllSyscalls().size()),
-      "| id | syscall | event |\n| ---: | --- | --- |\n", rows);
+      absl::StrFormat("%u specific events, %u of Falco's %u.\n\n", covered, covered_of_falco,
+                      FalcoSyscallEvents().size()),
+      "The Falco column is the exit event Falco records the syscall with (its\n"
+      "parameter names are Kestrel's too); \"—\" where Falco has no specific event\n"
+      "(a Kestrel extra when Kestrel has one).\n\n"
+      "| id | syscall | event | Falco event |\n| ---: | --- | --- | --- |\n",
+      rows);
 }
 
 std::string FormatEventReference() {

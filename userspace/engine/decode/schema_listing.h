@@ -12,8 +12,8 @@ namespace kestrel::engine {
 // name:type or name:type<flag_set>.
 std::string FormatEventList();
 
-// Markdown: every x86_64 syscall Kestrel knows and the specific event that
-// covers it, or "generic".
+// Markdown: every x86_64 syscall Kestrel knows, the specific event that
+// covers it (or "generic") and the Falco event it corresponds to.
 std::string FormatSyscallCoverage();
 
 // Markdown: every event with its id, syscall and typed parameters (with where

@@ -12,6 +12,8 @@
 
 #include "../../helpers/build/filler_scratch.h"
 #include "../../helpers/extract/io_data.h"
+#include "../../helpers/extract/mm_usage.h"
+#include "../../helpers/extract/overlay_layer.h"
 #include "../../helpers/extract/path_reader.h"
 #include "../../helpers/build/record_builder.h"
 #include "../../helpers/extract/task_files.h"
@@ -71,6 +73,15 @@ static __always_inline void fill_opened_arg0(struct scratch_area *s, struct pt_r
 	rb_opened_file(s, ret, (const void *)regs->di);
 }
 
+/* creat also says which overlay layer the file landed on. */
+static __always_inline void fill_creat(struct scratch_area *s, struct pt_regs *regs, long ret)
+{
+	struct file *f = file_from_fd(ret);
+
+	rb_opened_file(s, ret, (const void *)regs->di);
+	rb_u32(s, f ? overlay_creat_layer(f) : 0);
+}
+
 /* openat names it in the second, after the dirfd. */
 static __always_inline void fill_opened_arg1(struct scratch_area *s, struct pt_regs *regs, long ret)
 {
@@ -112,8 +123,14 @@ static __always_inline void fill_fd_path(struct scratch_area *s, struct pt_regs 
 	rb_fd_path(s, (int)regs->di);
 }
 
+/* mmap: the caller's memory use once the mapping is made. */
+static __always_inline void fill_mm_usage(struct scratch_area *s, struct pt_regs *regs, long ret)
+{
+	rb_mm_usage(s);
+}
+
 FILE_FILLER(OPEN, fill_opened_arg0)
-FILE_FILLER(CREAT, fill_opened_arg0)
+FILE_FILLER(CREAT, fill_creat)
 FILE_FILLER(OPENAT, fill_opened_arg1)
 FILE_FILLER(OPENAT2, fill_openat2)
 FILE_FILLER(READ, fill_io)
@@ -125,3 +142,4 @@ FILE_FILLER(WRITEV, fill_iov)
 FILE_FILLER(FCHMOD, fill_fd_path)
 FILE_FILLER(FCHOWN, fill_fd_path)
 FILE_FILLER(FTRUNCATE, fill_fd_path)
+FILE_FILLER(MMAP, fill_mm_usage)

@@ -82,6 +82,9 @@ int BPF_PROG(fill_IO_URING_SETUP, struct pt_regs *regs, long ret)
 		rb_empty(s);
 		rb_empty(s);
 		rb_empty(s);
+		rb_empty(s);
+		rb_empty(s);
+		rb_empty(s);
 	} else {
 		rb_user_u32(s, &p->flags);
 		/* Written back by the kernel only on success. */
@@ -92,7 +95,26 @@ int BPF_PROG(fill_IO_URING_SETUP, struct pt_regs *regs, long ret)
 			rb_u32(s, 0);
 			rb_u32(s, 0);
 		}
+		rb_user_u32(s, &p->sq_thread_cpu);
+		rb_user_u32(s, &p->sq_thread_idle);
+		if (ret >= 0)
+			rb_user_u32(s, &p->features);
+		else
+			rb_u32(s, 0);
 	}
+	rb_submit(s);
+	return 0;
+}
+
+/* The module image: init_module(image, len, uargs). */
+SEC("tp_btf/sys_exit")
+int BPF_PROG(fill_INIT_MODULE, struct pt_regs *regs, long ret)
+{
+	struct scratch_area *s = scratch_for(KESTREL_EVT_INIT_MODULE);
+
+	if (!s)
+		return 0;
+	rb_user_bytes(s, (const void *)regs->di, regs->si);
 	rb_submit(s);
 	return 0;
 }

@@ -5,9 +5,11 @@
  * read after the kernel made its own copy; another thread may have rewritten
  * the user memory in between. Which parameters are exposed, and why:
  * - Opened files (open, openat, openat2, creat) and fd-taking events
- *   (fchmod, fchown, ftruncate): the path comes from the kernel's struct
+ *   (fchmod, fchown, ftruncate): `path` comes from the kernel's struct
  *   file, never from user memory. Only a failed open (no file) falls back to
- *   the user string, and a failed call changed nothing.
+ *   the user string, and a failed call changed nothing. Opens also carry
+ *   `name`, the path as the caller passed it (Falco's name, fd.nameraw),
+ *   read from user memory at exit like the name-taking events below.
  * - Name-taking events (unlink, rename, mkdir, link, symlink, chmod, chown,
  *   truncate, mount, umount2, memfd_create ...): read from user memory at
  *   exit. The kernel frees its copy (struct filename) before returning and
@@ -26,21 +28,24 @@
 #define KESTREL_SHARED_SCHEMA_FILE_EVENTS_H
 
 /* Path, device and inode of the file an open returned, from its struct
- * file; a failed open keeps the name the caller asked for. */
+ * file; a failed open keeps the name the caller asked for. `path` is
+ * absolute and TOCTOU-safe; Falco's `name` is the caller's string. */
 #define KESTREL_PARAMS_OPENED_FILE(PARAM)                                                          \
 	PARAM(path, KPT_PATH, KPS_CUSTOM, KFS_NONE)                                                \
 	PARAM(dev, KPT_UINT32, KPS_CUSTOM, KFS_NONE)                                               \
 	PARAM(ino, KPT_UINT64, KPS_CUSTOM, KFS_NONE)
 
 #define KESTREL_PARAMS_OPEN(PARAM)                                                                 \
-	PARAM(res, KPT_FD, KPS_RET, KFS_NONE)                                                      \
+	PARAM(fd, KPT_FD, KPS_RET, KFS_NONE)                                                       \
+	PARAM(name, KPT_PATH, KPS_ARG0, KFS_NONE)                                                  \
 	PARAM(flags, KPT_FLAGS32, KPS_ARG1, KFS_OPEN_FLAGS)                                        \
 	PARAM(mode, KPT_MODE, KPS_ARG2, KFS_NONE)                                                  \
 	KESTREL_PARAMS_OPENED_FILE(PARAM)
 
 #define KESTREL_PARAMS_OPENAT(PARAM)                                                               \
-	PARAM(res, KPT_FD, KPS_RET, KFS_NONE)                                                      \
+	PARAM(fd, KPT_FD, KPS_RET, KFS_NONE)                                                       \
 	PARAM(dirfd, KPT_FD, KPS_ARG0, KFS_NONE)                                                   \
+	PARAM(name, KPT_PATH, KPS_ARG1, KFS_NONE)                                                  \
 	PARAM(flags, KPT_FLAGS32, KPS_ARG2, KFS_OPEN_FLAGS)                                        \
 	PARAM(mode, KPT_MODE, KPS_ARG3, KFS_NONE)                                                  \
 	KESTREL_PARAMS_OPENED_FILE(PARAM)
@@ -48,19 +53,23 @@
 /* flags, mode and resolve come from the caller's struct open_how; they are
  * empty when it cannot be read or `size` is below its first version. */
 #define KESTREL_PARAMS_OPENAT2(PARAM)                                                              \
-	PARAM(res, KPT_FD, KPS_RET, KFS_NONE)                                                      \
+	PARAM(fd, KPT_FD, KPS_RET, KFS_NONE)                                                       \
 	PARAM(dirfd, KPT_FD, KPS_ARG0, KFS_NONE)                                                   \
+	PARAM(name, KPT_PATH, KPS_ARG1, KFS_NONE)                                                  \
 	PARAM(size, KPT_UINT64, KPS_ARG3, KFS_NONE)                                                \
 	PARAM(flags, KPT_FLAGS32, KPS_CUSTOM, KFS_OPEN_FLAGS)                                      \
 	PARAM(mode, KPT_MODE, KPS_CUSTOM, KFS_NONE)                                                \
 	PARAM(resolve, KPT_UINT64, KPS_CUSTOM, KFS_NONE)                                           \
 	KESTREL_PARAMS_OPENED_FILE(PARAM)
 
-/* creat(path, mode) is open(path, O_CREAT|O_WRONLY|O_TRUNC, mode). */
+/* creat(path, mode) is open(path, O_CREAT|O_WRONLY|O_TRUNC, mode).
+ * creat_flags says which overlayfs layer the file is on (Falco's). */
 #define KESTREL_PARAMS_CREAT(PARAM)                                                                \
-	PARAM(res, KPT_FD, KPS_RET, KFS_NONE)                                                      \
+	PARAM(fd, KPT_FD, KPS_RET, KFS_NONE)                                                       \
+	PARAM(name, KPT_PATH, KPS_ARG0, KFS_NONE)                                                  \
 	PARAM(mode, KPT_MODE, KPS_ARG1, KFS_NONE)                                                  \
-	KESTREL_PARAMS_OPENED_FILE(PARAM)
+	KESTREL_PARAMS_OPENED_FILE(PARAM)                                                          \
+	PARAM(creat_flags, KPT_FLAGS32, KPS_CUSTOM, KFS_CREAT_FLAGS)
 
 #define KESTREL_PARAMS_CLOSE(PARAM)                                                                \
 	PARAM(res, KPT_ERRNO, KPS_RET, KFS_NONE)                                                   \
@@ -102,10 +111,10 @@
 #define KESTREL_PARAMS_UNLINKAT(PARAM)                                                             \
 	PARAM(res, KPT_ERRNO, KPS_RET, KFS_NONE)                                                   \
 	PARAM(dirfd, KPT_FD, KPS_ARG0, KFS_NONE)                                                   \
-	PARAM(path, KPT_PATH, KPS_ARG1, KFS_NONE)                                                  \
+	PARAM(name, KPT_PATH, KPS_ARG1, KFS_NONE)                                                  \
 	PARAM(flags, KPT_FLAGS32, KPS_ARG2, KFS_AT_FLAGS)
 
-/* rename, link and symlink share one shape: two names. */
+/* rename and link share one shape: two names. */
 #define KESTREL_PARAMS_TWO_PATHS(PARAM)                                                            \
 	PARAM(res, KPT_ERRNO, KPS_RET, KFS_NONE)                                                   \
 	PARAM(oldpath, KPT_PATH, KPS_ARG0, KFS_NONE)                                               \
@@ -122,38 +131,60 @@
 	KESTREL_PARAMS_RENAMEAT(PARAM)                                                             \
 	PARAM(flags, KPT_FLAGS32, KPS_ARG4, KFS_RENAME_FLAGS)
 
+/* Falco names linkat's directory fds olddir and newdir. */
 #define KESTREL_PARAMS_LINKAT(PARAM)                                                               \
-	KESTREL_PARAMS_RENAMEAT(PARAM)                                                             \
+	PARAM(res, KPT_ERRNO, KPS_RET, KFS_NONE)                                                   \
+	PARAM(olddir, KPT_FD, KPS_ARG0, KFS_NONE)                                                  \
+	PARAM(oldpath, KPT_PATH, KPS_ARG1, KFS_NONE)                                               \
+	PARAM(newdir, KPT_FD, KPS_ARG2, KFS_NONE)                                                  \
+	PARAM(newpath, KPT_PATH, KPS_ARG3, KFS_NONE)                                               \
 	PARAM(flags, KPT_FLAGS32, KPS_ARG4, KFS_AT_FLAGS)
 
-/* symlinkat(target, newdirfd, linkpath): target is stored as given, never
+/* symlink(target, linkpath): target is stored as given, never resolved. */
+#define KESTREL_PARAMS_SYMLINK(PARAM)                                                              \
+	PARAM(res, KPT_ERRNO, KPS_RET, KFS_NONE)                                                   \
+	PARAM(target, KPT_PATH, KPS_ARG0, KFS_NONE)                                                \
+	PARAM(linkpath, KPT_PATH, KPS_ARG1, KFS_NONE)
+
+/* symlinkat(target, linkdirfd, linkpath): target is stored as given, never
  * resolved. */
 #define KESTREL_PARAMS_SYMLINKAT(PARAM)                                                            \
 	PARAM(res, KPT_ERRNO, KPS_RET, KFS_NONE)                                                   \
 	PARAM(target, KPT_PATH, KPS_ARG0, KFS_NONE)                                                \
-	PARAM(newdirfd, KPT_FD, KPS_ARG1, KFS_NONE)                                                \
+	PARAM(linkdirfd, KPT_FD, KPS_ARG1, KFS_NONE)                                               \
 	PARAM(linkpath, KPT_PATH, KPS_ARG2, KFS_NONE)
 
-/* mkdir and chmod share (path, mode). */
-#define KESTREL_PARAMS_PATH_MODE(PARAM)                                                            \
+#define KESTREL_PARAMS_MKDIR(PARAM)                                                                \
 	PARAM(res, KPT_ERRNO, KPS_RET, KFS_NONE)                                                   \
 	PARAM(path, KPT_PATH, KPS_ARG0, KFS_NONE)                                                  \
 	PARAM(mode, KPT_MODE, KPS_ARG1, KFS_NONE)
 
-/* mkdirat and fchmodat share (dirfd, path, mode); the fchmodat syscall has
- * no flags argument (that is fchmodat2). */
-#define KESTREL_PARAMS_DIRFD_PATH_MODE(PARAM)                                                      \
+#define KESTREL_PARAMS_MKDIRAT(PARAM)                                                              \
 	PARAM(res, KPT_ERRNO, KPS_RET, KFS_NONE)                                                   \
 	PARAM(dirfd, KPT_FD, KPS_ARG0, KFS_NONE)                                                   \
 	PARAM(path, KPT_PATH, KPS_ARG1, KFS_NONE)                                                  \
 	PARAM(mode, KPT_MODE, KPS_ARG2, KFS_NONE)
+
+/* Falco calls chmod's and fchmodat's path `filename`; its mode prints as
+ * S_* names. The fchmodat syscall has no flags argument (that is
+ * fchmodat2). */
+#define KESTREL_PARAMS_CHMOD(PARAM)                                                                \
+	PARAM(res, KPT_ERRNO, KPS_RET, KFS_NONE)                                                   \
+	PARAM(filename, KPT_PATH, KPS_ARG0, KFS_NONE)                                              \
+	PARAM(mode, KPT_MODE, KPS_ARG1, KFS_CHMOD_MODE)
+
+#define KESTREL_PARAMS_FCHMODAT(PARAM)                                                             \
+	PARAM(res, KPT_ERRNO, KPS_RET, KFS_NONE)                                                   \
+	PARAM(dirfd, KPT_FD, KPS_ARG0, KFS_NONE)                                                   \
+	PARAM(filename, KPT_PATH, KPS_ARG1, KFS_NONE)                                              \
+	PARAM(mode, KPT_MODE, KPS_ARG2, KFS_CHMOD_MODE)
 
 /* fd-taking events carry the fd's path from its struct file (empty for a
  * bad fd): cheap, and immune to TOCTOU. */
 #define KESTREL_PARAMS_FCHMOD(PARAM)                                                               \
 	PARAM(res, KPT_ERRNO, KPS_RET, KFS_NONE)                                                   \
 	PARAM(fd, KPT_FD, KPS_ARG0, KFS_NONE)                                                      \
-	PARAM(mode, KPT_MODE, KPS_ARG1, KFS_NONE)                                                  \
+	PARAM(mode, KPT_MODE, KPS_ARG1, KFS_CHMOD_MODE)                                            \
 	PARAM(path, KPT_PATH, KPS_CUSTOM, KFS_NONE)
 
 /* chown and lchown. */
@@ -173,7 +204,7 @@
 #define KESTREL_PARAMS_FCHOWNAT(PARAM)                                                             \
 	PARAM(res, KPT_ERRNO, KPS_RET, KFS_NONE)                                                   \
 	PARAM(dirfd, KPT_FD, KPS_ARG0, KFS_NONE)                                                   \
-	PARAM(path, KPT_PATH, KPS_ARG1, KFS_NONE)                                                  \
+	PARAM(pathname, KPT_PATH, KPS_ARG1, KFS_NONE)                                              \
 	PARAM(uid, KPT_UID, KPS_ARG2, KFS_NONE)                                                    \
 	PARAM(gid, KPT_GID, KPS_ARG3, KFS_NONE)                                                    \
 	PARAM(flags, KPT_FLAGS32, KPS_ARG4, KFS_AT_FLAGS)
@@ -208,27 +239,30 @@
 	PARAM(cmd, KPT_FLAGS32, KPS_ARG1, KFS_FCNTL_CMD)                                           \
 	PARAM(arg, KPT_UINT64, KPS_ARG2, KFS_NONE)
 
-/* mount's data is a filesystem-specific option string for most
- * filesystems; it is kept up to the snaplen and stops at the first NUL. */
+/* mount(dev, dir, type, flags, data), named as Falco names them: dev is
+ * the source, dir the mount point. data is a filesystem-specific option
+ * string for most filesystems; it is kept up to the snaplen and stops at
+ * the first NUL. */
 #define KESTREL_PARAMS_MOUNT(PARAM)                                                                \
 	PARAM(res, KPT_ERRNO, KPS_RET, KFS_NONE)                                                   \
-	PARAM(source, KPT_PATH, KPS_ARG0, KFS_NONE)                                                \
-	PARAM(target, KPT_PATH, KPS_ARG1, KFS_NONE)                                                \
-	PARAM(fstype, KPT_CHARBUF, KPS_ARG2, KFS_NONE)                                             \
+	PARAM(dev, KPT_PATH, KPS_ARG0, KFS_NONE)                                                   \
+	PARAM(dir, KPT_PATH, KPS_ARG1, KFS_NONE)                                                   \
+	PARAM(type, KPT_CHARBUF, KPS_ARG2, KFS_NONE)                                               \
 	PARAM(flags, KPT_FLAGS32, KPS_ARG3, KFS_MOUNT_FLAGS)                                       \
 	PARAM(data, KPT_CHARBUF, KPS_ARG4, KFS_NONE)
 
 #define KESTREL_PARAMS_UMOUNT2(PARAM)                                                              \
 	PARAM(res, KPT_ERRNO, KPS_RET, KFS_NONE)                                                   \
-	PARAM(target, KPT_PATH, KPS_ARG0, KFS_NONE)                                                \
+	PARAM(name, KPT_PATH, KPS_ARG0, KFS_NONE)                                                  \
 	PARAM(flags, KPT_FLAGS32, KPS_ARG1, KFS_UMOUNT_FLAGS)
 
 #define KESTREL_PARAMS_MEMFD_CREATE(PARAM)                                                         \
-	PARAM(res, KPT_FD, KPS_RET, KFS_NONE)                                                      \
+	PARAM(fd, KPT_FD, KPS_RET, KFS_NONE)                                                       \
 	PARAM(name, KPT_CHARBUF, KPS_ARG0, KFS_NONE)                                               \
 	PARAM(flags, KPT_FLAGS32, KPS_ARG1, KFS_MEMFD_FLAGS)
 
-/* res is the mapped address, or -errno. */
+/* res is the mapped address, or -errno. vm_size, vm_rss and vm_swap are
+ * the caller's memory use after the call, in KiB (Falco's). */
 #define KESTREL_PARAMS_MMAP(PARAM)                                                                 \
 	PARAM(res, KPT_ERRNO, KPS_RET, KFS_NONE)                                                   \
 	PARAM(addr, KPT_UINT64, KPS_ARG0, KFS_NONE)                                                \
@@ -236,7 +270,10 @@
 	PARAM(prot, KPT_FLAGS32, KPS_ARG2, KFS_PROT_FLAGS)                                         \
 	PARAM(flags, KPT_FLAGS32, KPS_ARG3, KFS_MMAP_FLAGS)                                        \
 	PARAM(fd, KPT_FD, KPS_ARG4, KFS_NONE)                                                      \
-	PARAM(offset, KPT_UINT64, KPS_ARG5, KFS_NONE)
+	PARAM(offset, KPT_UINT64, KPS_ARG5, KFS_NONE)                                              \
+	PARAM(vm_size, KPT_UINT32, KPS_CUSTOM, KFS_NONE)                                           \
+	PARAM(vm_rss, KPT_UINT32, KPS_CUSTOM, KFS_NONE)                                            \
+	PARAM(vm_swap, KPT_UINT32, KPS_CUSTOM, KFS_NONE)
 
 #define KESTREL_PARAMS_MPROTECT(PARAM)                                                             \
 	PARAM(res, KPT_ERRNO, KPS_RET, KFS_NONE)                                                   \
@@ -261,16 +298,16 @@
 	EVENT(RENAME, rename, KESTREL_PARAMS_TWO_PATHS)                                            \
 	EVENT(RENAMEAT, renameat, KESTREL_PARAMS_RENAMEAT)                                         \
 	EVENT(RENAMEAT2, renameat2, KESTREL_PARAMS_RENAMEAT2)                                      \
-	EVENT(MKDIR, mkdir, KESTREL_PARAMS_PATH_MODE)                                              \
-	EVENT(MKDIRAT, mkdirat, KESTREL_PARAMS_DIRFD_PATH_MODE)                                    \
+	EVENT(MKDIR, mkdir, KESTREL_PARAMS_MKDIR)                                                  \
+	EVENT(MKDIRAT, mkdirat, KESTREL_PARAMS_MKDIRAT)                                            \
 	EVENT(RMDIR, rmdir, KESTREL_PARAMS_UNLINK)                                                 \
 	EVENT(LINK, link, KESTREL_PARAMS_TWO_PATHS)                                                \
 	EVENT(LINKAT, linkat, KESTREL_PARAMS_LINKAT)                                               \
-	EVENT(SYMLINK, symlink, KESTREL_PARAMS_TWO_PATHS)                                          \
+	EVENT(SYMLINK, symlink, KESTREL_PARAMS_SYMLINK)                                            \
 	EVENT(SYMLINKAT, symlinkat, KESTREL_PARAMS_SYMLINKAT)                                      \
-	EVENT(CHMOD, chmod, KESTREL_PARAMS_PATH_MODE)                                              \
+	EVENT(CHMOD, chmod, KESTREL_PARAMS_CHMOD)                                                  \
 	EVENT(FCHMOD, fchmod, KESTREL_PARAMS_FCHMOD)                                               \
-	EVENT(FCHMODAT, fchmodat, KESTREL_PARAMS_DIRFD_PATH_MODE)                                  \
+	EVENT(FCHMODAT, fchmodat, KESTREL_PARAMS_FCHMODAT)                                         \
 	EVENT(CHOWN, chown, KESTREL_PARAMS_CHOWN)                                                  \
 	EVENT(FCHOWN, fchown, KESTREL_PARAMS_FCHOWN)                                               \
 	EVENT(FCHOWNAT, fchownat, KESTREL_PARAMS_FCHOWNAT)                                         \

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 
 #include "flag_table.h"
 
@@ -150,6 +151,20 @@ constexpr FlagName kFcntlCommands[] = {
 
 constexpr FlagName kDup3Bits[] = {{O_CLOEXEC, "O_CLOEXEC"}};
 
+// Permission bits one by one, in the order Falco prints them (others first,
+// set-user-ID last): Falco has no S_IRWXU-style group names.
+constexpr FlagName kChmodModeBits[] = {
+    {S_IXOTH, "S_IXOTH"}, {S_IWOTH, "S_IWOTH"}, {S_IROTH, "S_IROTH"}, {S_IXGRP, "S_IXGRP"},
+    {S_IWGRP, "S_IWGRP"}, {S_IRGRP, "S_IRGRP"}, {S_IXUSR, "S_IXUSR"}, {S_IWUSR, "S_IWUSR"},
+    {S_IRUSR, "S_IRUSR"}, {S_ISVTX, "S_ISVTX"}, {S_ISGID, "S_ISGID"}, {S_ISUID, "S_ISUID"},
+};
+
+// The overlayfs layer a created file is on (the probe's overlay_layer.h).
+constexpr FlagName kCreatBits[] = {
+    {1U << 0, "FD_UPPER_LAYER_CREAT"},
+    {1U << 1, "FD_LOWER_LAYER_CREAT"},
+};
+
 }  // namespace
 
 std::optional<FlagTable> FileFlagTable(kestrel_flag_set set) {
@@ -174,6 +189,10 @@ std::optional<FlagTable> FileFlagTable(kestrel_flag_set set) {
       return FlagTable{{}, kFcntlCommands, 0};
     case KFS_DUP3_FLAGS:
       return FlagTable{kDup3Bits, {}, 0};
+    case KFS_CHMOD_MODE:
+      return FlagTable{kChmodModeBits, {}, 0};
+    case KFS_CREAT_FLAGS:
+      return FlagTable{kCreatBits, {}, 0};
     default:
       return std::nullopt;
   }
