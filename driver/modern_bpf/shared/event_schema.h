@@ -27,6 +27,7 @@
 /* Most parameters one event may have. */
 #define KESTREL_MAX_EVENT_PARAMS 32
 
+#include "schema/descriptor_events.h"
 #include "schema/file_events.h"
 #include "schema/filesystem_events.h"
 #include "schema/kernel_events.h"
@@ -40,6 +41,7 @@
 	KESTREL_NETWORK_EVENTS(EVENT)                                                              \
 	KESTREL_KERNEL_EVENTS(EVENT)                                                               \
 	KESTREL_FILESYSTEM_EVENTS(EVENT)
+	KESTREL_DESCRIPTOR_EVENTS(EVENT)
 
 /* Events not tied to one syscall. Ids: 16..31 process. */
 #define KESTREL_OTHER_EVENTS(EVENT) KESTREL_PROCESS_OTHER_EVENTS(EVENT)

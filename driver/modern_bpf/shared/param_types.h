@@ -28,6 +28,7 @@ enum kestrel_param_type {
 	KPT_SOCKADDR,	   /* u8 family, then family-specific bytes (see below) */
 	KPT_SOCKTUPLE,	   /* u8 family, then local and remote addresses/ports */
 	KPT_CHARBUF_ARRAY, /* NUL-separated strings (argv, env) bounded by snaplen */
+	KPT_FDLIST,	   /* poll's descriptors: u16 count, then count x (s64 fd, s16 events) */
 	KPT_PARAM_TYPE_MAX,
 };
 
@@ -97,6 +98,12 @@ enum kestrel_flag_set {
 	KFS_FSCONFIG_CMD,
 	KFS_CHMOD_MODE,
 	KFS_CREAT_FLAGS,
+	KFS_FD_CREATE_FLAGS, /* O_NONBLOCK, O_CLOEXEC, O_DIRECT of pipe2, eventfd2 ... */
+	KFS_EPOLL_CREATE1_FLAGS,
+	KFS_CLOSE_RANGE_FLAGS,
+	KFS_PIDFD_OPEN_FLAGS,
+	KFS_FLOCK_OPERATION,
+	KFS_POLL_EVENTS,
 	KFS_FLAG_SET_MAX,
 };
 
@@ -110,6 +117,9 @@ enum kestrel_flag_set {
 #define KESTREL_AF_UNIX	 1
 #define KESTREL_AF_INET	 2
 #define KESTREL_AF_INET6 10
+
+/* Most descriptors a KPT_FDLIST parameter holds (Falco's MAX_POLLFD). */
+#define KESTREL_MAX_FDLIST 16
 
 /* Longest path the probe copies. */
 #define KESTREL_MAX_PATH 4096

@@ -95,6 +95,22 @@ std::optional<SocketAddress> DecodeSocketAddress(std::span<const uint8_t> raw) {
   return a;
 }
 
+std::optional<std::vector<PolledFd>> DecodeFdList(std::span<const uint8_t> raw) {
+  constexpr size_t kPairBytes = sizeof(int64_t) + sizeof(int16_t);
+  if (raw.size() < sizeof(uint16_t)) return std::nullopt;
+  uint16_t count;
+  std::memcpy(&count, raw.data(), sizeof(count));
+  raw = raw.subspan(sizeof(count));
+  if (raw.size() != count * kPairBytes) return std::nullopt;
+  std::vector<PolledFd> out(count);
+  for (PolledFd& p : out) {
+    std::memcpy(&p.fd, raw.data(), sizeof(p.fd));
+    std::memcpy(&p.events, raw.data() + sizeof(p.fd), sizeof(p.events));
+    raw = raw.subspan(kPairBytes);
+  }
+  return out;
+}
+
 absl::StatusOr<DecodedEvent> DecodedEvent::Decode(const RecordView& record) {
   const EventInfo* info = FindEvent(record.header().type);
   if (info == nullptr) {
@@ -171,6 +187,10 @@ std::optional<std::pair<SocketAddress, SocketAddress>> DecodedEvent::Tuple(
   std::optional<SocketAddress> remote = TakeInetAddress(family, raw);
   if (!local || !remote) return std::nullopt;
   return std::make_pair(*local, *remote);
+}
+
+std::optional<std::vector<PolledFd>> DecodedEvent::FdList(std::string_view name) const {
+  return DecodeFdList(Raw(name));
 }
 
 }  // namespace kestrel::engine

@@ -16,6 +16,12 @@
 
 namespace kestrel::engine {
 
+// One descriptor of a KPT_FDLIST (poll's pollfds) and its event bits.
+struct PolledFd {
+  int64_t fd = 0;
+  int16_t events = 0;
+};
+
 // A decoded socket address (KPT_SOCKADDR, or one end of a KPT_SOCKTUPLE).
 struct SocketAddress {
   uint8_t family = 0;   // KESTREL_AF_*
@@ -47,6 +53,8 @@ class DecodedEvent {
   std::optional<SocketAddress> Address(std::string_view name) const;
   // Local and remote ends of a socket tuple.
   std::optional<std::pair<SocketAddress, SocketAddress>> Tuple(std::string_view name) const;
+  // A descriptor list; nullopt when its bytes do not hold the count it says.
+  std::optional<std::vector<PolledFd>> FdList(std::string_view name) const;
 
  private:
   DecodedEvent(const EventInfo* info, const RecordView& record) : info_(info), record_(record) {}
@@ -58,6 +66,7 @@ class DecodedEvent {
 // Reads one value of `type` (integers sign-extended per type).
 std::optional<int64_t> DecodeInteger(kestrel_param_type type, std::span<const uint8_t> raw);
 std::optional<SocketAddress> DecodeSocketAddress(std::span<const uint8_t> raw);
+std::optional<std::vector<PolledFd>> DecodeFdList(std::span<const uint8_t> raw);
 
 }  // namespace kestrel::engine
 

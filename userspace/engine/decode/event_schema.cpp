@@ -98,6 +98,8 @@ std::string_view ParamTypeName(kestrel_param_type type) {
       return "socktuple";
     case KPT_CHARBUF_ARRAY:
       return "charbuf_array";
+    case KPT_FDLIST:
+      return "fdlist";
     default:
       return "none";
   }

@@ -72,6 +72,18 @@ std::string_view FlagSetName(kestrel_flag_set set) {
       return "chmod_mode";
     case KFS_CREAT_FLAGS:
       return "creat_flags";
+    case KFS_FD_CREATE_FLAGS:
+      return "fd_create_flags";
+    case KFS_EPOLL_CREATE1_FLAGS:
+      return "epoll_create1_flags";
+    case KFS_CLOSE_RANGE_FLAGS:
+      return "close_range_flags";
+    case KFS_PIDFD_OPEN_FLAGS:
+      return "pidfd_open_flags";
+    case KFS_FLOCK_OPERATION:
+      return "flock_operation";
+    case KFS_POLL_EVENTS:
+      return "poll_events";
   }
   return "";
 }

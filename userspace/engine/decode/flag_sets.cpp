@@ -10,6 +10,7 @@ namespace {
 std::optional<FlagTable> Lookup(kestrel_flag_set set) {
   for (auto family :
        {FileFlagTable, ProcessFlagTable, NetworkFlagTable, KernelFlagTable, FilesystemFlagTable}) {
+       {FileFlagTable, ProcessFlagTable, NetworkFlagTable, KernelFlagTable, DescriptorFlagTable}) {
     if (std::optional<FlagTable> table = family(set)) return table;
   }
   return std::nullopt;

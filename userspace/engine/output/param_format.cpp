@@ -108,6 +108,29 @@ void AppendParam(std::string& out, const DecodedEvent& event, const ParamInfo& p
       }
       return;
     }
+    case KPT_FDLIST: {
+      // [3:POLLIN, 4:0]; in JSON [{"fd":3,"events":"POLLIN"}, ...].
+      const std::optional<std::vector<PolledFd>> fds = event.FdList(p.name);
+      if (!fds) {
+        AppendNone(out, style);
+        return;
+      }
+      out.push_back('[');
+      for (size_t k = 0; k < fds->size(); ++k) {
+        const PolledFd& f = (*fds)[k];
+        const std::string events = FormatFlags(p.flag_set, static_cast<uint16_t>(f.events));
+        if (k) out.append(json ? "," : ", ");
+        if (json) {
+          absl::StrAppend(&out, "{\"fd\":", f.fd, ",\"events\":");
+          AppendJsonString(out, events);
+          out.push_back('}');
+        } else {
+          absl::StrAppend(&out, f.fd, ":", events);
+        }
+      }
+      out.push_back(']');
+      return;
+    }
     default:
       if (!n) {
         AppendNone(out, style);

@@ -5,6 +5,7 @@
  * (bpftool gen object) cannot merge a kfunc extern that two objects
  * declare. Each family file is compiled only through this one.
  */
+#include "descriptor_fillers.bpf.c"
 #include "file_fillers.bpf.c"
 #include "filesystem_fillers.bpf.c"
 #include "kernel_fillers.bpf.c"

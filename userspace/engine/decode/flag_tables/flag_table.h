@@ -32,6 +32,7 @@ std::optional<FlagTable> ProcessFlagTable(kestrel_flag_set set);
 std::optional<FlagTable> NetworkFlagTable(kestrel_flag_set set);
 std::optional<FlagTable> KernelFlagTable(kestrel_flag_set set);
 std::optional<FlagTable> FilesystemFlagTable(kestrel_flag_set set);
+std::optional<FlagTable> DescriptorFlagTable(kestrel_flag_set set);
 
 }  // namespace kestrel::engine
 
