@@ -8,7 +8,8 @@ namespace kestrel::engine {
 namespace {
 
 std::optional<FlagTable> Lookup(kestrel_flag_set set) {
-  for (auto family : {FileFlagTable, ProcessFlagTable, NetworkFlagTable, KernelFlagTable}) {
+  for (auto family :
+       {FileFlagTable, ProcessFlagTable, NetworkFlagTable, KernelFlagTable, SystemFlagTable}) {
     if (std::optional<FlagTable> table = family(set)) return table;
   }
   return std::nullopt;

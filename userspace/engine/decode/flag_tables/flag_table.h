@@ -31,6 +31,7 @@ std::optional<FlagTable> FileFlagTable(kestrel_flag_set set);
 std::optional<FlagTable> ProcessFlagTable(kestrel_flag_set set);
 std::optional<FlagTable> NetworkFlagTable(kestrel_flag_set set);
 std::optional<FlagTable> KernelFlagTable(kestrel_flag_set set);
+std::optional<FlagTable> SystemFlagTable(kestrel_flag_set set);
 
 }  // namespace kestrel::engine
 
