@@ -35,6 +35,9 @@ TEST(EventSchemaTest, EveryEventIsWellFormed) {
     EXPECT_TRUE(e.params[0].name == "res" || e.params[0].name == "fd")
         << e.name << ": the return value comes first, not " << e.params[0].name;
     EXPECT_EQ(e.params[0].source, KPS_RET) << e.name;
+    // The return value comes first, named as Falco names it ("res" for
+    // most, "uid" for getuid ...).
+    EXPECT_EQ(e.params[0].source, KPS_RET) << e.name << ": the return value comes first";
     std::set<std::string> names;
     for (const ParamInfo& p : e.params) {
       EXPECT_TRUE(names.insert(std::string(p.name)).second) << e.name << "." << p.name;

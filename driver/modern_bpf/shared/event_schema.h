@@ -17,7 +17,8 @@
  *   2..63; all their parameters are KPS_CUSTOM.
  *
  * Events are emitted at syscall exit, one record per syscall, so the return
- * value is always a parameter, named "res".
+ * value is always a parameter, the first, named as Falco's event names it
+ * ("res" for most).
  */
 #ifndef KESTREL_SHARED_EVENT_SCHEMA_H
 #define KESTREL_SHARED_EVENT_SCHEMA_H
@@ -33,6 +34,7 @@
 #include "schema/kernel_events.h"
 #include "schema/network_events.h"
 #include "schema/process_events.h"
+#include "schema/system_events.h"
 
 /* Every specific event: one family per header under schema/. */
 #define KESTREL_SYSCALL_EVENTS(EVENT)                                                              \
@@ -42,6 +44,7 @@
 	KESTREL_KERNEL_EVENTS(EVENT)                                                               \
 	KESTREL_FILESYSTEM_EVENTS(EVENT)
 	KESTREL_DESCRIPTOR_EVENTS(EVENT)
+	KESTREL_SYSTEM_EVENTS(EVENT)
 
 /* Events not tied to one syscall. Ids: 16..31 process. */
 #define KESTREL_OTHER_EVENTS(EVENT) KESTREL_PROCESS_OTHER_EVENTS(EVENT)

@@ -84,6 +84,26 @@ std::string_view FlagSetName(kestrel_flag_set set) {
       return "flock_operation";
     case KFS_POLL_EVENTS:
       return "poll_events";
+    case KFS_RLIMIT_RESOURCE:
+      return "rlimit_resource";
+    case KFS_MLOCK2_FLAGS:
+      return "mlock2_flags";
+    case KFS_MLOCKALL_FLAGS:
+      return "mlockall_flags";
+    case KFS_FUTEX_OP:
+      return "futex_op";
+    case KFS_KEYCTL_OPERATION:
+      return "keyctl_operation";
+    case KFS_SEMCTL_CMD:
+      return "semctl_cmd";
+    case KFS_SEMGET_FLAGS:
+      return "semget_flags";
+    case KFS_SEMOP_FLAGS:
+      return "semop_flags";
+    case KFS_IO_URING_ENTER_FLAGS:
+      return "io_uring_enter_flags";
+    case KFS_IO_URING_REGISTER_OPCODE:
+      return "io_uring_register_opcode";
   }
   return "";
 }

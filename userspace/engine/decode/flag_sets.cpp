@@ -11,6 +11,7 @@ std::optional<FlagTable> Lookup(kestrel_flag_set set) {
   for (auto family :
        {FileFlagTable, ProcessFlagTable, NetworkFlagTable, KernelFlagTable, FilesystemFlagTable}) {
        {FileFlagTable, ProcessFlagTable, NetworkFlagTable, KernelFlagTable, DescriptorFlagTable}) {
+       {FileFlagTable, ProcessFlagTable, NetworkFlagTable, KernelFlagTable, SystemFlagTable}) {
     if (std::optional<FlagTable> table = family(set)) return table;
   }
   return std::nullopt;

@@ -46,7 +46,8 @@ std::string_view SourceName(kestrel_param_source source) {
 }
 
 std::optional<FlagTable> FlagTableOf(kestrel_flag_set set) {
-  for (auto family : {FileFlagTable, ProcessFlagTable, NetworkFlagTable, KernelFlagTable}) {
+  for (auto family :
+       {FileFlagTable, ProcessFlagTable, NetworkFlagTable, KernelFlagTable, SystemFlagTable}) {
     if (std::optional<FlagTable> table = family(set)) return table;
   }
   return std::nullopt;

@@ -11,5 +11,6 @@
 #include "kernel_fillers.bpf.c"
 #include "network_fillers.bpf.c"
 #include "process_fillers.bpf.c"
+#include "system_fillers.bpf.c"
 
 char LICENSE[] SEC("license") = "GPL";

@@ -33,6 +33,7 @@ std::optional<FlagTable> NetworkFlagTable(kestrel_flag_set set);
 std::optional<FlagTable> KernelFlagTable(kestrel_flag_set set);
 std::optional<FlagTable> FilesystemFlagTable(kestrel_flag_set set);
 std::optional<FlagTable> DescriptorFlagTable(kestrel_flag_set set);
+std::optional<FlagTable> SystemFlagTable(kestrel_flag_set set);
 
 }  // namespace kestrel::engine
 

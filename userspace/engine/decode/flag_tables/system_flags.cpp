@@ -1,0 +1,178 @@
+// Flag names of system events: limits, memory locking, futexes, keys,
+// System V semaphores and io_uring. Values are the kernel's; the names are
+// those Falco prints.
+#include <linux/futex.h>
+#include <linux/io_uring.h>
+#include <linux/keyctl.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/sem.h>
+
+#include "flag_table.h"
+
+namespace kestrel::engine {
+namespace {
+
+constexpr FlagName kRlimitResources[] = {
+    {RLIMIT_CPU, "RLIMIT_CPU"},           {RLIMIT_FSIZE, "RLIMIT_FSIZE"},
+    {RLIMIT_DATA, "RLIMIT_DATA"},         {RLIMIT_STACK, "RLIMIT_STACK"},
+    {RLIMIT_CORE, "RLIMIT_CORE"},         {RLIMIT_RSS, "RLIMIT_RSS"},
+    {RLIMIT_NPROC, "RLIMIT_NPROC"},       {RLIMIT_NOFILE, "RLIMIT_NOFILE"},
+    {RLIMIT_MEMLOCK, "RLIMIT_MEMLOCK"},   {RLIMIT_AS, "RLIMIT_AS"},
+    {RLIMIT_LOCKS, "RLIMIT_LOCKS"},       {RLIMIT_SIGPENDING, "RLIMIT_SIGPENDING"},
+    {RLIMIT_MSGQUEUE, "RLIMIT_MSGQUEUE"}, {RLIMIT_NICE, "RLIMIT_NICE"},
+    {RLIMIT_RTPRIO, "RLIMIT_RTPRIO"},     {RLIMIT_RTTIME, "RLIMIT_RTTIME"},
+};
+
+constexpr FlagName kMlock2Bits[] = {
+    {MLOCK_ONFAULT, "MLOCK_ONFAULT"},
+};
+
+constexpr FlagName kMlockallBits[] = {
+    {MCL_CURRENT, "MCL_CURRENT"},
+    {MCL_FUTURE, "MCL_FUTURE"},
+    {MCL_ONFAULT, "MCL_ONFAULT"},
+};
+
+// futex's op is a command in the low bits plus two modifier bits.
+constexpr uint64_t kFutexCommandMask =
+    ~static_cast<uint64_t>(FUTEX_PRIVATE_FLAG | FUTEX_CLOCK_REALTIME);
+
+constexpr FlagName kFutexCommands[] = {
+    {FUTEX_WAIT, "FUTEX_WAIT"},
+    {FUTEX_WAKE, "FUTEX_WAKE"},
+    {FUTEX_FD, "FUTEX_FD"},
+    {FUTEX_REQUEUE, "FUTEX_REQUEUE"},
+    {FUTEX_CMP_REQUEUE, "FUTEX_CMP_REQUEUE"},
+    {FUTEX_WAKE_OP, "FUTEX_WAKE_OP"},
+    {FUTEX_LOCK_PI, "FUTEX_LOCK_PI"},
+    {FUTEX_UNLOCK_PI, "FUTEX_UNLOCK_PI"},
+    {FUTEX_TRYLOCK_PI, "FUTEX_TRYLOCK_PI"},
+    {FUTEX_WAIT_BITSET, "FUTEX_WAIT_BITSET"},
+    {FUTEX_WAKE_BITSET, "FUTEX_WAKE_BITSET"},
+    {FUTEX_WAIT_REQUEUE_PI, "FUTEX_WAIT_REQUEUE_PI"},
+    {FUTEX_CMP_REQUEUE_PI, "FUTEX_CMP_REQUEUE_PI"},
+};
+
+constexpr FlagName kFutexModifiers[] = {
+    {FUTEX_PRIVATE_FLAG, "FUTEX_PRIVATE_FLAG"},
+    {FUTEX_CLOCK_REALTIME, "FUTEX_CLOCK_REALTIME"},
+};
+
+constexpr FlagName kKeyctlOperations[] = {
+    {KEYCTL_GET_KEYRING_ID, "KEYCTL_GET_KEYRING_ID"},
+    {KEYCTL_JOIN_SESSION_KEYRING, "KEYCTL_JOIN_SESSION_KEYRING"},
+    {KEYCTL_UPDATE, "KEYCTL_UPDATE"},
+    {KEYCTL_REVOKE, "KEYCTL_REVOKE"},
+    {KEYCTL_CHOWN, "KEYCTL_CHOWN"},
+    {KEYCTL_SETPERM, "KEYCTL_SETPERM"},
+    {KEYCTL_DESCRIBE, "KEYCTL_DESCRIBE"},
+    {KEYCTL_CLEAR, "KEYCTL_CLEAR"},
+    {KEYCTL_LINK, "KEYCTL_LINK"},
+    {KEYCTL_UNLINK, "KEYCTL_UNLINK"},
+    {KEYCTL_SEARCH, "KEYCTL_SEARCH"},
+    {KEYCTL_READ, "KEYCTL_READ"},
+    {KEYCTL_INSTANTIATE, "KEYCTL_INSTANTIATE"},
+    {KEYCTL_NEGATE, "KEYCTL_NEGATE"},
+    {KEYCTL_SET_REQKEY_KEYRING, "KEYCTL_SET_REQKEY_KEYRING"},
+    {KEYCTL_SET_TIMEOUT, "KEYCTL_SET_TIMEOUT"},
+    {KEYCTL_ASSUME_AUTHORITY, "KEYCTL_ASSUME_AUTHORITY"},
+    {KEYCTL_GET_SECURITY, "KEYCTL_GET_SECURITY"},
+    {KEYCTL_SESSION_TO_PARENT, "KEYCTL_SESSION_TO_PARENT"},
+    {KEYCTL_REJECT, "KEYCTL_REJECT"},
+    {KEYCTL_INSTANTIATE_IOV, "KEYCTL_INSTANTIATE_IOV"},
+    {KEYCTL_INVALIDATE, "KEYCTL_INVALIDATE"},
+    {KEYCTL_GET_PERSISTENT, "KEYCTL_GET_PERSISTENT"},
+    {KEYCTL_DH_COMPUTE, "KEYCTL_DH_COMPUTE"},
+    {KEYCTL_PKEY_QUERY, "KEYCTL_PKEY_QUERY"},
+    {KEYCTL_PKEY_ENCRYPT, "KEYCTL_PKEY_ENCRYPT"},
+    {KEYCTL_PKEY_DECRYPT, "KEYCTL_PKEY_DECRYPT"},
+    {KEYCTL_PKEY_SIGN, "KEYCTL_PKEY_SIGN"},
+    {KEYCTL_PKEY_VERIFY, "KEYCTL_PKEY_VERIFY"},
+    {KEYCTL_RESTRICT_KEYRING, "KEYCTL_RESTRICT_KEYRING"},
+    {KEYCTL_MOVE, "KEYCTL_MOVE"},
+    {KEYCTL_CAPABILITIES, "KEYCTL_CAPABILITIES"},
+    {KEYCTL_WATCH_KEY, "KEYCTL_WATCH_KEY"},
+};
+
+constexpr FlagName kSemctlCommands[] = {
+    {IPC_RMID, "IPC_RMID"}, {IPC_SET, "IPC_SET"},   {IPC_STAT, "IPC_STAT"}, {IPC_INFO, "IPC_INFO"},
+    {SEM_STAT, "SEM_STAT"}, {SEM_INFO, "SEM_INFO"}, {GETPID, "GETPID"},     {GETVAL, "GETVAL"},
+    {GETALL, "GETALL"},     {GETNCNT, "GETNCNT"},   {GETZCNT, "GETZCNT"},   {SETVAL, "SETVAL"},
+    {SETALL, "SETALL"},
+};
+
+// The low nine bits of semget's flags are permissions, printed as a
+// leftover number after the names.
+constexpr FlagName kSemgetBits[] = {
+    {IPC_CREAT, "IPC_CREAT"},
+    {IPC_EXCL, "IPC_EXCL"},
+};
+
+constexpr FlagName kSemopBits[] = {
+    {IPC_NOWAIT, "IPC_NOWAIT"},
+    {SEM_UNDO, "SEM_UNDO"},
+};
+
+constexpr FlagName kIoUringEnterBits[] = {
+    {IORING_ENTER_GETEVENTS, "IORING_ENTER_GETEVENTS"},
+    {IORING_ENTER_SQ_WAKEUP, "IORING_ENTER_SQ_WAKEUP"},
+    {IORING_ENTER_SQ_WAIT, "IORING_ENTER_SQ_WAIT"},
+    {IORING_ENTER_EXT_ARG, "IORING_ENTER_EXT_ARG"},
+};
+
+constexpr FlagName kIoUringRegisterOpcodes[] = {
+    {IORING_REGISTER_BUFFERS, "IORING_REGISTER_BUFFERS"},
+    {IORING_UNREGISTER_BUFFERS, "IORING_UNREGISTER_BUFFERS"},
+    {IORING_REGISTER_FILES, "IORING_REGISTER_FILES"},
+    {IORING_UNREGISTER_FILES, "IORING_UNREGISTER_FILES"},
+    {IORING_REGISTER_EVENTFD, "IORING_REGISTER_EVENTFD"},
+    {IORING_UNREGISTER_EVENTFD, "IORING_UNREGISTER_EVENTFD"},
+    {IORING_REGISTER_FILES_UPDATE, "IORING_REGISTER_FILES_UPDATE"},
+    {IORING_REGISTER_EVENTFD_ASYNC, "IORING_REGISTER_EVENTFD_ASYNC"},
+    {IORING_REGISTER_PROBE, "IORING_REGISTER_PROBE"},
+    {IORING_REGISTER_PERSONALITY, "IORING_REGISTER_PERSONALITY"},
+    {IORING_UNREGISTER_PERSONALITY, "IORING_UNREGISTER_PERSONALITY"},
+    {IORING_REGISTER_RESTRICTIONS, "IORING_REGISTER_RESTRICTIONS"},
+    {IORING_REGISTER_ENABLE_RINGS, "IORING_REGISTER_ENABLE_RINGS"},
+    {IORING_REGISTER_FILES2, "IORING_REGISTER_FILES2"},
+    {IORING_REGISTER_FILES_UPDATE2, "IORING_REGISTER_FILES_UPDATE2"},
+    {IORING_REGISTER_BUFFERS2, "IORING_REGISTER_BUFFERS2"},
+    {IORING_REGISTER_BUFFERS_UPDATE, "IORING_REGISTER_BUFFERS_UPDATE"},
+    {IORING_REGISTER_IOWQ_AFF, "IORING_REGISTER_IOWQ_AFF"},
+    {IORING_UNREGISTER_IOWQ_AFF, "IORING_UNREGISTER_IOWQ_AFF"},
+    {IORING_REGISTER_IOWQ_MAX_WORKERS, "IORING_REGISTER_IOWQ_MAX_WORKERS"},
+    {IORING_REGISTER_RING_FDS, "IORING_REGISTER_RING_FDS"},
+    {IORING_UNREGISTER_RING_FDS, "IORING_UNREGISTER_RING_FDS"},
+};
+
+}  // namespace
+
+std::optional<FlagTable> SystemFlagTable(kestrel_flag_set set) {
+  switch (set) {
+    case KFS_RLIMIT_RESOURCE:
+      return FlagTable{{}, kRlimitResources, 0};
+    case KFS_MLOCK2_FLAGS:
+      return FlagTable{kMlock2Bits, {}, 0};
+    case KFS_MLOCKALL_FLAGS:
+      return FlagTable{kMlockallBits, {}, 0};
+    case KFS_FUTEX_OP:
+      return FlagTable{kFutexModifiers, kFutexCommands, kFutexCommandMask};
+    case KFS_KEYCTL_OPERATION:
+      return FlagTable{{}, kKeyctlOperations, 0};
+    case KFS_SEMCTL_CMD:
+      return FlagTable{{}, kSemctlCommands, 0};
+    case KFS_SEMGET_FLAGS:
+      return FlagTable{kSemgetBits, {}, 0};
+    case KFS_SEMOP_FLAGS:
+      return FlagTable{kSemopBits, {}, 0};
+    case KFS_IO_URING_ENTER_FLAGS:
+      return FlagTable{kIoUringEnterBits, {}, 0};
+    case KFS_IO_URING_REGISTER_OPCODE:
+      return FlagTable{{}, kIoUringRegisterOpcodes, 0};
+    default:
+      return std::nullopt;
+  }
+}
+
+}  // namespace kestrel::engine
