@@ -59,7 +59,7 @@ TEST(ThreadTableTest, SeedFromProcKnowsThisThread) {
   EXPECT_EQ(self->comm, comm);
   char exe[4096] = {};
   ASSERT_GT(readlink("/proc/self/exe", exe, sizeof(exe) - 1), 0);
-  EXPECT_EQ(self->exe, exe);
+  EXPECT_EQ(self->exepath, exe);
   EXPECT_GT(t.size(), 1u);
 }
 
