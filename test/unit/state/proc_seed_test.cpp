@@ -1,7 +1,9 @@
 // The seed from /proc: a fixture tree with every file the reader looks at,
 // and the real /proc for this test process's own facts and descriptors.
+#include <arpa/inet.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -38,7 +40,7 @@ class ProcFixture : public ::testing::Test {
     Write("net/unix", "Num RefCount Protocol Flags Type St Inode Path\n");
     // Process 500 (threads 500 and 501), started from a shell.
     const std::string p = "500/";
-    Write(p + "cmdline", std::string("/usr/bin/py\0-m\0http.server\0", 28));
+    Write(p + "cmdline", std::string("/usr/bin/py\0-m\0http.server\0", 27));
     Write(p + "environ", std::string("HOME=/root\0LANG=C\0", 18));
     Write(p + "loginuid", "1000");
     Write(p + "cgroup", "0::/system.slice/web.service\n");
@@ -202,7 +204,12 @@ TEST(ProcSeedTest, ThisProcessExactly) {
   EXPECT_EQ(self->pgid, static_cast<uint32_t>(getpgrp()));
   EXPECT_EQ(self->vpid, static_cast<uint32_t>(getpid()));
   EXPECT_GT(self->start_ns, 0u);
-  ASSERT_FALSE(self->args.empty());
+  std::ifstream cmdline_file("/proc/self/cmdline", std::ios::binary);
+  std::vector<std::string> argv;
+  for (std::string arg; std::getline(cmdline_file, arg, '\0');) argv.push_back(arg);
+  ASSERT_FALSE(argv.empty());
+  EXPECT_EQ(self->exe, argv[0]);
+  EXPECT_EQ(self->args, std::vector<std::string>(argv.begin() + 1, argv.end()));
   char exe[4096] = {};
   ASSERT_GT(readlink("/proc/self/exe", exe, sizeof(exe) - 1), 0);
   EXPECT_EQ(self->exepath, exe);
