@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include "absl/container/flat_hash_map.h"
 #include "fd_info.h"
@@ -19,6 +20,10 @@ class FdTable {
     auto it = fds_.find(fd);
     return it == fds_.end() ? nullptr : &it->second;
   }
+  FdInfo* Find(int64_t fd) {
+    auto it = fds_.find(fd);
+    return it == fds_.end() ? nullptr : &it->second;
+  }
   // Adds or replaces the entry of info.fd.
   FdInfo& Set(FdInfo info) {
     const int64_t fd = info.fd;
@@ -28,6 +33,18 @@ class FdTable {
   // Closes every descriptor in [first, last] (close_range).
   void EraseRange(int64_t first, int64_t last) {
     absl::erase_if(fds_, [&](const auto& kv) { return kv.first >= first && kv.first <= last; });
+  }
+  // Drops every entry `pred` holds for (exec closing O_CLOEXEC descriptors).
+  template <typename Pred>
+  void EraseIf(Pred pred) {
+    absl::erase_if(fds_, [&](const auto& kv) { return pred(kv.second); });
+  }
+  // Calls `visit` on every entry in [first, last] (close_range's cloexec).
+  template <typename Visit>
+  void ForEachInRange(int64_t first, int64_t last, Visit visit) {
+    for (auto& [fd, info] : fds_) {
+      if (fd >= first && fd <= last) visit(info);
+    }
   }
   size_t size() const { return fds_.size(); }
   const absl::flat_hash_map<int64_t, FdInfo>& entries() const { return fds_; }

@@ -7,20 +7,44 @@
 #include <charconv>
 #include <memory>
 #include <string_view>
+#include <vector>
 
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "proc_fds.h"
+#include "proc_net.h"
 
 namespace kestrel::engine {
 namespace {
 
-std::optional<std::string> ReadSmallFile(const std::string& path) {
+// cmdline and environ of a process may be long; past this they are cut.
+constexpr size_t kMaxProcFile = 64 * 1024;
+
+std::optional<std::string> ReadProcFile(const std::string& path, size_t max = 8192) {
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return std::nullopt;
-  char buf[512];
-  const ssize_t n = read(fd, buf, sizeof(buf));
+  std::string out;
+  char buf[4096];
+  while (out.size() < max) {
+    const ssize_t n = read(fd, buf, sizeof(buf));
+    if (n < 0) {
+      close(fd);
+      return std::nullopt;
+    }
+    if (n == 0) break;
+    out.append(buf, static_cast<size_t>(n));
+  }
   close(fd);
-  if (n < 0) return std::nullopt;
-  return std::string(buf, static_cast<size_t>(n));
+  if (out.size() > max) out.resize(max);
+  return out;
+}
+
+std::string ReadLink(const std::string& path) {
+  char buf[4096];
+  const ssize_t n = readlink(path.c_str(), buf, sizeof(buf));
+  return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string();
 }
 
 std::optional<uint32_t> ParseId(std::string_view s) {
@@ -30,28 +54,158 @@ std::optional<uint32_t> ParseId(std::string_view s) {
   return v;
 }
 
-// The ppid is the 4th field of stat; the comm (2nd) may hold spaces and
-// parentheses, so fields are counted from its last ')'.
-uint32_t ParentFromStat(const std::string& stat) {
+std::vector<std::string> SplitNul(std::string_view s) {
+  std::vector<std::string> out;
+  while (!s.empty()) {
+    const size_t nul = s.find('\0');
+    out.emplace_back(s.substr(0, nul));
+    if (nul == std::string_view::npos) break;
+    s.remove_prefix(nul + 1);
+  }
+  return out;
+}
+
+// stat fields after the comm (which may hold spaces and parentheses, so
+// they are counted from its last ')'): 1 state, 2 ppid, 3 pgrp, 4 session,
+// 5 tty_nr, ... 20 starttime (clock ticks after boot).
+void ParseStat(std::string_view stat, ThreadInfo& t, uint64_t& start_ticks) {
   const size_t close = stat.rfind(')');
-  if (close == std::string::npos) return 0;
-  std::string_view rest(stat);
-  rest.remove_prefix(close + 1);  // " S ppid ..."
-  size_t field = 0;
-  while (!rest.empty()) {
-    while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
-    const size_t end = std::min(rest.find(' '), rest.size());
-    if (++field == 2) return ParseId(rest.substr(0, end)).value_or(0);
-    rest.remove_prefix(end);
+  if (close == std::string_view::npos) return;
+  const std::vector<absl::string_view> fields = absl::StrSplit(
+      absl::string_view(stat.data() + close + 1, stat.size() - close - 1), ' ', absl::SkipEmpty());
+  auto field = [&](size_t i) -> std::string_view {
+    return i <= fields.size() ? std::string_view(fields[i - 1].data(), fields[i - 1].size())
+                              : std::string_view();
+  };
+  t.ppid = ParseId(field(2)).value_or(0);
+  t.pgid = ParseId(field(3)).value_or(0);
+  t.sid = ParseId(field(4)).value_or(0);
+  t.tty = ParseId(field(5)).value_or(0);
+  const std::string_view ticks = field(20);
+  std::from_chars(ticks.data(), ticks.data() + ticks.size(), start_ticks);
+}
+
+// The last number of an "NSpid:\t1234\t1" line: the id in the thread's own
+// pid namespace.
+uint32_t InnermostId(absl::string_view values) {
+  const std::vector<absl::string_view> ids = absl::StrSplit(values, '\t', absl::SkipEmpty());
+  return ids.empty() ? 0
+                     : ParseId(std::string_view(ids.back().data(), ids.back().size())).value_or(0);
+}
+
+void ParseStatus(std::string_view status, ThreadInfo& t) {
+  for (absl::string_view line :
+       absl::StrSplit(absl::string_view(status.data(), status.size()), '\n')) {
+    const size_t colon = line.find(':');
+    if (colon == absl::string_view::npos) continue;
+    const absl::string_view key = line.substr(0, colon);
+    const absl::string_view value = absl::StripLeadingAsciiWhitespace(line.substr(colon + 1));
+    const std::vector<absl::string_view> words = absl::StrSplit(value, '\t', absl::SkipEmpty());
+    if ((key == "Uid" || key == "Gid") && words.size() >= 2) {
+      uint32_t real = 0, effective = 0;
+      if (!absl::SimpleAtoi(words[0], &real) || !absl::SimpleAtoi(words[1], &effective)) continue;
+      (key == "Uid" ? t.uid : t.gid) = real;
+      (key == "Uid" ? t.euid : t.egid) = effective;
+    } else if (key == "NSpid") {
+      t.vtid = InnermostId(value);
+    } else if (key == "NStgid") {
+      t.vpid = InnermostId(value);
+    } else if (key == "CapInh" || key == "CapPrm" || key == "CapEff") {
+      uint64_t caps = 0;
+      if (!absl::SimpleHexAtoi(value, &caps)) continue;
+      (key == "CapInh"   ? t.cap_inheritable
+       : key == "CapPrm" ? t.cap_permitted
+                         : t.cap_effective) = caps;
+    }
+  }
+}
+
+// The cgroup v2 path: the "0::/path" line.
+std::string CgroupV2Path(std::string_view cgroup) {
+  for (absl::string_view line :
+       absl::StrSplit(absl::string_view(cgroup.data(), cgroup.size()), '\n')) {
+    if (absl::ConsumePrefix(&line, "0::"))
+      return std::string(absl::StripTrailingAsciiWhitespace(line));
+  }
+  return std::string();
+}
+
+// Boot time in seconds since the epoch ("btime" of `proc_root`/stat): a
+// start time in ticks after boot becomes ns since the epoch.
+uint64_t BootTimeSeconds(const std::string& proc_root) {
+  std::optional<std::string> stat = ReadProcFile(proc_root + "/stat", kMaxProcFile);
+  if (!stat) return 0;
+  for (absl::string_view line : absl::StrSplit(*stat, '\n')) {
+    uint64_t btime = 0;
+    if (absl::ConsumePrefix(&line, "btime ") && absl::SimpleAtoi(line, &btime)) return btime;
   }
   return 0;
 }
 
-std::string ReadExe(const std::string& proc_root, uint32_t tgid) {
-  char buf[4096];
-  const std::string link = absl::StrCat(proc_root, "/", tgid, "/exe");
-  const ssize_t n = readlink(link.c_str(), buf, sizeof(buf));
-  return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string();
+// What every thread of one process shares: read once per process.
+struct ProcessFacts {
+  std::string exe, exepath, cwd, root, cgroup;
+  std::vector<std::string> args, env;
+  uint32_t loginuid = UINT32_MAX;
+  std::shared_ptr<FdTable> fds;
+};
+
+ProcessFacts ReadProcess(const std::string& proc_root, uint32_t tgid,
+                         const SocketsByInode* sockets) {
+  ProcessFacts p;
+  const std::string dir = absl::StrCat(proc_root, "/", tgid);
+  p.exepath = ReadLink(dir + "/exe");
+  p.cwd = ReadLink(dir + "/cwd");
+  p.root = ReadLink(dir + "/root");
+  if (std::optional<std::string> cmdline = ReadProcFile(dir + "/cmdline", kMaxProcFile)) {
+    std::vector<std::string> argv = SplitNul(*cmdline);
+    if (!argv.empty()) {
+      p.exe = std::move(argv.front());
+      p.args.assign(std::make_move_iterator(argv.begin() + 1), std::make_move_iterator(argv.end()));
+    }
+  }
+  if (std::optional<std::string> environ = ReadProcFile(dir + "/environ", kMaxProcFile)) {
+    p.env = SplitNul(*environ);
+  }
+  if (std::optional<std::string> loginuid = ReadProcFile(dir + "/loginuid")) {
+    absl::SimpleAtoi(absl::StripAsciiWhitespace(*loginuid), &p.loginuid);
+  }
+  if (std::optional<std::string> cgroup = ReadProcFile(dir + "/cgroup")) {
+    p.cgroup = CgroupV2Path(*cgroup);
+  }
+  p.fds = ReadProcFds(proc_root, tgid, sockets);
+  return p;
+}
+
+std::optional<ThreadInfo> ReadThread(const std::string& proc_root, uint32_t tgid, uint32_t tid,
+                                     const ProcessFacts& process, uint64_t boot_s) {
+  const std::string dir = absl::StrCat(proc_root, "/", tgid, "/task/", tid);
+  std::optional<std::string> comm = ReadProcFile(dir + "/comm");
+  if (!comm) return std::nullopt;
+  if (!comm->empty() && comm->back() == '\n') comm->pop_back();
+  ThreadInfo t;
+  t.tid = tid;
+  t.tgid = tgid;
+  t.comm = *std::move(comm);
+  // A kernel thread has no command line: Falco names its exe by its comm.
+  t.exe = process.exe.empty() ? t.comm : process.exe;
+  t.exepath = process.exepath;
+  t.args = process.args;
+  t.env = process.env;
+  t.cwd = process.cwd;
+  t.root = process.root;
+  t.loginuid = process.loginuid;
+  t.cgroup = process.cgroup;
+  t.fds = process.fds;
+  uint64_t start_ticks = 0;
+  if (std::optional<std::string> stat = ReadProcFile(dir + "/stat"))
+    ParseStat(*stat, t, start_ticks);
+  if (std::optional<std::string> status = ReadProcFile(dir + "/status")) ParseStatus(*status, t);
+  const long ticks_per_s = sysconf(_SC_CLK_TCK);
+  if (boot_s != 0 && ticks_per_s > 0) {
+    t.start_ns = boot_s * 1'000'000'000 + start_ticks * (1'000'000'000 / ticks_per_s);
+  }
+  return t;
 }
 
 struct DirCloser {
@@ -67,34 +221,23 @@ void ForEachNumericEntry(const std::string& dir, Visit visit) {
   }
 }
 
-std::optional<ThreadInfo> ReadThread(const std::string& proc_root, uint32_t tgid, uint32_t tid,
-                                     const std::string& exe) {
-  const std::string dir = absl::StrCat(proc_root, "/", tgid, "/task/", tid);
-  std::optional<std::string> comm = ReadSmallFile(dir + "/comm");
-  if (!comm) return std::nullopt;
-  if (!comm->empty() && comm->back() == '\n') comm->pop_back();
-  ThreadInfo t;
-  t.tid = tid;
-  t.tgid = tgid;
-  t.comm = *std::move(comm);
-  t.exe = exe;
-  if (std::optional<std::string> stat = ReadSmallFile(dir + "/stat"))
-    t.ppid = ParentFromStat(*stat);
-  return t;
-}
-
 }  // namespace
 
 std::optional<ThreadInfo> ReadProcThread(const std::string& proc_root, uint32_t tgid,
                                          uint32_t tid) {
-  return ReadThread(proc_root, tgid, tid, ReadExe(proc_root, tgid));
+  return ReadThread(proc_root, tgid, tid, ReadProcess(proc_root, tgid, nullptr),
+                    BootTimeSeconds(proc_root));
 }
 
 void ForEachProcThread(const std::string& proc_root, const std::function<void(ThreadInfo)>& visit) {
+  const uint64_t boot_s = BootTimeSeconds(proc_root);
+  const SocketsByInode sockets = ReadProcNetSockets(proc_root);
   ForEachNumericEntry(proc_root, [&](uint32_t tgid) {
-    const std::string exe = ReadExe(proc_root, tgid);
+    const ProcessFacts process = ReadProcess(proc_root, tgid, &sockets);
     ForEachNumericEntry(absl::StrCat(proc_root, "/", tgid, "/task"), [&](uint32_t tid) {
-      if (std::optional<ThreadInfo> t = ReadThread(proc_root, tgid, tid, exe)) visit(*std::move(t));
+      if (std::optional<ThreadInfo> t = ReadThread(proc_root, tgid, tid, process, boot_s)) {
+        visit(*std::move(t));
+      }
     });
   });
 }

@@ -9,9 +9,10 @@
 
 namespace kestrel::engine {
 
-// Ids of the clone family, the exec family, prctl, and exit/exit_group
-// (selecting either is what makes PROCESS_EXIT records flow), by
-// increasing id.
+// Ids of the clone family, the exec family, prctl, exit/exit_group
+// (selecting either is what makes PROCESS_EXIT records flow), and every
+// syscall whose event has a StateUpdate (credentials, cwd/root, caps,
+// session, descriptors), by increasing id.
 const std::vector<uint32_t>& StateSyscalls();
 
 }  // namespace kestrel::engine

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "engine/decode/syscall_names.h"
+#include "fd_table.h"
 #include "proc_reader.h"
 #include "shared/event_types.h"
 
@@ -16,6 +17,26 @@ namespace {
 bool IsThreadExited(const ThreadInfo& t, uint64_t exit_ts_ns) {
   return t.exited && t.exit_ts_ns == exit_ts_ns;
 }
+
+// Records the table itself reads, besides those with a StateUpdate.
+bool IsThreadLifeEvent(uint16_t type) {
+  switch (type) {
+    case KESTREL_EVT_CLONE:
+    case KESTREL_EVT_CLONE3:
+    case KESTREL_EVT_FORK:
+    case KESTREL_EVT_VFORK:
+    case KESTREL_EVT_EXECVE:
+    case KESTREL_EVT_EXECVEAT:
+    case KESTREL_EVT_PRCTL:
+    case KESTREL_EVT_PROCESS_EXIT:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Past this many generations a parent chain is taken for a loop.
+constexpr int kMaxAncestors = 256;
 
 }  // namespace
 
@@ -80,6 +101,15 @@ void ThreadTable::Apply(const RecordView& record) {
     }
     return;
   }
+  const kestrel_record_header& h = record.header();
+  // Most records change nothing: they cost the clock and the process id,
+  // without being decoded.
+  if (!IsThreadLifeEvent(h.type) && StateUpdateFor(h.type) == nullptr) {
+    Advance(h.ts_ns);
+    auto it = threads_.find(h.tid);
+    if (it != threads_.end() && !it->second.exited) it->second.tgid = h.tgid;
+    return;
+  }
   if (absl::StatusOr<DecodedEvent> event = DecodedEvent::Decode(record); event.ok()) {
     ApplyEvent(*event);
   }
@@ -107,10 +137,14 @@ void ThreadTable::ApplyEvent(const DecodedEvent& event) {
     case KESTREL_EVT_FORK:
     case KESTREL_EVT_VFORK:
       ApplyClone(h, event);
+      InheritFds(h, event);
       return;
     case KESTREL_EVT_EXECVE:
     case KESTREL_EVT_EXECVEAT:
       ApplyExec(h, event);
+      if (event.Return() == 0) {
+        if (auto exec = threads_.find(h.tid); exec != threads_.end()) CloseOnExec(exec->second);
+      }
       return;
     case KESTREL_EVT_PRCTL: {
       std::optional<std::string> name = event.String("name");
@@ -123,7 +157,44 @@ void ThreadTable::ApplyEvent(const DecodedEvent& event) {
       if (it != threads_.end() && !it->second.exited) MarkExited(it->second, h.ts_ns);
       return;
     default:
-      return;
+      break;
+  }
+  const StateUpdate update = StateUpdateFor(h.type);
+  if (update == nullptr) return;
+  ThreadInfo* t = it != threads_.end() ? &it->second : Lookup(h.tgid, h.tid);
+  if (t == nullptr) return;
+  ShareFds(*t);
+  Others others(*this);
+  update(*t, event, others);
+}
+
+ThreadInfo* ThreadTable::Others::FindThread(uint32_t tid) {
+  auto it = table_.threads_.find(tid);
+  return it == table_.threads_.end() ? nullptr : &it->second;
+}
+
+void ThreadTable::ShareFds(ThreadInfo& t) {
+  if (t.fds) return;
+  auto leader = threads_.find(t.tgid);
+  if (leader != threads_.end() && leader->second.fds) {
+    t.fds = leader->second.fds;
+    return;
+  }
+  t.fds = std::make_shared<FdTable>();
+  if (leader != threads_.end()) leader->second.fds = t.fds;
+}
+
+void ThreadTable::InheritFds(const kestrel_record_header& h, const DecodedEvent& event) {
+  const std::optional<int64_t> child_tid = event.Return();
+  if (!child_tid || *child_tid <= 0) return;
+  auto child = threads_.find(static_cast<uint32_t>(*child_tid));
+  auto parent = threads_.find(h.tid);
+  if (child == threads_.end() || parent == threads_.end() || !parent->second.fds) return;
+  const uint64_t flags = static_cast<uint64_t>(event.Int("flags").value_or(0));
+  if (flags & CLONE_FILES) {
+    child->second.fds = parent->second.fds;
+  } else {
+    child->second.fds = std::make_shared<FdTable>(*parent->second.fds);
   }
 }
 
@@ -163,6 +234,17 @@ const ThreadInfo* ThreadTable::Find(uint32_t tid) const {
   return it == threads_.end() ? nullptr : &it->second;
 }
 
+const ThreadInfo* ThreadTable::Ancestor(const ThreadInfo& thread, int n) const {
+  if (n < 0 || n > kMaxAncestors) return nullptr;
+  const ThreadInfo* t = &thread;
+  for (int i = 0; i < n; ++i) {
+    if (t->ppid == 0 || t->ppid == t->tgid) return nullptr;
+    t = Find(t->ppid);
+    if (t == nullptr) return nullptr;
+  }
+  return t;
+}
+
 const ThreadInfo* ThreadTable::Resolve(uint32_t tgid, uint32_t tid) { return Lookup(tgid, tid); }
 
 ThreadInfo* ThreadTable::Lookup(uint32_t tgid, uint32_t tid) {
@@ -172,6 +254,10 @@ ThreadInfo* ThreadTable::Lookup(uint32_t tgid, uint32_t tid) {
   ++proc_fallbacks_;
   std::optional<ThreadInfo> read = ReadProcThread(options_.proc_root, tgid, tid);
   if (read) {
+    // A thread of a process already known shares its descriptor table.
+    if (auto leader = threads_.find(tgid); leader != threads_.end() && leader->second.fds) {
+      read->fds = leader->second.fds;
+    }
     ThreadInfo& t = Upsert(tid);
     t = *std::move(read);
     return &t;

@@ -9,6 +9,8 @@
 //    before any record of its own arrives;
 //  - execve/execveat: the comm and exe the record carries;
 //  - prctl(PR_SET_NAME): the name the record carries;
+//  - the records state_updates.h lists: credentials, cwd/root, capabilities,
+//    session and group, and the process's descriptors (fd_table.h);
 //  - PROCESS_EXIT: the entry goes after a grace period (record time), so
 //    records still in flight from other CPUs resolve;
 //  - every record header: the thread's current process id.
@@ -28,6 +30,7 @@
 #include "engine/decode/event_decoder.h"
 #include "engine/decode/generic_syscall.h"
 #include "engine/decode/record_view.h"
+#include "state_updates.h"
 #include "thread_info.h"
 
 namespace kestrel::engine {
@@ -65,6 +68,11 @@ class ThreadTable {
   // The entry of `tid`, or nullptr. Never reads /proc.
   const ThreadInfo* Find(uint32_t tid) const;
 
+  // The n-th ancestor of `thread` by parent process id (0: the thread
+  // itself, 1: its parent's process ...), as Falco's proc.aname[n] walks;
+  // nullptr past the oldest known one. Never reads /proc.
+  const ThreadInfo* Ancestor(const ThreadInfo& thread, int n) const;
+
   // Find(tid), or for a thread the table never heard of, what /proc says of
   // it (remembered, so /proc is read once per such thread). A thread /proc
   // no longer shows is remembered with an empty comm. nullptr only when the
@@ -78,7 +86,23 @@ class ThreadTable {
   uint64_t proc_fallbacks() const { return proc_fallbacks_; }
 
  private:
+  // OtherThreads for the updates, without /proc reads.
+  class Others : public OtherThreads {
+   public:
+    explicit Others(ThreadTable& table) : table_(table) {}
+    ThreadInfo* FindThread(uint32_t tid) override;
+
+   private:
+    ThreadTable& table_;
+  };
+
   ThreadInfo& Upsert(uint32_t tid);
+  // Gives `t` its process's descriptor table (the leader's, when known),
+  // creating one for a process that has none.
+  void ShareFds(ThreadInfo& t);
+  // After a clone: a child without CLONE_FILES gets a copy of the caller's
+  // descriptors, one with it shares them.
+  void InheritFds(const kestrel_record_header& h, const DecodedEvent& event);
   ThreadInfo* Lookup(uint32_t tgid, uint32_t tid);  // Resolve, writable
   void Advance(uint64_t ts_ns);                     // drops exited threads past their grace
   void MarkExited(ThreadInfo& t, uint64_t ts_ns);
