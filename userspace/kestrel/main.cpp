@@ -19,6 +19,7 @@
 #include "cli_app.h"
 #include "cli_validators.h"
 #include "dump_command.h"
+#include "fields_command.h"
 #include "libpman.h"
 #include "recorder_command.h"
 #include "recorder_options.h"
@@ -58,6 +59,7 @@ const Verb kVerbs[] = {
      DefineForListing<SyscallsOptions, DefineSyscallsOptions>},
     {"settings", kSettingsDescription, RunSettings,
      DefineForListing<SettingsOptions, DefineSettingsOptions>},
+    {"fields", kFieldsDescription, RunFields, DefineForListing<FieldsOptions, DefineFieldsOptions>},
     {"recorder", "start or stop a flight recorder", RunRecorder,
      DefineForListing<RecorderOptions, DefineRecorderOptions>},
     {"dump", "print a flight recorder's newest records", RunDump,

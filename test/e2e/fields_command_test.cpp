@@ -1,0 +1,175 @@
+// `kestrel fields` through the binary: the text listing grouped by class,
+// the JSON listing parsing strictly and holding every field issue 17 asks
+// for, help, completion, and usage errors.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "../support/strict_json.h"
+#include "kestrel_process.h"
+
+namespace kestrel::e2e {
+namespace {
+
+bool Contains(const std::string& text, const std::string& needle) {
+  return text.find(needle) != std::string::npos;
+}
+
+// Issue 17's fields, as `kestrel fields` names them (an argument is shown
+// apart from the name).
+const char* const kRequired[] = {"evt.type",
+                                 "evt.dir",
+                                 "evt.num",
+                                 "evt.time",
+                                 "evt.time.s",
+                                 "evt.time.iso8601",
+                                 "evt.datetime",
+                                 "evt.rawtime",
+                                 "evt.res",
+                                 "evt.rawres",
+                                 "evt.failed",
+                                 "evt.is_open_read",
+                                 "evt.is_open_write",
+                                 "evt.is_open_exec",
+                                 "evt.arg",
+                                 "evt.rawarg",
+                                 "evt.args",
+                                 "evt.buffer",
+                                 "evt.count",
+                                 "evt.category",
+                                 "proc.name",
+                                 "proc.pid",
+                                 "proc.ppid",
+                                 "proc.pname",
+                                 "proc.pcmdline",
+                                 "proc.exe",
+                                 "proc.exepath",
+                                 "proc.pexe",
+                                 "proc.pexepath",
+                                 "proc.aexepath",
+                                 "proc.cmdline",
+                                 "proc.args",
+                                 "proc.cwd",
+                                 "proc.tty",
+                                 "proc.sid",
+                                 "proc.sname",
+                                 "proc.vpid",
+                                 "proc.loginuid",
+                                 "proc.aname",
+                                 "proc.apid",
+                                 "proc.duration",
+                                 "proc.is_exe_writable",
+                                 "proc.is_exe_from_memfd",
+                                 "proc.is_exe_upper_layer",
+                                 "proc.exe_ino",
+                                 "proc.exe_ino.ctime",
+                                 "proc.exe_ino.mtime",
+                                 "proc.exe_ino.ctime_duration_proc_start",
+                                 "proc.env",
+                                 "proc.is_container_healthcheck",
+                                 "thread.tid",
+                                 "thread.vtid",
+                                 "thread.cap_effective",
+                                 "thread.cap_permitted",
+                                 "user.uid",
+                                 "user.name",
+                                 "user.loginuid",
+                                 "user.loginname",
+                                 "group.gid",
+                                 "group.name",
+                                 "fd.num",
+                                 "fd.type",
+                                 "fd.typechar",
+                                 "fd.name",
+                                 "fd.nameraw",
+                                 "fd.name_changed",
+                                 "fd.connected",
+                                 "fd.directory",
+                                 "fd.filename",
+                                 "fd.ip",
+                                 "fd.cip",
+                                 "fd.sip",
+                                 "fd.lip",
+                                 "fd.rip",
+                                 "fd.port",
+                                 "fd.cport",
+                                 "fd.sport",
+                                 "fd.lport",
+                                 "fd.rport",
+                                 "fd.l4proto",
+                                 "fd.sockfamily",
+                                 "fd.net",
+                                 "fd.snet",
+                                 "fd.cnet",
+                                 "fd.is_server",
+                                 "fd.sip.name",
+                                 "fs.path.name",
+                                 "fs.path.nameraw",
+                                 "fs.path.source",
+                                 "fs.path.target",
+                                 "container.id",
+                                 "container.name",
+                                 "container.image",
+                                 "container.image.repository",
+                                 "container.image.tag",
+                                 "container.privileged",
+                                 "container.mounts",
+                                 "container.start_ts",
+                                 "k8s.ns.name",
+                                 "k8s.pod.name"};
+
+TEST(FieldsCommandTest, TextListsEveryFieldByClass) {
+  const CliResult r = RunKestrel({"fields"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  for (const char* klass :
+       {"evt", "proc", "thread", "user", "group", "fd", "fs.path", "container", "k8s"}) {
+    EXPECT_TRUE(Contains(r.out, std::string("Field class: ") + klass + "\n")) << klass;
+  }
+  for (const char* name : kRequired) {
+    EXPECT_TRUE(Contains(r.out, std::string("  ") + name + " ")) << name;
+  }
+  EXPECT_TRUE(Contains(r.out, "  proc.aname [N] (optional)")) << r.out;
+  EXPECT_TRUE(Contains(r.out, "  evt.arg .NAME or [N]")) << r.out;
+  EXPECT_TRUE(r.out.starts_with("Field class: evt\n  evt.type ")) << r.out.substr(0, 200);
+}
+
+TEST(FieldsCommandTest, JsonIsAnArrayOfEveryField) {
+  const CliResult r = RunKestrel({"fields", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(testing::StrictJson::Check(r.out), "") << r.out.substr(0, 300);
+  ASSERT_TRUE(r.out.starts_with("[")) << r.out.substr(0, 100);
+  for (const char* name : kRequired) {
+    EXPECT_TRUE(Contains(r.out, std::string("{\"name\":\"") + name + "\",\"type\":\"")) << name;
+  }
+  EXPECT_TRUE(Contains(r.out,
+                       "{\"name\":\"proc.aname\",\"type\":\"string\",\"description\":\"the name of "
+                       "the Nth ancestor ([0] the process); without [N], any ancestor's\","
+                       "\"arg\":\"[N] (optional)\"}"))
+      << r.out;
+  EXPECT_TRUE(Contains(r.out, "{\"name\":\"fd.sport\",\"type\":\"uint64\","));
+  EXPECT_TRUE(Contains(r.out, "{\"name\":\"evt.failed\",\"type\":\"bool\","));
+  size_t objects = 0;
+  for (size_t at = r.out.find("{\"name\":"); at != std::string::npos;
+       at = r.out.find("{\"name\":", at + 1)) {
+    ++objects;
+  }
+  EXPECT_GE(objects, std::size(kRequired) - 2);  // evt.arg/rawarg are one entry each
+}
+
+TEST(FieldsCommandTest, HelpAndUsageErrors) {
+  const CliResult help = RunKestrel({"fields", "--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_TRUE(Contains(help.out, "--json")) << help.out;
+  const CliResult bad = RunKestrel({"fields", "--jsn"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_EQ(bad.out, "");
+  EXPECT_TRUE(Contains(bad.err, "kestrel fields: ")) << bad.err;
+  const CliResult listed = RunKestrel({"--help"});
+  EXPECT_TRUE(Contains(listed.out, "\n  fields ")) << listed.out;
+}
+
+}  // namespace
+}  // namespace kestrel::e2e

@@ -1,0 +1,214 @@
+#include "field_catalog.h"
+
+#include "absl/container/flat_hash_map.h"
+
+namespace kestrel::engine::fields {
+namespace {
+
+using filter::ValueType;
+constexpr ValueType S = ValueType::kString;
+constexpr ValueType I = ValueType::kInt;
+constexpr ValueType U = ValueType::kUint;
+constexpr ValueType B = ValueType::kBool;
+constexpr ValueType L = ValueType::kStringList;
+constexpr FieldArg kNo = FieldArg::kNone;
+
+// Types follow Falco's: pids and fds are signed (they are int64 there),
+// uids, ports, counts and times unsigned.
+constexpr FieldDef kFields[] = {
+    {"evt.type", FieldKind::kEvtType, S, kNo, "the syscall's name (openat, execve ...)"},
+    {"evt.dir", FieldKind::kEvtDir, S, kNo,
+     "'<' for a syscall's exit: Kestrel records every syscall once, at its exit"},
+    {"evt.num", FieldKind::kEvtNum, U, kNo, "the event's number in the stream, from 1"},
+    {"evt.time", FieldKind::kEvtTime, S, kNo, "local time of the event, HH:MM:SS.nanoseconds"},
+    {"evt.time.s", FieldKind::kEvtTimeS, S, kNo, "local time of the event, HH:MM:SS"},
+    {"evt.time.iso8601", FieldKind::kEvtTimeIso8601, S, kNo,
+     "UTC time of the event, YYYY-MM-DDTHH:MM:SS.nanosecondsZ"},
+    {"evt.datetime", FieldKind::kEvtDatetime, S, kNo,
+     "local date and time of the event, YYYY-MM-DD HH:MM:SS.nanoseconds"},
+    {"evt.rawtime", FieldKind::kEvtRawtime, U, kNo, "the event's time in ns since the epoch"},
+    {"evt.res", FieldKind::kEvtRes, S, kNo,
+     "SUCCESS, or the error's name (ENOENT) when the syscall failed"},
+    {"evt.rawres", FieldKind::kEvtRawres, I, kNo, "the syscall's return value as a number"},
+    {"evt.failed", FieldKind::kEvtFailed, B, kNo, "true when the syscall returned an error"},
+    {"evt.is_open_read", FieldKind::kEvtIsOpenRead, B, kNo,
+     "true for an open that asked for reading (O_RDONLY or O_RDWR)"},
+    {"evt.is_open_write", FieldKind::kEvtIsOpenWrite, B, kNo,
+     "true for an open that asked for writing (O_WRONLY or O_RDWR)"},
+    {"evt.is_open_exec", FieldKind::kEvtIsOpenExec, B, kNo,
+     "true for an open or creat that creates a file with an execute bit in its mode"},
+    {"evt.arg", FieldKind::kEvtArg, S, FieldArg::kParam,
+     "one parameter as text, by name (evt.arg.flags) or by position (evt.arg[0])"},
+    {"evt.rawarg", FieldKind::kEvtRawarg, S, FieldArg::kParamName,
+     "one parameter's raw value by name: a number for numeric parameters"},
+    {"evt.args", FieldKind::kEvtArgs, S, kNo, "every parameter as name=value text"},
+    {"evt.buffer", FieldKind::kEvtBuffer, S, kNo, "the data buffer of an I/O event, as bytes"},
+    {"evt.count", FieldKind::kEvtCount, U, kNo, "always 1: counts events when aggregated"},
+    {"evt.category", FieldKind::kEvtCategory, S, kNo,
+     "the event's kind: file, net, process, memory, IPC, signal, user, time, system, other"},
+
+    {"proc.name", FieldKind::kProcName, S, kNo, "the process's name (its comm, 15 bytes at most)"},
+    {"proc.pid", FieldKind::kProcPid, I, kNo, "the process id"},
+    {"proc.ppid", FieldKind::kProcPpid, I, kNo, "the parent's process id"},
+    {"proc.pname", FieldKind::kProcPname, S, kNo, "the parent's name"},
+    {"proc.pcmdline", FieldKind::kProcPcmdline, S, kNo,
+     "the parent's name and arguments (\"bash -c ls\")"},
+    {"proc.exe", FieldKind::kProcExe, S, kNo, "the first command-line argument (argv[0])"},
+    {"proc.exepath", FieldKind::kProcExepath, S, kNo, "the full path of the executable file"},
+    {"proc.pexe", FieldKind::kProcPexe, S, kNo, "the parent's argv[0]"},
+    {"proc.pexepath", FieldKind::kProcPexepath, S, kNo, "the parent's executable path"},
+    {"proc.aexepath", FieldKind::kProcAexepath, S, FieldArg::kIndex,
+     "the executable path of the Nth ancestor ([0] the process, [1] its parent ...)"},
+    {"proc.cmdline", FieldKind::kProcCmdline, S, kNo,
+     "the process's name and arguments, space separated"},
+    {"proc.exeline", FieldKind::kProcExeline, S, kNo, "argv[0] and the arguments, space separated"},
+    {"proc.args", FieldKind::kProcArgs, S, kNo, "the arguments (argv[1..]), space separated"},
+    {"proc.cwd", FieldKind::kProcCwd, S, kNo, "the working directory, ending with '/'"},
+    {"proc.tty", FieldKind::kProcTty, U, kNo, "the controlling terminal's device number; 0 = none"},
+    {"proc.sid", FieldKind::kProcSid, I, kNo, "the session id"},
+    {"proc.sname", FieldKind::kProcSname, S, kNo, "the name of the session's leader"},
+    {"proc.vpid", FieldKind::kProcVpid, I, kNo, "the process id in its own pid namespace"},
+    {"proc.loginuid", FieldKind::kProcLoginuid, I, kNo, "the audit login uid; -1 when never set"},
+    {"proc.aname", FieldKind::kProcAname, S, FieldArg::kOptionalIndex,
+     "the name of the Nth ancestor ([0] the process); without [N], any ancestor's"},
+    {"proc.apid", FieldKind::kProcApid, I, FieldArg::kIndex,
+     "the pid of the Nth ancestor ([0] the process, [1] its parent ...)"},
+    {"proc.duration", FieldKind::kProcDuration, U, kNo, "ns since the process started"},
+    {"proc.is_exe_writable", FieldKind::kProcIsExeWritable, B, kNo,
+     "true when the executable file is writable by the process's user"},
+    {"proc.is_exe_from_memfd", FieldKind::kProcIsExeFromMemfd, B, kNo,
+     "true when the executable is a memfd (fileless execution)"},
+    {"proc.is_exe_upper_layer", FieldKind::kProcIsExeUpperLayer, B, kNo,
+     "true when the executable lives in an overlayfs upper layer (written in the container)"},
+    {"proc.exe_ino", FieldKind::kProcExeIno, I, kNo, "the executable file's inode number"},
+    {"proc.exe_ino.ctime", FieldKind::kProcExeInoCtime, U, kNo,
+     "the executable's last status change, ns since the epoch"},
+    {"proc.exe_ino.mtime", FieldKind::kProcExeInoMtime, U, kNo,
+     "the executable's last modification, ns since the epoch"},
+    {"proc.exe_ino.ctime_duration_proc_start", FieldKind::kProcExeInoCtimeDurationProcStart, U, kNo,
+     "ns between the executable's last status change and the process's start"},
+    {"proc.env", FieldKind::kProcEnv, S, FieldArg::kEnvName,
+     "the environment, space separated; proc.env[VAR] is one variable's value"},
+    {"proc.is_container_healthcheck", FieldKind::kProcIsContainerHealthcheck, B, kNo,
+     "true for a container's health check; always false on a host"},
+
+    {"thread.tid", FieldKind::kThreadTid, I, kNo, "the thread id"},
+    {"thread.vtid", FieldKind::kThreadVtid, I, kNo, "the thread id in its own pid namespace"},
+    {"thread.cap_effective", FieldKind::kThreadCapEffective, S, kNo,
+     "the effective capabilities, space separated (CAP_CHOWN CAP_KILL ...)"},
+    {"thread.cap_permitted", FieldKind::kThreadCapPermitted, S, kNo,
+     "the permitted capabilities, space separated"},
+
+    {"user.uid", FieldKind::kUserUid, U, kNo, "the effective user id"},
+    {"user.name", FieldKind::kUserName, S, kNo, "the effective user's name (/etc/passwd)"},
+    {"user.loginuid", FieldKind::kUserLoginuid, I, kNo, "the audit login uid; -1 when never set"},
+    {"user.loginname", FieldKind::kUserLoginname, S, kNo, "the name of the audit login user"},
+    {"group.gid", FieldKind::kGroupGid, U, kNo, "the effective group id"},
+    {"group.name", FieldKind::kGroupName, S, kNo, "the effective group's name (/etc/group)"},
+
+    {"fd.num", FieldKind::kFdNum, I, kNo, "the descriptor the event refers to"},
+    {"fd.type", FieldKind::kFdType, S, kNo,
+     "the descriptor's kind: file, directory, ipv4, ipv6, unix, pipe, event, signalfd ..."},
+    {"fd.typechar", FieldKind::kFdTypechar, S, kNo,
+     "the descriptor's kind in one letter: f d 4 6 u p e s l i t n m P b r"},
+    {"fd.name", FieldKind::kFdName, S, kNo,
+     "the absolute path of a file, the tuple of a socket (1.2.3.4:5->6.7.8.9:10)"},
+    {"fd.nameraw", FieldKind::kFdNameraw, S, kNo, "the path as the opening call passed it"},
+    {"fd.name_changed", FieldKind::kFdNameChanged, B, kNo,
+     "true when this event changed the descriptor's name"},
+    {"fd.connected", FieldKind::kFdConnected, B, kNo, "true for a connected socket"},
+    {"fd.directory", FieldKind::kFdDirectory, S, kNo, "the directory of a file descriptor's path"},
+    {"fd.filename", FieldKind::kFdFilename, S, kNo,
+     "the last component of a file descriptor's path"},
+    {"fd.ip", FieldKind::kFdIp, L, kNo, "both ends' addresses of an IP socket (client, server)"},
+    {"fd.cip", FieldKind::kFdCip, S, kNo, "the client's address of an IP socket"},
+    {"fd.sip", FieldKind::kFdSip, S, kNo, "the server's address of an IP socket"},
+    {"fd.lip", FieldKind::kFdLip, S, kNo, "the local address of an IP socket"},
+    {"fd.rip", FieldKind::kFdRip, S, kNo, "the remote address of an IP socket"},
+    {"fd.port", FieldKind::kFdPort, L, kNo, "both ends' ports of an IP socket (client, server)"},
+    {"fd.cport", FieldKind::kFdCport, U, kNo, "the client's port"},
+    {"fd.sport", FieldKind::kFdSport, U, kNo, "the server's port"},
+    {"fd.lport", FieldKind::kFdLport, U, kNo, "the local port"},
+    {"fd.rport", FieldKind::kFdRport, U, kNo, "the remote port"},
+    {"fd.l4proto", FieldKind::kFdL4proto, S, kNo, "a socket's protocol: tcp, udp, icmp, raw"},
+    {"fd.sockfamily", FieldKind::kFdSockfamily, S, kNo, "a socket's family: ip or unix"},
+    {"fd.net", FieldKind::kFdNet, L, kNo,
+     "both ends' addresses, for network comparisons (fd.net in (10.0.0.0/8))"},
+    {"fd.snet", FieldKind::kFdSnet, S, kNo, "the server's address, for network comparisons"},
+    {"fd.cnet", FieldKind::kFdCnet, S, kNo, "the client's address, for network comparisons"},
+    {"fd.is_server", FieldKind::kFdIsServer, B, kNo,
+     "true when the process is the server end of the socket"},
+    {"fd.sip.name", FieldKind::kFdSipName, S, kNo,
+     "the server's domain name: always empty, Kestrel does not follow DNS answers"},
+
+    {"fs.path.name", FieldKind::kFsPathName, S, kNo,
+     "the absolute path a filesystem event acts on"},
+    {"fs.path.nameraw", FieldKind::kFsPathNameraw, S, kNo, "that path as the caller passed it"},
+    {"fs.path.source", FieldKind::kFsPathSource, S, kNo,
+     "the absolute source path of a rename, link or symlink"},
+    {"fs.path.target", FieldKind::kFsPathTarget, S, kNo,
+     "the absolute target path of a rename, link or symlink"},
+
+    {"container.id", FieldKind::kContainerId, S, kNo,
+     "the container's short id (12 hex digits), or host"},
+    {"container.name", FieldKind::kContainerName, S, kNo,
+     "the container's name; empty (Kestrel does not ask the runtime)"},
+    {"container.image", FieldKind::kContainerImage, S, kNo,
+     "the container's image; empty (Kestrel does not ask the runtime)"},
+    {"container.image.repository", FieldKind::kContainerImageRepository, S, kNo,
+     "the image's repository; empty (Kestrel does not ask the runtime)"},
+    {"container.image.tag", FieldKind::kContainerImageTag, S, kNo,
+     "the image's tag; empty (Kestrel does not ask the runtime)"},
+    {"container.privileged", FieldKind::kContainerPrivileged, B, kNo,
+     "true for a privileged container; false (Kestrel does not ask the runtime)"},
+    {"container.mounts", FieldKind::kContainerMounts, S, kNo,
+     "the container's mounts; empty (Kestrel does not ask the runtime)"},
+    {"container.start_ts", FieldKind::kContainerStartTs, U, kNo,
+     "the container's start, ns since the epoch; 0 (Kestrel does not ask the runtime)"},
+    {"k8s.ns.name", FieldKind::kK8sNsName, S, kNo,
+     "the Kubernetes namespace; empty (Kestrel does not ask Kubernetes)"},
+    {"k8s.pod.name", FieldKind::kK8sPodName, S, kNo,
+     "the Kubernetes pod; empty (Kestrel does not ask Kubernetes)"},
+};
+
+static_assert(std::size(kFields) == static_cast<size_t>(FieldKind::kFieldKindCount),
+              "one catalog entry per FieldKind");
+
+}  // namespace
+
+std::span<const FieldDef> FieldCatalog() { return kFields; }
+
+const FieldDef* FindField(std::string_view name) {
+  static const auto* const by_name = [] {
+    auto* m = new absl::flat_hash_map<std::string_view, const FieldDef*>();
+    for (const FieldDef& f : kFields) m->emplace(f.name, &f);
+    return m;
+  }();
+  const auto it = by_name->find(name);
+  return it == by_name->end() ? nullptr : it->second;
+}
+
+std::string_view FieldArgSyntax(FieldArg arg) {
+  switch (arg) {
+    case FieldArg::kNone:
+      return "";
+    case FieldArg::kIndex:
+      return "[N]";
+    case FieldArg::kOptionalIndex:
+      return "[N] (optional)";
+    case FieldArg::kParam:
+      return ".NAME or [N]";
+    case FieldArg::kParamName:
+      return ".NAME";
+    case FieldArg::kEnvName:
+      return "[VAR] (optional)";
+  }
+  return "";
+}
+
+std::string_view FieldClass(std::string_view name) {
+  if (name.starts_with("fs.path.")) return "fs.path";
+  return name.substr(0, name.find('.'));
+}
+
+}  // namespace kestrel::engine::fields

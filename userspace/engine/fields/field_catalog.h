@@ -1,0 +1,156 @@
+// Every field a condition (or `kestrel fields`) can name, with Falco's
+// names, types and meanings: one table, read by the resolver to turn a
+// name into a small id once, by the extractor to dispatch on that id per
+// event, and by `kestrel fields` to list them.
+#ifndef KESTREL_ENGINE_FIELDS_FIELD_CATALOG_H_
+#define KESTREL_ENGINE_FIELDS_FIELD_CATALOG_H_
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "engine/filter/field_binding.h"
+
+namespace kestrel::engine::fields {
+
+// What the extractor computes; one per catalog entry.
+enum class FieldKind : uint16_t {
+  kEvtType,
+  kEvtDir,
+  kEvtNum,
+  kEvtTime,
+  kEvtTimeS,
+  kEvtTimeIso8601,
+  kEvtDatetime,
+  kEvtRawtime,
+  kEvtRes,
+  kEvtRawres,
+  kEvtFailed,
+  kEvtIsOpenRead,
+  kEvtIsOpenWrite,
+  kEvtIsOpenExec,
+  kEvtArg,     // evt.arg.NAME / evt.arg[N]: the parameter as text
+  kEvtRawarg,  // evt.rawarg.NAME: the parameter's raw value
+  kEvtArgs,
+  kEvtBuffer,
+  kEvtCount,
+  kEvtCategory,
+  kProcName,
+  kProcPid,
+  kProcPpid,
+  kProcPname,
+  kProcPcmdline,
+  kProcExe,
+  kProcExepath,
+  kProcPexe,
+  kProcPexepath,
+  kProcAexepath,
+  kProcCmdline,
+  kProcExeline,
+  kProcArgs,
+  kProcCwd,
+  kProcTty,
+  kProcSid,
+  kProcSname,
+  kProcVpid,
+  kProcLoginuid,
+  kProcAname,
+  kProcApid,
+  kProcDuration,
+  kProcIsExeWritable,
+  kProcIsExeFromMemfd,
+  kProcIsExeUpperLayer,
+  kProcExeIno,
+  kProcExeInoCtime,
+  kProcExeInoMtime,
+  kProcExeInoCtimeDurationProcStart,
+  kProcEnv,
+  kProcIsContainerHealthcheck,
+  kThreadTid,
+  kThreadVtid,
+  kThreadCapEffective,
+  kThreadCapPermitted,
+  kUserUid,
+  kUserName,
+  kUserLoginuid,
+  kUserLoginname,
+  kGroupGid,
+  kGroupName,
+  kFdNum,
+  kFdType,
+  kFdTypechar,
+  kFdName,
+  kFdNameraw,
+  kFdNameChanged,
+  kFdConnected,
+  kFdDirectory,
+  kFdFilename,
+  kFdIp,
+  kFdCip,
+  kFdSip,
+  kFdLip,
+  kFdRip,
+  kFdPort,
+  kFdCport,
+  kFdSport,
+  kFdLport,
+  kFdRport,
+  kFdL4proto,
+  kFdSockfamily,
+  kFdNet,
+  kFdSnet,
+  kFdCnet,
+  kFdIsServer,
+  kFdSipName,
+  kFsPathName,
+  kFsPathNameraw,
+  kFsPathSource,
+  kFsPathTarget,
+  kContainerId,
+  kContainerName,
+  kContainerImage,
+  kContainerImageRepository,
+  kContainerImageTag,
+  kContainerPrivileged,
+  kContainerMounts,
+  kContainerStartTs,
+  kK8sNsName,
+  kK8sPodName,
+  kFieldKindCount,
+};
+
+// What may follow a field's name.
+enum class FieldArg : uint8_t {
+  kNone,
+  kIndex,          // NAME[N] required (proc.apid[N])
+  kOptionalIndex,  // NAME[N] or NAME alone (proc.aname: any ancestor)
+  kParam,          // NAME.PARAM or NAME[N] (evt.arg)
+  kParamName,      // NAME.PARAM only (evt.rawarg)
+  kEnvName,        // NAME[VAR] optional (proc.env[HOME])
+};
+
+struct FieldDef {
+  std::string_view name;
+  FieldKind kind;
+  filter::ValueType type;
+  FieldArg arg;
+  std::string_view description;
+};
+
+// Every field, grouped by class (evt, proc, thread, user, group, fd, fs.path,
+// container, k8s) in the order `kestrel fields` lists them.
+std::span<const FieldDef> FieldCatalog();
+
+// The entry called exactly `name`, or nullptr.
+const FieldDef* FindField(std::string_view name);
+
+// How `kestrel fields` spells an argument ("", "[N]", ".NAME" ...).
+std::string_view FieldArgSyntax(FieldArg arg);
+
+// The field class of `name`: its text before the first dot ("proc"), or
+// "fs.path" for fs.path.*.
+std::string_view FieldClass(std::string_view name);
+
+}  // namespace kestrel::engine::fields
+
+#endif  // KESTREL_ENGINE_FIELDS_FIELD_CATALOG_H_

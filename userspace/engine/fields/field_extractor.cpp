@@ -1,0 +1,634 @@
+#include "field_extractor.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <cstring>
+#include <ctime>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "engine/decode/syscall_names.h"
+#include "engine/state/container_id.h"
+#include "param_text.h"
+#include "value_names.h"
+
+namespace kestrel::engine::fields {
+namespace {
+
+using filter::FieldSpec;
+using filter::FieldValue;
+using filter::ValueType;
+
+bool Str(FieldValue& out, std::string_view s) {
+  out.str = s;
+  return true;
+}
+bool Int(FieldValue& out, int64_t i) {
+  out.i = i;
+  return true;
+}
+bool Uint(FieldValue& out, uint64_t u) {
+  out.u = u;
+  return true;
+}
+bool Bool(FieldValue& out, bool b) {
+  out.b = b;
+  return true;
+}
+
+// Ids of UINT32_MAX mean "never set": Falco shows them as -1.
+int64_t SignedId(uint32_t id) { return id == UINT32_MAX ? -1 : static_cast<int64_t>(id); }
+
+bool IsIpSocket(const FdInfo* fd) {
+  return fd != nullptr && (fd->family == KESTREL_AF_INET || fd->family == KESTREL_AF_INET6);
+}
+
+bool IsOpenEvent(std::string_view syscall) {
+  return syscall == "open" || syscall == "openat" || syscall == "openat2";
+}
+
+void AppendCommandLine(std::string& out, std::string_view first, const ThreadInfo& t) {
+  out.append(first);
+  for (const std::string& a : t.args) {
+    out.push_back(' ');
+    out.append(a);
+  }
+}
+
+std::string_view DirName(std::string_view path) {
+  const size_t slash = path.rfind('/');
+  if (slash == std::string_view::npos) return {};
+  return slash == 0 ? path.substr(0, 1) : path.substr(0, slash);
+}
+
+std::string_view BaseName(std::string_view path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+// Falco's evt.time family: local time unless the format says UTC.
+void AppendTime(std::string& out, uint64_t wall_ns, FieldKind kind) {
+  const time_t secs = static_cast<time_t>(wall_ns / 1'000'000'000);
+  const uint64_t ns = wall_ns % 1'000'000'000;
+  struct tm tm {};
+  if (kind == FieldKind::kEvtTimeIso8601) {
+    gmtime_r(&secs, &tm);
+  } else {
+    localtime_r(&secs, &tm);
+  }
+  switch (kind) {
+    case FieldKind::kEvtTimeS:
+      absl::StrAppendFormat(&out, "%02d:%02d:%02d", tm.tm_hour, tm.tm_min, tm.tm_sec);
+      return;
+    case FieldKind::kEvtTimeIso8601:
+      absl::StrAppendFormat(&out, "%04d-%02d-%02dT%02d:%02d:%02d.%09uZ", tm.tm_year + 1900,
+                            tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ns);
+      return;
+    case FieldKind::kEvtDatetime:
+      absl::StrAppendFormat(&out, "%04d-%02d-%02d %02d:%02d:%02d.%09u", tm.tm_year + 1900,
+                            tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ns);
+      return;
+    default:
+      absl::StrAppendFormat(&out, "%02d:%02d:%02d.%09u", tm.tm_hour, tm.tm_min, tm.tm_sec, ns);
+      return;
+  }
+}
+
+// The path-carrying parameters of filesystem events, most specific first:
+// the resolved path before the caller's.
+constexpr std::string_view kResolvedPathParams[] = {"path", "name", "pathname", "filename"};
+constexpr std::string_view kRawPathParams[] = {"name", "pathname", "filename", "path"};
+
+}  // namespace
+
+FieldExtractor::FieldExtractor(const FieldRegistry& registry, state::UserDirectory* users)
+    : registry_(registry), users_(users) {}
+
+void FieldExtractor::SetEvent(const EventContext& context) {
+  ctx_ = context;
+  strings_used_ = 0;
+  lists_used_ = 0;
+}
+
+std::string& FieldExtractor::Scratch() {
+  if (strings_used_ == strings_.size()) strings_.emplace_back();
+  std::string& s = strings_[strings_used_++];
+  s.clear();
+  return s;
+}
+
+std::vector<std::string_view>& FieldExtractor::ScratchList() {
+  if (lists_used_ == lists_.size()) lists_.emplace_back();
+  std::vector<std::string_view>& l = lists_[lists_used_++];
+  l.clear();
+  return l;
+}
+
+const ThreadInfo* FieldExtractor::Parent(const ThreadInfo* t) const {
+  if (t == nullptr || ctx_.threads == nullptr || t->ppid == 0) return nullptr;
+  // A process's id is its main thread's id.
+  return ctx_.threads->Find(t->ppid);
+}
+
+const ThreadInfo* FieldExtractor::Ancestor(uint32_t depth) const {
+  const ThreadInfo* t = ctx_.thread;
+  for (uint32_t i = 0; i < depth && t != nullptr; ++i) t = Parent(t);
+  return t;
+}
+
+std::string_view FieldExtractor::ParamString(std::string_view name) const {
+  if (ctx_.event == nullptr) return {};
+  const int i = ctx_.event->info().ParamIndex(name);
+  if (i < 0 || IsNumericParam(*ctx_.event, i)) return {};
+  return ParamBytes(*ctx_.event, i);
+}
+
+std::string_view FieldExtractor::AbsolutePath(std::string_view path) {
+  if (path.empty() || path.front() == '/' || ctx_.thread == nullptr) return path;
+  std::string& s = Scratch();
+  s.append(ctx_.thread->cwd);
+  if (s.empty() || s.back() != '/') s.push_back('/');
+  s.append(path);
+  return s;
+}
+
+bool FieldExtractor::Read(const FieldSpec& field, FieldValue& out) {
+  const FieldId id = FieldId::Unpack(field.id);
+  const auto kind = static_cast<uint16_t>(id.kind);
+  if (kind < static_cast<uint16_t>(FieldKind::kProcName)) return ReadEvt(id, out);
+  if (kind < static_cast<uint16_t>(FieldKind::kUserUid)) return ReadProc(id, out);
+  if (kind < static_cast<uint16_t>(FieldKind::kFdNum)) return ReadUser(id, out);
+  if (kind < static_cast<uint16_t>(FieldKind::kFsPathName)) return ReadFd(id, out);
+  if (kind < static_cast<uint16_t>(FieldKind::kContainerId)) return ReadFsPath(id, out);
+  return ReadContainer(id, out);
+}
+
+bool FieldExtractor::ReadParam(FieldId id, bool raw, FieldValue& out) {
+  if (ctx_.event == nullptr) return false;
+  const EventInfo& info = ctx_.event->info();
+  const int index = (id.arg & FieldId::kPositional)
+                        ? ParamAtPosition(info, id.arg & ~FieldId::kPositional)
+                        : registry_.ParamIndex(id.arg, info.type);
+  if (index < 0 || ctx_.event->record().param(static_cast<uint32_t>(index)).empty()) return false;
+  if (raw) {
+    if (IsNumericParam(*ctx_.event, index)) {
+      const std::optional<int64_t> n = ParamNumber(*ctx_.event, index);
+      return n && Int(out, *n);
+    }
+    return Str(out, ParamBytes(*ctx_.event, index));
+  }
+  const ParamInfo& p = info.params[index];
+  if (p.type == KPT_PATH || p.type == KPT_CHARBUF || p.type == KPT_BYTEBUF) {
+    return Str(out, ParamBytes(*ctx_.event, index));
+  }
+  std::string& s = Scratch();
+  AppendParamText(s, *ctx_.event, index);
+  return Str(out, s);
+}
+
+bool FieldExtractor::ReadEvt(FieldId id, FieldValue& out) {
+  const kestrel_record_header& h = *ctx_.header;
+  const std::string_view syscall = ctx_.event != nullptr     ? ctx_.event->info().syscall
+                                   : ctx_.generic != nullptr ? SyscallName(ctx_.generic->id)
+                                                             : std::string_view();
+  std::optional<int64_t> ret;
+  if (ctx_.event != nullptr) {
+    ret = ctx_.event->Return();
+  } else if (ctx_.generic != nullptr) {
+    ret = ctx_.generic->ret;
+  }
+  switch (id.kind) {
+    case FieldKind::kEvtType:
+      if (!syscall.empty()) return Str(out, syscall);
+      // Events of no syscall (scheduler hooks) go by their schema name.
+      return ctx_.event != nullptr && Str(out, ctx_.event->info().name);
+    case FieldKind::kEvtDir:
+      return Str(out, "<");
+    case FieldKind::kEvtNum:
+      return Uint(out, ctx_.num);
+    case FieldKind::kEvtTime:
+    case FieldKind::kEvtTimeS:
+    case FieldKind::kEvtTimeIso8601:
+    case FieldKind::kEvtDatetime: {
+      std::string& s = Scratch();
+      AppendTime(s, WallNs(), id.kind);
+      return Str(out, s);
+    }
+    case FieldKind::kEvtRawtime:
+      return Uint(out, WallNs());
+    case FieldKind::kEvtRes:
+      if (!ret) return false;
+      if (*ret >= 0) return Str(out, "SUCCESS");
+      if (const char* e = strerrorname_np(static_cast<int>(-*ret))) return Str(out, e);
+      return Str(out, "UNKNOWN");
+    case FieldKind::kEvtRawres:
+      return ret && Int(out, *ret);
+    case FieldKind::kEvtFailed:
+      return Bool(out, ret && *ret < 0);
+    case FieldKind::kEvtIsOpenRead:
+    case FieldKind::kEvtIsOpenWrite:
+    case FieldKind::kEvtIsOpenExec: {
+      out.b = false;
+      if (ctx_.event == nullptr) return true;
+      const std::optional<int64_t> flags = ctx_.event->Int("flags");
+      const std::optional<int64_t> mode = ctx_.event->Int("mode");
+      constexpr int64_t kExecBits = S_IXUSR | S_IXGRP | S_IXOTH;
+      if (IsOpenEvent(syscall) && flags) {
+        const int64_t access = *flags & O_ACCMODE;
+        if (id.kind == FieldKind::kEvtIsOpenRead) {
+          out.b = access == O_RDONLY || access == O_RDWR;
+        } else if (id.kind == FieldKind::kEvtIsOpenWrite) {
+          out.b = access == O_WRONLY || access == O_RDWR;
+        } else {
+          // Only an open that may create the file sets its mode.
+          out.b = (*flags & (O_CREAT | __O_TMPFILE)) && mode && (*mode & kExecBits);
+        }
+      } else if (syscall == "creat" && id.kind == FieldKind::kEvtIsOpenExec && mode) {
+        out.b = (*mode & kExecBits) != 0;
+      }
+      return true;
+    }
+    case FieldKind::kEvtArg:
+      return ReadParam(id, false, out);
+    case FieldKind::kEvtRawarg:
+      return ReadParam(id, true, out);
+    case FieldKind::kEvtArgs: {
+      std::string& s = Scratch();
+      if (ctx_.event != nullptr) {
+        AppendAllParams(s, *ctx_.event);
+      } else if (ctx_.generic != nullptr) {
+        absl::StrAppend(&s, "ID=", ctx_.generic->id);
+        for (size_t i = 0; i < ctx_.generic->args.size(); ++i) {
+          absl::StrAppend(&s, " arg", i, "=", ctx_.generic->args[i]);
+        }
+        absl::StrAppend(&s, " res=", ctx_.generic->ret);
+      }
+      return Str(out, s);
+    }
+    case FieldKind::kEvtBuffer: {
+      if (ctx_.event == nullptr) return false;
+      const std::vector<ParamInfo>& params = ctx_.event->info().params;
+      for (size_t i = 0; i < params.size(); ++i) {
+        if (params[i].type == KPT_BYTEBUF)
+          return Str(out, ParamBytes(*ctx_.event, static_cast<int>(i)));
+      }
+      return false;
+    }
+    case FieldKind::kEvtCount:
+      return Uint(out, 1);
+    case FieldKind::kEvtCategory:
+      return Str(
+          out, syscall.empty() ? std::string_view("other") : EventCategory(syscall, ctx_.fd_info));
+    default:
+      (void)h;
+      return false;
+  }
+}
+
+bool FieldExtractor::ReadProc(FieldId id, FieldValue& out) {
+  const ThreadInfo* t = ctx_.thread;
+  if (t == nullptr) return false;
+  switch (id.kind) {
+    case FieldKind::kProcName:
+      return Str(out, t->comm);
+    case FieldKind::kProcPid:
+      return Int(out, t->tgid);
+    case FieldKind::kProcPpid:
+      return Int(out, t->ppid);
+    case FieldKind::kProcPname: {
+      const ThreadInfo* p = Parent(t);
+      return p != nullptr && Str(out, p->comm);
+    }
+    case FieldKind::kProcPcmdline: {
+      const ThreadInfo* p = Parent(t);
+      if (p == nullptr) return false;
+      std::string& s = Scratch();
+      AppendCommandLine(s, p->comm, *p);
+      return Str(out, s);
+    }
+    case FieldKind::kProcExe:
+      return Str(out, t->exe);
+    case FieldKind::kProcExepath:
+      return Str(out, t->exepath);
+    case FieldKind::kProcPexe: {
+      const ThreadInfo* p = Parent(t);
+      return p != nullptr && Str(out, p->exe);
+    }
+    case FieldKind::kProcPexepath: {
+      const ThreadInfo* p = Parent(t);
+      return p != nullptr && Str(out, p->exepath);
+    }
+    case FieldKind::kProcAexepath: {
+      const ThreadInfo* a = Ancestor(id.arg);
+      return a != nullptr && Str(out, a->exepath);
+    }
+    case FieldKind::kProcCmdline:
+    case FieldKind::kProcExeline: {
+      std::string& s = Scratch();
+      AppendCommandLine(s, id.kind == FieldKind::kProcCmdline ? t->comm : t->exe, *t);
+      return Str(out, s);
+    }
+    case FieldKind::kProcArgs: {
+      if (t->args.size() == 1) return Str(out, t->args[0]);
+      std::string& s = Scratch();
+      for (size_t i = 0; i < t->args.size(); ++i) {
+        if (i) s.push_back(' ');
+        s.append(t->args[i]);
+      }
+      return Str(out, s);
+    }
+    case FieldKind::kProcCwd: {
+      // Falco's working directory ends with '/'; the state's does not.
+      if (t->cwd.empty()) return false;
+      if (t->cwd.back() == '/') return Str(out, t->cwd);
+      std::string& s = Scratch();
+      s.append(t->cwd).push_back('/');
+      return Str(out, s);
+    }
+    case FieldKind::kProcTty:
+      return Uint(out, t->tty);
+    case FieldKind::kProcSid:
+      return Int(out, t->sid);
+    case FieldKind::kProcSname: {
+      const ThreadInfo* leader = ctx_.threads != nullptr ? ctx_.threads->Find(t->sid) : nullptr;
+      return leader != nullptr && Str(out, leader->comm);
+    }
+    case FieldKind::kProcVpid:
+      return Int(out, t->vpid);
+    case FieldKind::kProcLoginuid:
+      return Int(out, SignedId(t->loginuid));
+    case FieldKind::kProcAname: {
+      if (id.arg != FieldId::kNoArg) {
+        const ThreadInfo* a = Ancestor(id.arg);
+        return a != nullptr && Str(out, a->comm);
+      }
+      // Without an index: every ancestor's name, the process excluded.
+      std::vector<std::string_view>& names = ScratchList();
+      const ThreadInfo* a = Parent(t);
+      for (uint32_t depth = 1; a != nullptr && depth <= FieldRegistry::kMaxAncestor; ++depth) {
+        names.push_back(a->comm);
+        a = Parent(a);
+      }
+      out.items = names;
+      return true;
+    }
+    case FieldKind::kProcApid: {
+      const ThreadInfo* a = Ancestor(id.arg);
+      return a != nullptr && Int(out, a->tgid);
+    }
+    case FieldKind::kProcDuration:
+      if (t->start_ns == 0 || WallNs() < t->start_ns) return false;
+      return Uint(out, WallNs() - t->start_ns);
+    case FieldKind::kProcIsExeWritable:
+      return Bool(out, t->exe_writable);
+    case FieldKind::kProcIsExeFromMemfd:
+      return Bool(out, t->exe_from_memfd);
+    case FieldKind::kProcIsExeUpperLayer:
+      return Bool(out, t->exe_upper_layer);
+    case FieldKind::kProcExeIno:
+      return t->exe_ino != 0 && Int(out, static_cast<int64_t>(t->exe_ino));
+    case FieldKind::kProcExeInoCtime:
+      return t->exe_ctime_ns != 0 && Uint(out, t->exe_ctime_ns);
+    case FieldKind::kProcExeInoMtime:
+      return t->exe_mtime_ns != 0 && Uint(out, t->exe_mtime_ns);
+    case FieldKind::kProcExeInoCtimeDurationProcStart:
+      if (t->exe_ctime_ns == 0 || t->start_ns < t->exe_ctime_ns) return false;
+      return Uint(out, t->start_ns - t->exe_ctime_ns);
+    case FieldKind::kProcEnv: {
+      if (id.arg != FieldId::kNoArg) {
+        const std::string& name = registry_.EnvName(id.arg);
+        for (const std::string& e : t->env) {
+          if (e.size() > name.size() && e[name.size()] == '=' && e.starts_with(name)) {
+            return Str(out, std::string_view(e).substr(name.size() + 1));
+          }
+        }
+        return false;
+      }
+      std::string& s = Scratch();
+      for (size_t i = 0; i < t->env.size(); ++i) {
+        if (i) s.push_back(' ');
+        s.append(t->env[i]);
+      }
+      return Str(out, s);
+    }
+    case FieldKind::kProcIsContainerHealthcheck:
+      // Kestrel does not ask container runtimes for their health checks.
+      return Bool(out, false);
+    case FieldKind::kThreadTid:
+      return Int(out, t->tid);
+    case FieldKind::kThreadVtid:
+      return Int(out, t->vtid);
+    case FieldKind::kThreadCapEffective:
+    case FieldKind::kThreadCapPermitted: {
+      std::string& s = Scratch();
+      AppendCapabilities(
+          s, id.kind == FieldKind::kThreadCapEffective ? t->cap_effective : t->cap_permitted);
+      return Str(out, s);
+    }
+    default:
+      return false;
+  }
+}
+
+bool FieldExtractor::ReadUser(FieldId id, FieldValue& out) {
+  const ThreadInfo* t = ctx_.thread;
+  if (t == nullptr) return false;
+  switch (id.kind) {
+    case FieldKind::kUserUid:
+      return t->euid != UINT32_MAX && Uint(out, t->euid);
+    case FieldKind::kUserName:
+      return users_ != nullptr && t->euid != UINT32_MAX && Str(out, users_->UserName(t->euid));
+    case FieldKind::kUserLoginuid:
+      return Int(out, SignedId(t->loginuid));
+    case FieldKind::kUserLoginname:
+      return users_ != nullptr && t->loginuid != UINT32_MAX &&
+             Str(out, users_->UserName(t->loginuid));
+    case FieldKind::kGroupGid:
+      return t->egid != UINT32_MAX && Uint(out, t->egid);
+    case FieldKind::kGroupName:
+      return users_ != nullptr && t->egid != UINT32_MAX && Str(out, users_->GroupName(t->egid));
+    default:
+      return false;
+  }
+}
+
+bool FieldExtractor::ReadFd(FieldId id, FieldValue& out) {
+  if (id.kind == FieldKind::kFdNum) return ctx_.fd >= 0 && Int(out, ctx_.fd);
+  const FdInfo* fd = ctx_.fd_info;
+  if (fd == nullptr) return false;
+  // Which end is the client: a socket that accepted (or listens) is the
+  // server's, one that connected the client's.
+  const SocketAddress& client = fd->is_server ? fd->remote : fd->local;
+  const SocketAddress& server = fd->is_server ? fd->local : fd->remote;
+  const bool ip = IsIpSocket(fd);
+  switch (id.kind) {
+    case FieldKind::kFdType:
+      return Str(out, FdTypeName(fd->type));
+    case FieldKind::kFdTypechar:
+      return Str(out, FdTypeChar(fd->type));
+    case FieldKind::kFdName:
+      return Str(out, fd->name);
+    case FieldKind::kFdNameraw:
+      return Str(out, fd->nameraw.empty() ? fd->name : fd->nameraw);
+    case FieldKind::kFdNameChanged:
+      // Kestrel's fd state does not flag renames of a descriptor.
+      return Bool(out, false);
+    case FieldKind::kFdConnected:
+      return Bool(out, fd->connected);
+    case FieldKind::kFdDirectory:
+      if (fd->type == FdType::kDirectory) return Str(out, fd->name);
+      return fd->type == FdType::kFile && Str(out, DirName(fd->name));
+    case FieldKind::kFdFilename:
+      return (fd->type == FdType::kFile || fd->type == FdType::kDirectory) &&
+             Str(out, BaseName(fd->name));
+    case FieldKind::kFdIp:
+    case FieldKind::kFdNet: {
+      if (!ip) return false;
+      std::vector<std::string_view>& both = ScratchList();
+      both.push_back(client.address);
+      both.push_back(server.address);
+      out.items = both;
+      return true;
+    }
+    case FieldKind::kFdCip:
+    case FieldKind::kFdCnet:
+      return ip && Str(out, client.address);
+    case FieldKind::kFdSip:
+    case FieldKind::kFdSnet:
+      return ip && Str(out, server.address);
+    case FieldKind::kFdLip:
+      return ip && Str(out, fd->local.address);
+    case FieldKind::kFdRip:
+      return ip && Str(out, fd->remote.address);
+    case FieldKind::kFdPort: {
+      if (!ip) return false;
+      std::string& ports = Scratch();
+      absl::StrAppend(&ports, client.port, " ", server.port);
+      std::vector<std::string_view>& both = ScratchList();
+      const std::string_view text = ports;
+      const size_t space = text.find(' ');
+      both.push_back(text.substr(0, space));
+      both.push_back(text.substr(space + 1));
+      out.items = both;
+      return true;
+    }
+    case FieldKind::kFdCport:
+      return ip && Uint(out, client.port);
+    case FieldKind::kFdSport:
+      return ip && Uint(out, server.port);
+    case FieldKind::kFdLport:
+      return ip && Uint(out, fd->local.port);
+    case FieldKind::kFdRport:
+      return ip && Uint(out, fd->remote.port);
+    case FieldKind::kFdL4proto: {
+      if (!ip) return false;
+      const std::string_view name = L4ProtoName(*fd);
+      return !name.empty() && Str(out, name);
+    }
+    case FieldKind::kFdSockfamily:
+      if (ip) return Str(out, "ip");
+      return fd->family == KESTREL_AF_UNIX && Str(out, "unix");
+    case FieldKind::kFdIsServer:
+      return Bool(out, fd->is_server);
+    case FieldKind::kFdSipName:
+      // Falco learns names from the DNS answers it sees; Kestrel does not
+      // follow DNS, so no address has a name.
+      return ip && Str(out, "");
+    default:
+      return false;
+  }
+}
+
+bool FieldExtractor::ReadFsPath(FieldId id, FieldValue& out) {
+  if (ctx_.event == nullptr) return false;
+  const auto first_of = [&](std::span<const std::string_view> names) -> std::string_view {
+    for (std::string_view n : names) {
+      if (std::string_view s = ParamString(n); !s.empty()) return s;
+    }
+    return {};
+  };
+  std::string_view path;
+  switch (id.kind) {
+    case FieldKind::kFsPathName:
+      path = AbsolutePath(first_of(kResolvedPathParams));
+      break;
+    case FieldKind::kFsPathNameraw:
+      path = first_of(kRawPathParams);
+      break;
+    case FieldKind::kFsPathSource: {
+      // rename/link: oldpath -> newpath; symlink: target <- linkpath.
+      std::string_view s = ParamString("oldpath");
+      if (s.empty()) s = ParamString("target");
+      path = AbsolutePath(s);
+      break;
+    }
+    case FieldKind::kFsPathTarget: {
+      std::string_view s = ParamString("newpath");
+      if (s.empty()) s = ParamString("linkpath");
+      path = AbsolutePath(s);
+      break;
+    }
+    default:
+      return false;
+  }
+  return !path.empty() && Str(out, path);
+}
+
+bool FieldExtractor::ReadContainer(FieldId id, FieldValue& out) {
+  switch (id.kind) {
+    case FieldKind::kContainerId: {
+      if (ctx_.thread == nullptr) return false;
+      const std::string& cgroup = ctx_.thread->cgroup;
+      auto it = container_ids_.find(cgroup);
+      if (it == container_ids_.end()) {
+        it = container_ids_.emplace(cgroup, state::ContainerIdFromCgroupPath(cgroup).id).first;
+      }
+      return Str(out, it->second);
+    }
+    // Kestrel does not ask container runtimes or Kubernetes: these exist so
+    // Falco's rules load, and are empty (false, 0) for every process.
+    case FieldKind::kContainerPrivileged:
+      return Bool(out, false);
+    case FieldKind::kContainerStartTs:
+      return Uint(out, 0);
+    case FieldKind::kContainerName:
+    case FieldKind::kContainerImage:
+    case FieldKind::kContainerImageRepository:
+    case FieldKind::kContainerImageTag:
+    case FieldKind::kContainerMounts:
+    case FieldKind::kK8sNsName:
+    case FieldKind::kK8sPodName:
+      return Str(out, "");
+    default:
+      return false;
+  }
+}
+
+bool FieldExtractor::ReadText(const FieldSpec& field, std::string& out) {
+  FieldValue v;
+  if (!Read(field, v)) return false;
+  switch (field.type) {
+    case ValueType::kString:
+      out.append(v.str);
+      break;
+    case ValueType::kInt:
+      absl::StrAppend(&out, v.i);
+      break;
+    case ValueType::kUint:
+      absl::StrAppend(&out, v.u);
+      break;
+    case ValueType::kBool:
+      out.append(v.b ? "true" : "false");
+      break;
+    case ValueType::kStringList:
+      for (size_t i = 0; i < v.items.size(); ++i) {
+        if (i) out.push_back(' ');
+        out.append(v.items[i]);
+      }
+      break;
+  }
+  return true;
+}
+
+}  // namespace kestrel::engine::fields

@@ -1,0 +1,70 @@
+// Reads the fields of one event (a FieldReader for the filter program).
+// Numbers and booleans are computed in place; strings are views into the
+// record or the thread's state when they exist there, and otherwise built
+// in scratch buffers the extractor owns and reuses from event to event, so
+// reading fields allocates nothing once the buffers are warm.
+#ifndef KESTREL_ENGINE_FIELDS_FIELD_EXTRACTOR_H_
+#define KESTREL_ENGINE_FIELDS_FIELD_EXTRACTOR_H_
+
+#include <deque>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "engine/filter/field_binding.h"
+#include "engine/state/user_directory.h"
+#include "event_context.h"
+#include "field_registry.h"
+
+namespace kestrel::engine::fields {
+
+class FieldExtractor : public filter::FieldReader {
+ public:
+  // `registry` resolved the specs this extractor will read; `users` names
+  // uids and gids (null: user.name and group.name have no value). Both
+  // must outlive the extractor.
+  FieldExtractor(const FieldRegistry& registry, state::UserDirectory* users);
+
+  // Starts an event: views returned for the previous one become invalid.
+  void SetEvent(const EventContext& context);
+
+  bool Read(const filter::FieldSpec& field, filter::FieldValue& out) override;
+
+  // The value of `field` as text, the way an output line would show it
+  // (numbers in decimal, booleans true/false, lists space separated); false
+  // when it has no value.
+  bool ReadText(const filter::FieldSpec& field, std::string& out);
+
+ private:
+  std::string& Scratch();
+  std::vector<std::string_view>& ScratchList();
+
+  bool ReadEvt(FieldId id, filter::FieldValue& out);
+  bool ReadProc(FieldId id, filter::FieldValue& out);
+  bool ReadUser(FieldId id, filter::FieldValue& out);
+  bool ReadFd(FieldId id, filter::FieldValue& out);
+  bool ReadFsPath(FieldId id, filter::FieldValue& out);
+  bool ReadContainer(FieldId id, filter::FieldValue& out);
+
+  bool ReadParam(FieldId id, bool raw, filter::FieldValue& out);
+  const ThreadInfo* Parent(const ThreadInfo* t) const;
+  const ThreadInfo* Ancestor(uint32_t depth) const;
+  uint64_t WallNs() const { return ctx_.header->ts_ns + ctx_.boot_time_ns; }
+  std::string_view AbsolutePath(std::string_view path);
+  std::string_view ParamString(std::string_view name) const;
+
+  const FieldRegistry& registry_;
+  state::UserDirectory* users_;
+  EventContext ctx_;
+  std::deque<std::string> strings_;
+  size_t strings_used_ = 0;
+  std::deque<std::vector<std::string_view>> lists_;
+  size_t lists_used_ = 0;
+  // container.id by cgroup path: the path is parsed once per cgroup.
+  absl::flat_hash_map<std::string, std::string> container_ids_;
+};
+
+}  // namespace kestrel::engine::fields
+
+#endif  // KESTREL_ENGINE_FIELDS_FIELD_EXTRACTOR_H_

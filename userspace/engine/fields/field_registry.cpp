@@ -1,0 +1,114 @@
+#include "field_registry.h"
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "engine/decode/event_schema.h"
+#include "engine/filter/scanner.h"
+
+namespace kestrel::engine::fields {
+namespace {
+
+using filter::FieldRef;
+using filter::FieldSpec;
+using filter::Sv;
+using filter::ValueType;
+
+absl::Status FieldError(const FieldRef& field, std::string_view why) {
+  return absl::NotFoundError(absl::StrCat("field '", field.name,
+                                          field.index ? absl::StrCat("[", *field.index, "]") : "",
+                                          "' ", Sv(why)));
+}
+
+bool IsIntegerParam(kestrel_param_type type) {
+  return type != KPT_PATH && type != KPT_CHARBUF && type != KPT_BYTEBUF && type != KPT_SOCKADDR &&
+         type != KPT_SOCKTUPLE && type != KPT_CHARBUF_ARRAY;
+}
+
+}  // namespace
+
+FieldRegistry::FieldRegistry() {
+  for (const EventInfo& e : AllEvents()) max_event_type_ = std::max(max_event_type_, e.type);
+}
+
+absl::StatusOr<uint32_t> FieldRegistry::ParamSlotFor(const std::string& name) const {
+  if (auto it = param_slot_index_.find(name); it != param_slot_index_.end()) return it->second;
+  ParamSlot slot;
+  slot.name = name;
+  slot.index_by_type.assign(static_cast<size_t>(max_event_type_) + 1, -1);
+  bool found = false;
+  for (const EventInfo& e : AllEvents()) {
+    const int i = e.ParamIndex(name);
+    if (i < 0) continue;
+    found = true;
+    slot.index_by_type[e.type] = static_cast<int8_t>(i);
+    slot.all_integers = slot.all_integers && IsIntegerParam(e.params[i].type);
+  }
+  if (!found) return absl::NotFoundError("no event has such a parameter");
+  const auto id = static_cast<uint32_t>(param_slots_.size());
+  if (id >= FieldId::kPositional) return absl::ResourceExhaustedError("too many parameter names");
+  param_slots_.push_back(std::move(slot));
+  param_slot_index_.emplace(name, id);
+  return id;
+}
+
+uint32_t FieldRegistry::EnvSlotFor(const std::string& name) const {
+  if (auto it = env_slot_index_.find(name); it != env_slot_index_.end()) return it->second;
+  const auto id = static_cast<uint32_t>(env_names_.size());
+  env_names_.push_back(name);
+  env_slot_index_.emplace(name, id);
+  return id;
+}
+
+absl::StatusOr<FieldSpec> FieldRegistry::Resolve(const FieldRef& field) const {
+  // evt.arg.NAME and evt.rawarg.NAME: the catalog's name, then a parameter.
+  for (const std::string_view prefix : {"evt.arg.", "evt.rawarg."}) {
+    if (!field.name.starts_with(prefix) || field.index) continue;
+    const std::string param = field.name.substr(prefix.size());
+    absl::StatusOr<uint32_t> slot = ParamSlotFor(param);
+    if (!slot.ok())
+      return FieldError(field, "does not exist: no event has a parameter '" + param + "'");
+    const bool raw = prefix == "evt.rawarg.";
+    const ValueType type =
+        raw && param_slots_[*slot].all_integers ? ValueType::kInt : ValueType::kString;
+    return FieldSpec{FieldId::Pack(raw ? FieldKind::kEvtRawarg : FieldKind::kEvtArg, *slot), type};
+  }
+
+  const FieldDef* def = FindField(field.name);
+  if (def == nullptr) return FieldError(field, "does not exist (kestrel fields lists them all)");
+  uint32_t arg = FieldId::kNoArg;
+  ValueType type = def->type;
+  switch (def->arg) {
+    case FieldArg::kNone:
+      if (field.index) return FieldError(field, "takes no argument");
+      break;
+    case FieldArg::kParamName:
+      return FieldError(field, "needs a parameter name (evt.rawarg.NAME)");
+    case FieldArg::kEnvName:
+      if (field.index) arg = EnvSlotFor(*field.index);
+      break;
+    case FieldArg::kIndex:
+    case FieldArg::kOptionalIndex:
+    case FieldArg::kParam: {
+      if (!field.index) {
+        if (def->arg == FieldArg::kOptionalIndex) {
+          type = ValueType::kStringList;  // any ancestor's
+          break;
+        }
+        return FieldError(field, def->arg == FieldArg::kParam
+                                     ? "needs a parameter: evt.arg.NAME or evt.arg[N]"
+                                     : "needs an index [N]");
+      }
+      uint32_t n = 0;
+      if (!absl::SimpleAtoi(Sv(*field.index), &n)) {
+        return FieldError(field, "needs a number of 0 or more in [ ]");
+      }
+      const uint32_t limit = def->arg == FieldArg::kParam ? 255 : kMaxAncestor;
+      if (n > limit) return FieldError(field, absl::StrCat("takes an index up to ", limit));
+      arg = def->arg == FieldArg::kParam ? (n | FieldId::kPositional) : n;
+      break;
+    }
+  }
+  return FieldSpec{FieldId::Pack(def->kind, arg), type};
+}
+
+}  // namespace kestrel::engine::fields

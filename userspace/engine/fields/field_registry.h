@@ -1,0 +1,73 @@
+// Resolves field names as conditions spell them into FieldSpecs, once, at
+// compile time: the spec's id packs the catalog's FieldKind with its
+// argument (an ancestor's depth, a parameter's slot), so reading a field per
+// event is a switch, never a string compare.
+#ifndef KESTREL_ENGINE_FIELDS_FIELD_REGISTRY_H_
+#define KESTREL_ENGINE_FIELDS_FIELD_REGISTRY_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "engine/filter/field_binding.h"
+#include "field_catalog.h"
+
+namespace kestrel::engine::fields {
+
+// A spec id, unpacked.
+struct FieldId {
+  FieldKind kind;
+  uint32_t arg;  // see the kArg* constants and FieldRegistry
+
+  static constexpr uint32_t kNoArg = 0xFFFF;
+  // evt.arg[N]: N with this bit; evt.arg.NAME: a parameter slot without it.
+  static constexpr uint32_t kPositional = 0x8000;
+
+  static uint32_t Pack(FieldKind kind, uint32_t arg) {
+    return static_cast<uint32_t>(kind) | (arg << 16);
+  }
+  static FieldId Unpack(uint32_t id) { return {static_cast<FieldKind>(id & 0xFFFF), id >> 16}; }
+};
+
+class FieldRegistry : public filter::FieldResolver {
+ public:
+  // The deepest ancestor proc.aname[N] and friends may name.
+  static constexpr uint32_t kMaxAncestor = 64;
+
+  FieldRegistry();
+
+  // Unknown names, arguments a field does not take and parameter names no
+  // event has are errors naming the field.
+  absl::StatusOr<filter::FieldSpec> Resolve(const filter::FieldRef& field) const override;
+
+  // Slot `slot` of evt.arg.NAME / evt.rawarg.NAME: the index of the named
+  // parameter in events of type `type`, or -1 when it has none.
+  int ParamIndex(uint32_t slot, uint16_t type) const {
+    const std::vector<int8_t>& by_type = param_slots_[slot].index_by_type;
+    return type < by_type.size() ? by_type[type] : -1;
+  }
+  // The variable name of proc.env[VAR] slot `slot`.
+  const std::string& EnvName(uint32_t slot) const { return env_names_[slot]; }
+
+ private:
+  struct ParamSlot {
+    std::string name;
+    std::vector<int8_t> index_by_type;  // by event type; -1 = no such parameter
+    bool all_integers = true;           // evt.rawarg reads a number
+  };
+
+  absl::StatusOr<uint32_t> ParamSlotFor(const std::string& name) const;
+  uint32_t EnvSlotFor(const std::string& name) const;
+
+  // Slots are added as conditions name them; Resolve is const to its callers.
+  mutable std::vector<ParamSlot> param_slots_;
+  mutable absl::flat_hash_map<std::string, uint32_t> param_slot_index_;
+  mutable std::vector<std::string> env_names_;
+  mutable absl::flat_hash_map<std::string, uint32_t> env_slot_index_;
+  uint16_t max_event_type_ = 0;
+};
+
+}  // namespace kestrel::engine::fields
+
+#endif  // KESTREL_ENGINE_FIELDS_FIELD_REGISTRY_H_

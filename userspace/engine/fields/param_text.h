@@ -1,0 +1,39 @@
+// One parameter of a decoded event as the fields show it: Falco's text
+// (flags by name, addresses as ip:port) for evt.arg, the raw value for
+// evt.rawarg. Strings are not escaped here: conditions compare the bytes
+// the kernel recorded, and the output layer escapes what it prints.
+#ifndef KESTREL_ENGINE_FIELDS_PARAM_TEXT_H_
+#define KESTREL_ENGINE_FIELDS_PARAM_TEXT_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "engine/decode/event_decoder.h"
+
+namespace kestrel::engine::fields {
+
+// The bytes of a string parameter (path, charbuf, bytebuf) without the
+// terminating NUL; a view into the record.
+std::string_view ParamBytes(const DecodedEvent& event, int index);
+
+// Whether parameter `index` is read as a number (fds, ids, flags, modes).
+bool IsNumericParam(const DecodedEvent& event, int index);
+std::optional<int64_t> ParamNumber(const DecodedEvent& event, int index);
+
+// Appends parameter `index` as text.
+void AppendParamText(std::string& out, const DecodedEvent& event, int index);
+
+// Appends every parameter as "name=value" pairs, space separated (evt.args).
+void AppendAllParams(std::string& out, const DecodedEvent& event);
+
+// The index of the parameter evt.arg[n] names, or -1. Falco numbers an
+// event's parameters in its own order; until the Falco event table
+// (engine/decode/falco_event_table.h) maps Kestrel's to it, this is the
+// schema's order. That table is the one place to hook in here.
+int ParamAtPosition(const EventInfo& info, uint32_t n);
+
+}  // namespace kestrel::engine::fields
+
+#endif  // KESTREL_ENGINE_FIELDS_PARAM_TEXT_H_
