@@ -87,6 +87,7 @@ enum kestrel_flag_set {
 	KFS_MSG_FLAGS,
 	KFS_ACCEPT_FLAGS,
 	KFS_DUP3_FLAGS,
+	KFS_EXECVE_FLAGS,
 	KFS_FLAG_SET_MAX,
 };
 

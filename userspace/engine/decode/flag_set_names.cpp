@@ -52,6 +52,8 @@ std::string_view FlagSetName(kestrel_flag_set set) {
       return "accept_flags";
     case KFS_DUP3_FLAGS:
       return "dup3_flags";
+    case KFS_EXECVE_FLAGS:
+      return "execve_flags";
   }
   return "";
 }
