@@ -197,9 +197,6 @@ void ThreadTable::ApplyClone(const kestrel_record_header& h, const DecodedEvent&
   SetUid(child.egid, event.Int("gid"));
   if (std::optional<std::string> cgroup = CgroupPath(event)) child.cgroup = *std::move(cgroup);
   const uint64_t flags = static_cast<uint64_t>(event.Int("flags").value_or(0));
-  // A thread shares its process's descriptors; a fork's copy is the state
-  // engineer's to make (FdTable), not this entry's.
-  if (child.tgid != h.tgid && !(flags & CLONE_FILES)) child.fds.reset();
   const bool same_parent = child.tgid == h.tgid || (flags & CLONE_PARENT);
   if (!same_parent) child.ppid = h.tgid;  // else: the caller's parent, inherited
   Insert(std::move(child));

@@ -77,7 +77,9 @@ static long cgroups_entry_step(__u32 i, void *data)
 {
 	struct cgroups_writer *w = data;
 	struct cgroup_subsys_state *css;
+	struct task_struct *task;
 	struct cgroup *cgrp, *dfl;
+	int id;
 	struct kernfs_node *kn;
 	const char *ss_name;
 	long n;
@@ -88,11 +90,15 @@ static long cgroups_entry_step(__u32 i, void *data)
 		w->s->flags |= KESTREL_RECORD_TRUNCATED;
 		return 1;
 	}
-	css = BPF_CORE_READ(w->task, cgroups, subsys[w->ids[i & 7] & 15]);
+	/* Locals: CO-RE relocates every access inside BPF_CORE_READ, and the
+	 * writer is not a kernel type. */
+	task = w->task;
+	id = w->ids[i & 7] & 15;
+	css = BPF_CORE_READ(task, cgroups, subsys[id]);
 	if (!css)
 		return 0;
 	cgrp = BPF_CORE_READ(css, cgroup);
-	dfl = BPF_CORE_READ(w->task, cgroups, dfl_cgrp);
+	dfl = BPF_CORE_READ(task, cgroups, dfl_cgrp);
 	if (dfl && BPF_CORE_READ(cgrp, root) == BPF_CORE_READ(dfl, root))
 		cgrp = dfl;
 	ss_name = BPF_CORE_READ(css, ss, name);

@@ -70,13 +70,17 @@ struct subreaper_walk {
 static long subreaper_step(__u32 i, void *data)
 {
 	struct subreaper_walk *w = data;
-	struct task_struct *t = BPF_CORE_READ(w->task, real_parent);
+	/* Locals: CO-RE relocates every access inside BPF_CORE_READ, and the
+	 * walk is not a kernel type. */
+	struct task_struct *prev = w->task;
+	struct task_struct *ns_reaper = w->ns_reaper;
+	struct task_struct *t = BPF_CORE_READ(prev, real_parent);
 	struct signal_struct *signal;
 	__s32 tid;
 
 	w->task = t;
 	if (!t || task_ns_level(t) != w->level || t == w->ns_reaper) {
-		w->tid = BPF_CORE_READ(w->ns_reaper, pid);
+		w->tid = BPF_CORE_READ(ns_reaper, pid);
 		w->done = true;
 		return 1;
 	}
@@ -98,6 +102,7 @@ static __always_inline __s32 reaper_tid_of(struct task_struct *task)
 {
 	struct list_head *children = &task->children;
 	struct subreaper_walk w = {.task = task};
+	struct task_struct *ns_reaper;
 	struct pid_namespace *ns;
 	struct signal_struct *signal;
 	__s32 tid;
@@ -108,12 +113,13 @@ static __always_inline __s32 reaper_tid_of(struct task_struct *task)
 	if (tid != 0)
 		return tid;
 	ns = pid_ns_of(BPF_CORE_READ(task, thread_pid));
-	w.ns_reaper = BPF_CORE_READ(ns, child_reaper);
-	if (w.ns_reaper == task)
+	ns_reaper = BPF_CORE_READ(ns, child_reaper);
+	if (ns_reaper == task)
 		return 0;
 	signal = BPF_CORE_READ(task, signal);
 	if (!BPF_CORE_READ_BITFIELD_PROBED(signal, has_child_subreaper))
-		return BPF_CORE_READ(w.ns_reaper, pid);
+		return BPF_CORE_READ(ns_reaper, pid);
+	w.ns_reaper = ns_reaper;
 	w.level = task_ns_level(task);
 	bpf_loop(REAPER_MAX_ANCESTORS, subreaper_step, &w, 0);
 	return w.done ? w.tid : REAPER_UNKNOWN;
