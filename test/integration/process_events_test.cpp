@@ -95,6 +95,81 @@ uint64_t CgroupId() {
   return st.st_ino;
 }
 
+// The `cgroups` a record of this process carries: "controller=path" for
+// each of Falco's controllers this kernel has, its v1 hierarchy's path
+// from /proc/self/cgroup, or the unified path when it is on cgroup v2.
+// The kernel calls blkio "io".
+std::vector<std::string> ExpectedCgroups() {
+  std::ifstream in("/proc/self/cgroup");
+  std::string line;
+  std::vector<std::pair<std::string, std::string>> v1;  // controller, path
+  std::string unified;
+  while (std::getline(in, line)) {
+    const size_t a = line.find(':'), b = line.find(':', a + 1);
+    const std::string controllers = line.substr(a + 1, b - a - 1), path = line.substr(b + 1);
+    if (controllers.empty()) unified = path;
+    std::istringstream names(controllers);
+    for (std::string n; std::getline(names, n, ',');) v1.emplace_back(n, path);
+  }
+  std::ifstream known_in("/proc/cgroups");
+  std::vector<std::string> known;
+  while (std::getline(known_in, line)) {
+    if (!line.empty() && line[0] != '#') known.push_back(line.substr(0, line.find('\t')));
+  }
+  std::vector<std::string> out;
+  for (const char* name : {"cpuset", "cpu", "cpuacct", "io", "memory"}) {
+    const std::string proc_name = std::string(name) == "io" ? "blkio" : name;
+    if (std::find(known.begin(), known.end(), proc_name) == known.end() &&
+        std::find(known.begin(), known.end(), name) == known.end()) {
+      continue;
+    }
+    std::string path = unified;
+    for (const auto& [n, p] : v1) {
+      if (n == proc_name || n == name) path = p;
+    }
+    out.push_back(std::string(name) + "=" + path);
+  }
+  return out;
+}
+
+// This process's command line, split at its NULs.
+std::vector<std::string> CmdLine() {
+  std::ifstream in("/proc/self/cmdline");
+  std::vector<std::string> out;
+  std::string arg;
+  while (std::getline(in, arg, '\0')) out.push_back(arg);
+  return out;
+}
+
+// CLOCK_MONOTONIC start of this pid namespace's init, to the clock tick
+// /proc/1/stat gives it in (start_time is boot-time based there: the two
+// differ by time spent suspended, none on a test machine).
+int64_t InitStartTicks() {
+  std::ifstream in("/proc/1/stat");
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::istringstream fields(stat.substr(stat.rfind(')') + 2));
+  std::string f;
+  for (int i = 3; i <= 22; ++i) fields >> f;  // field 22: starttime
+  return std::stoll(f);
+}
+
+// This process's parent, from /proc (a getppid call would be traced).
+int64_t ParentFromProc() {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("PPid:", 0) == 0) return std::stoll(line.substr(5));
+  }
+  ADD_FAILURE() << "no PPid in /proc/self/status";
+  return -1;
+}
+
+uint64_t FdLimit() {
+  rlimit r{};
+  EXPECT_EQ(getrlimit(RLIMIT_NOFILE, &r), 0);
+  return r.rlim_cur;
+}
+
 std::string Comm() {
   std::ifstream in("/proc/self/comm");
   std::string c;
@@ -185,7 +260,8 @@ TEST_F(ProcessEventsTest, ExecveReportsTheNewImage) {
         if (setsid() < 0 || ioctl(slave, TIOCSCTTY, 0) != 0 || chdir(cwd.c_str()) != 0) return 100;
         char* const argv[] = {const_cast<char*>("true"), const_cast<char*>("alpha"),
                               const_cast<char*>("beta gamma"), nullptr};
-        char* const envp[] = {nullptr};
+        char* const envp[] = {const_cast<char*>("KESTREL_A=1"),
+                              const_cast<char*>("KESTREL_B=two words"), nullptr};
         execve("/bin/true", argv, envp);
         return 101;
       },
@@ -200,15 +276,32 @@ TEST_F(ProcessEventsTest, ExecveReportsTheNewImage) {
   EXPECT_EQ(got[0].header().flags, 0);
   const engine::DecodedEvent e = got[0].Event();
   EXPECT_EQ(e.Int("res"), 0);
-  EXPECT_EQ(e.String("exe"), RealPath("/bin/true"));
-  EXPECT_EQ(e.StringList("argv"), (std::vector<std::string>{"true", "alpha", "beta gamma"}));
+  EXPECT_EQ(e.String("exe"), "true");
+  EXPECT_EQ(e.StringList("args"), (std::vector<std::string>{"alpha", "beta gamma"}));
+  EXPECT_EQ(e.StringList("env"), (std::vector<std::string>{"KESTREL_A=1", "KESTREL_B=two words"}));
+  EXPECT_EQ(e.String("filename"), "/bin/true");
+  EXPECT_EQ(e.String("trusted_exepath"), RealPath("/bin/true"));
   EXPECT_EQ(e.Int("pid"), child);
   EXPECT_EQ(e.Int("tid"), child);
+  EXPECT_EQ(e.Int("ptid"), gettid());
   EXPECT_EQ(e.Int("ppid"), getpid());
   EXPECT_EQ(e.String("comm"), "true");
+  EXPECT_EQ(e.StringList("cgroups"), ExpectedCgroups());
+  EXPECT_EQ(static_cast<uint64_t>(*e.Int("fdlimit")), FdLimit());
+  // The new image's sizes: nothing of it has run, so none is swapped out.
+  // vm_rss is the counters' shared part; a fresh image's pages may all
+  // still be in per-CPU deltas.
+  EXPECT_GT(*e.Int("vm_size"), 0);
+  EXPECT_LE(*e.Int("vm_rss"), *e.Int("vm_size"));
+  EXPECT_EQ(e.Int("vm_swap"), 0);
+  EXPECT_GE(*e.Int("pgft_min"), 0);
+  EXPECT_GE(*e.Int("pgft_maj"), 0);
   EXPECT_EQ(e.Int("uid"), 0);
   EXPECT_EQ(e.Int("gid"), 0);
+  EXPECT_EQ(e.Int("ruid"), 0);
+  EXPECT_EQ(e.Int("rgid"), 0);
   EXPECT_EQ(e.Int("euid"), 0);
+  EXPECT_EQ(e.Int("flags"), 1);  // EXE_WRITABLE: CAP_DAC_OVERRIDE
   EXPECT_EQ(e.Int("loginuid"), LoginUid());
   EXPECT_EQ(e.Int("cgroup_id"), static_cast<int64_t>(CgroupId()));
   // Root execing a plain file: permitted = inheritable | bounding set, all
@@ -218,14 +311,15 @@ TEST_F(ProcessEventsTest, ExecveReportsTheNewImage) {
   EXPECT_EQ(static_cast<uint64_t>(*e.Int("cap_permitted")), permitted);
   EXPECT_EQ(static_cast<uint64_t>(*e.Int("cap_inheritable")), ProcCaps("CapInh"));
   EXPECT_EQ(e.Int("exe_ino"), static_cast<int64_t>(exe.st_ino));
-  EXPECT_EQ(static_cast<uint64_t>(*e.Int("exe_ctime")), Nanos(exe.st_ctim));
-  EXPECT_EQ(static_cast<uint64_t>(*e.Int("exe_mtime")), Nanos(exe.st_mtim));
+  EXPECT_EQ(static_cast<uint64_t>(*e.Int("exe_ino_ctime")), Nanos(exe.st_ctim));
+  EXPECT_EQ(static_cast<uint64_t>(*e.Int("exe_ino_mtime")), Nanos(exe.st_mtim));
   EXPECT_EQ(e.Int("exe_writable"), 1);  // CAP_DAC_OVERRIDE
   EXPECT_EQ(e.Int("exe_memfd"), 0);
   EXPECT_EQ(e.Int("exe_upper_layer"), 0);
   EXPECT_EQ(static_cast<uint64_t>(*e.Int("tty")), KernelDev(tty.st_rdev));
   EXPECT_EQ(e.Int("sid"), child);
   EXPECT_EQ(e.Int("pgid"), child);
+  EXPECT_EQ(e.Int("vpgid"), child);  // the host's pid namespace
   EXPECT_EQ(e.String("cwd"), cwd);
 }
 
@@ -248,9 +342,13 @@ TEST_F(ProcessEventsTest, ExecveByAnUnprivilegedUserHasNoCapsAndNoWritableExe) {
   ASSERT_EQ(got.size(), 1u);
   const engine::DecodedEvent e = got[0].Event();
   EXPECT_EQ(e.Int("res"), 0);
-  EXPECT_EQ(e.StringList("argv"), (std::vector<std::string>{"true"}));
+  EXPECT_EQ(e.String("exe"), "true");
+  EXPECT_TRUE(e.StringList("args")->empty());
   EXPECT_EQ(e.Int("uid"), kNobody);
   EXPECT_EQ(e.Int("gid"), kNobody);
+  EXPECT_EQ(e.Int("ruid"), kNobody);
+  EXPECT_EQ(e.Int("rgid"), kNobody);
+  EXPECT_EQ(e.Int("flags"), 0);
   EXPECT_EQ(e.Int("euid"), kNobody);
   EXPECT_EQ(e.Int("cap_effective"), 0);
   EXPECT_EQ(e.Int("cap_permitted"), 0);
@@ -283,8 +381,9 @@ TEST_F(ProcessEventsTest, ExecveOfAWorldWritableFileIsWritableForAnyone) {
   const std::vector<OwnedRecord> got = session->DrainRecords(child);
   ASSERT_EQ(got.size(), 1u);
   EXPECT_EQ(got[0].Event().Int("uid"), kNobody);
-  EXPECT_EQ(got[0].Event().String("exe"), RealPath(exe));
+  EXPECT_EQ(got[0].Event().String("trusted_exepath"), RealPath(exe));
   EXPECT_EQ(got[0].Event().Int("exe_writable"), 1);
+  EXPECT_EQ(got[0].Event().Int("flags"), 1);  // EXE_WRITABLE
 }
 
 TEST_F(ProcessEventsTest, ExecveFromAnOverlayUpperLayerIsFlagged) {
@@ -318,10 +417,11 @@ TEST_F(ProcessEventsTest, ExecveFromAnOverlayUpperLayerIsFlagged) {
   }
   ASSERT_EQ(from_lower.size(), 1u);
   ASSERT_EQ(from_upper.size(), 1u);
-  EXPECT_EQ(from_lower[0].Event().String("exe"), d + "/merged/image-file");
+  EXPECT_EQ(from_lower[0].Event().String("trusted_exepath"), d + "/merged/image-file");
   EXPECT_EQ(from_lower[0].Event().Int("exe_upper_layer"), 0);
-  EXPECT_EQ(from_upper[0].Event().String("exe"), d + "/merged/dropped-file");
+  EXPECT_EQ(from_upper[0].Event().String("trusted_exepath"), d + "/merged/dropped-file");
   EXPECT_EQ(from_upper[0].Event().Int("exe_upper_layer"), 1);
+  EXPECT_EQ(*from_upper[0].Event().Int("flags") & 2, 2);  // EXE_UPPER_LAYER
 }
 
 TEST_F(ProcessEventsTest, FailedExecveKeepsTheCallersArguments) {
@@ -331,7 +431,7 @@ TEST_F(ProcessEventsTest, FailedExecveKeepsTheCallersArguments) {
   auto session = StartSelf({SYS_execve});
   ASSERT_NE(session, nullptr);
   char* const argv[] = {const_cast<char*>("prog"), const_cast<char*>("-x"), nullptr};
-  char* const envp[] = {nullptr};
+  char* const envp[] = {const_cast<char*>("KESTREL_C=3"), nullptr};
   ASSERT_EQ(execve(missing.c_str(), argv, envp), -1);
   ASSERT_EQ(errno, ENOENT);
 
@@ -339,14 +439,25 @@ TEST_F(ProcessEventsTest, FailedExecveKeepsTheCallersArguments) {
   ASSERT_EQ(got.size(), 1u);
   const engine::DecodedEvent e = got[0].Event();
   EXPECT_EQ(e.Int("res"), -ENOENT);
-  EXPECT_EQ(e.String("exe"), missing);
-  EXPECT_EQ(e.StringList("argv"), (std::vector<std::string>{"prog", "-x"}));
+  EXPECT_EQ(e.String("exe"), "prog");
+  EXPECT_EQ(e.StringList("args"), (std::vector<std::string>{"-x"}));
+  EXPECT_EQ(e.StringList("env"), (std::vector<std::string>{"KESTREL_C=3"}));
+  EXPECT_EQ(e.String("filename"), missing);
+  EXPECT_EQ(e.String("trusted_exepath"), "");
+  EXPECT_EQ(e.Int("flags"), 0);
   EXPECT_EQ(e.Int("pid"), getpid());
   EXPECT_EQ(e.Int("tid"), gettid());
+  EXPECT_EQ(e.Int("ptid"), getppid());  // the runner is single-threaded
   EXPECT_EQ(e.Int("ppid"), getppid());
   EXPECT_EQ(e.String("comm"), Comm());
-  EXPECT_EQ(e.Int("uid"), getuid());
-  EXPECT_EQ(e.Int("gid"), getgid());
+  EXPECT_EQ(e.StringList("cgroups"), ExpectedCgroups());
+  EXPECT_EQ(static_cast<uint64_t>(*e.Int("fdlimit")), FdLimit());
+  EXPECT_GT(*e.Int("vm_size"), 0);
+  EXPECT_LE(*e.Int("vm_rss"), *e.Int("vm_size"));
+  EXPECT_EQ(e.Int("uid"), geteuid());
+  EXPECT_EQ(e.Int("gid"), getegid());
+  EXPECT_EQ(e.Int("ruid"), getuid());
+  EXPECT_EQ(e.Int("rgid"), getgid());
   EXPECT_EQ(e.Int("euid"), geteuid());
   EXPECT_EQ(e.Int("loginuid"), LoginUid());
   EXPECT_EQ(e.Int("cgroup_id"), static_cast<int64_t>(CgroupId()));
@@ -354,13 +465,14 @@ TEST_F(ProcessEventsTest, FailedExecveKeepsTheCallersArguments) {
   EXPECT_EQ(static_cast<uint64_t>(*e.Int("cap_permitted")), ProcCaps("CapPrm"));
   EXPECT_EQ(static_cast<uint64_t>(*e.Int("cap_inheritable")), ProcCaps("CapInh"));
   EXPECT_EQ(e.Int("exe_ino"), 0);
-  EXPECT_EQ(e.Int("exe_ctime"), 0);
-  EXPECT_EQ(e.Int("exe_mtime"), 0);
+  EXPECT_EQ(e.Int("exe_ino_ctime"), 0);
+  EXPECT_EQ(e.Int("exe_ino_mtime"), 0);
   EXPECT_EQ(e.Int("exe_writable"), 0);
   EXPECT_EQ(e.Int("exe_memfd"), 0);
   EXPECT_EQ(e.Int("exe_upper_layer"), 0);
   EXPECT_EQ(e.Int("sid"), getsid(0));
   EXPECT_EQ(e.Int("pgid"), getpgid(0));
+  EXPECT_EQ(e.Int("vpgid"), getpgid(0));
   EXPECT_EQ(e.String("cwd"), std::string(cwd));
 }
 
@@ -400,8 +512,10 @@ TEST_F(ProcessEventsTest, ExecveatOfAMemfdIsFlagged) {
   ASSERT_TRUE(type == KESTREL_EVT_EXECVE || type == KESTREL_EVT_EXECVEAT) << type;
   const engine::DecodedEvent e = got[0].Event();
   EXPECT_EQ(e.Int("res"), 0);
-  EXPECT_EQ(e.String("exe"), "memfd:kestrel-exe");
-  EXPECT_EQ(e.StringList("argv"), (std::vector<std::string>{"fileless"}));
+  EXPECT_EQ(e.String("trusted_exepath"), "memfd:kestrel-exe");
+  EXPECT_EQ(e.String("exe"), "fileless");
+  EXPECT_TRUE(e.StringList("args")->empty());
+  EXPECT_EQ(*e.Int("flags") & 4, 4);  // EXE_FROM_MEMFD
   EXPECT_EQ(e.Int("pid"), child);
   EXPECT_EQ(e.Int("exe_memfd"), 1);
   EXPECT_EQ(e.Int("exe_ino"), static_cast<int64_t>(st.st_ino));
@@ -423,9 +537,11 @@ TEST_F(ProcessEventsTest, FailedExecveatKeepsTheRelativeName) {
   const engine::DecodedEvent e = got[0].Event();
   EXPECT_EQ(e.Int("res"), -ENOENT);
   EXPECT_EQ(e.Int("dirfd"), AT_FDCWD);
-  EXPECT_EQ(e.Int("flags"), AT_SYMLINK_NOFOLLOW);
-  EXPECT_EQ(e.String("exe"), "kestrel-no-such-exe");
-  EXPECT_EQ(e.StringList("argv"), (std::vector<std::string>{"x"}));
+  EXPECT_EQ(e.Int("at_flags"), AT_SYMLINK_NOFOLLOW);
+  EXPECT_EQ(e.Int("flags"), 0);
+  EXPECT_EQ(e.String("filename"), "kestrel-no-such-exe");
+  EXPECT_EQ(e.String("exe"), "x");
+  EXPECT_TRUE(e.StringList("args")->empty());
   EXPECT_EQ(e.Int("pid"), getpid());
   EXPECT_EQ(e.Int("exe_ino"), 0);
 }
@@ -450,8 +566,8 @@ TEST_F(ProcessEventsTest, FailedExecveatRecordsItsDirfdAndFlags) {
   const engine::DecodedEvent e = got[0].Event();
   EXPECT_EQ(e.Int("res"), -ENOENT);
   EXPECT_EQ(e.Int("dirfd"), dirfd);
-  EXPECT_EQ(e.Int("flags"), AT_EMPTY_PATH);
-  EXPECT_EQ(e.StringList("argv"), (std::vector<std::string>{"y"}));
+  EXPECT_EQ(e.Int("at_flags"), AT_EMPTY_PATH);
+  EXPECT_EQ(e.String("exe"), "y");
 }
 
 // ---- clone family --------------------------------------------------------
@@ -491,11 +607,58 @@ void ExpectCloneOrdered(const CloneRecords& r, uint16_t type, pid_t child_tid, p
   ASSERT_EQ(r.caller.size(), 1u);
   ASSERT_EQ(r.child.size(), 2u);
   EXPECT_EQ(r.caller[0].header().type, type);
-  EXPECT_EQ(r.caller[0].Event().Int("res"), child_tid);
-  EXPECT_EQ(r.caller[0].Event().Int("child_pid"), child_pid);
+  const std::vector<std::string> cmdline = CmdLine();
+  const std::vector<std::string> args(cmdline.begin() + 1, cmdline.end());
+  char cwd[PATH_MAX];
+  ASSERT_NE(getcwd(cwd, sizeof(cwd)), nullptr);
+  // The caller's record: the caller's own facts (as Falco), and the child.
+  const engine::DecodedEvent c = r.caller[0].Event();
+  EXPECT_EQ(c.Int("res"), child_tid);
+  EXPECT_EQ(c.String("exe"), cmdline[0]);
+  EXPECT_EQ(c.StringList("args"), args);
+  EXPECT_EQ(c.Int("tid"), CurrentTid());
+  EXPECT_EQ(c.Int("pid"), getpid());
+  // Not getppid(): the session traces it, and the next round would see it.
+  EXPECT_EQ(c.Int("ptid"), ParentFromProc());  // the runner is single-threaded
+  EXPECT_EQ(c.String("cwd"), "");              // in the caller's thread-table entry
+  EXPECT_EQ(static_cast<uint64_t>(*c.Int("fdlimit")), FdLimit());
+  EXPECT_GT(*c.Int("vm_size"), 0);
+  EXPECT_LE(*c.Int("vm_rss"), *c.Int("vm_size"));
+  EXPECT_GT(*c.Int("pgft_min"), 0);
+  EXPECT_EQ(c.String("comm"), Comm());
+  EXPECT_EQ(c.StringList("cgroups"), ExpectedCgroups());
+  EXPECT_EQ(c.Int("uid"), geteuid());
+  EXPECT_EQ(c.Int("gid"), getegid());
+  EXPECT_EQ(c.Int("vtid"), CurrentTid());
+  EXPECT_EQ(c.Int("vpid"), getpid());
+  EXPECT_EQ(c.Int("pidns_init_start_ts"), 0);
+  EXPECT_EQ(c.Int("child_tid"), child_tid);
+  EXPECT_EQ(c.Int("child_pid"), child_pid);
+  EXPECT_EQ(c.Int("child_vtid"), child_tid);
+  EXPECT_EQ(c.Int("child_vpid"), child_pid);
+  // The child's own return: its own facts.
   EXPECT_EQ(r.child[0].header().type, type);
-  EXPECT_EQ(r.child[0].Event().Int("res"), 0);
-  EXPECT_EQ(r.child[0].Event().Int("child_pid"), child_pid);
+  const engine::DecodedEvent k = r.child[0].Event();
+  EXPECT_EQ(k.Int("res"), 0);
+  EXPECT_EQ(k.String("exe"), cmdline[0]);
+  EXPECT_EQ(k.StringList("args"), args);
+  EXPECT_EQ(k.Int("tid"), child_tid);
+  EXPECT_EQ(k.Int("pid"), child_pid);
+  EXPECT_EQ(k.Int("ptid"), CurrentTid());
+  EXPECT_EQ(k.String("cwd"), std::string(cwd));
+  EXPECT_EQ(static_cast<uint64_t>(*k.Int("fdlimit")), FdLimit());
+  EXPECT_EQ(k.String("comm"), Comm());
+  EXPECT_EQ(k.StringList("cgroups"), ExpectedCgroups());
+  EXPECT_EQ(k.Int("uid"), geteuid());
+  EXPECT_EQ(k.Int("gid"), getegid());
+  EXPECT_EQ(k.Int("vtid"), child_tid);
+  EXPECT_EQ(k.Int("vpid"), child_pid);
+  const int64_t tick_ns = 1'000'000'000 / sysconf(_SC_CLK_TCK);
+  EXPECT_NEAR(*k.Int("pidns_init_start_ts") / tick_ns, InitStartTicks(), 1);
+  EXPECT_EQ(k.Int("child_tid"), 0);
+  EXPECT_EQ(k.Int("child_pid"), 0);
+  EXPECT_EQ(k.Int("child_vtid"), 0);
+  EXPECT_EQ(k.Int("child_vpid"), 0);
   EXPECT_EQ(r.child[1].header().type, KESTREL_EVT_GENERIC_SYSCALL);
   EXPECT_TRUE(r.caller_first_in_ring_order);
   for (const OwnedRecord& c : r.child) EXPECT_LT(r.caller[0].header().ts_ns, c.header().ts_ns);
@@ -517,8 +680,17 @@ void ExpectFailedFork(uint32_t syscall_id, uint16_t type, pid_t (*make)()) {
   const std::vector<OwnedRecord> got = session->DrainRecords(child);
   ASSERT_EQ(got.size(), 1u);
   EXPECT_EQ(got[0].header().type, type);
-  EXPECT_EQ(got[0].Event().Int("res"), -EAGAIN);
-  EXPECT_EQ(got[0].Event().Int("child_pid"), 0);
+  const engine::DecodedEvent e = got[0].Event();
+  EXPECT_EQ(e.Int("res"), -EAGAIN);
+  EXPECT_EQ(e.Int("tid"), child);
+  EXPECT_EQ(e.Int("pid"), child);
+  EXPECT_EQ(e.Int("ptid"), CurrentTid());
+  EXPECT_EQ(e.Int("uid"), kNobody);
+  EXPECT_EQ(e.Int("gid"), kNobody);
+  EXPECT_EQ(e.Int("flags"), 0);
+  EXPECT_EQ(e.Int("pidns_init_start_ts"), 0);
+  EXPECT_EQ(e.Int("child_tid"), 0);
+  EXPECT_EQ(e.Int("child_pid"), 0);
 }
 
 // Makes a child with `make` (a fork-like syscall, not vfork: its child
@@ -598,6 +770,8 @@ TEST_F(ProcessEventsTest, FailedCloneReportsFlags) {
   ASSERT_EQ(got.size(), 1u);
   EXPECT_EQ(got[0].Event().Int("res"), -EINVAL);
   EXPECT_EQ(got[0].Event().Int("flags"), CLONE_SIGHAND | SIGCHLD);
+  EXPECT_EQ(got[0].Event().Int("tid"), CurrentTid());
+  EXPECT_EQ(got[0].Event().Int("child_tid"), 0);
   EXPECT_EQ(got[0].Event().Int("child_pid"), 0);
 }
 
@@ -625,7 +799,10 @@ TEST_F(ProcessEventsTest, Clone3OfAThreadReportsTheCallersProcess) {
   ASSERT_EQ(caller.size(), 1u);
   const engine::DecodedEvent e = caller[0].Event();
   EXPECT_EQ(e.Int("res"), thread_tid);
+  EXPECT_EQ(e.Int("child_tid"), thread_tid);
   EXPECT_EQ(e.Int("child_pid"), getpid());
+  EXPECT_EQ(e.Int("child_vtid"), thread_tid);
+  EXPECT_EQ(e.Int("child_vpid"), getpid());
   const int64_t flags = *e.Int("flags");
   EXPECT_EQ(flags & (CLONE_VM | CLONE_THREAD | CLONE_SIGHAND),
             CLONE_VM | CLONE_THREAD | CLONE_SIGHAND);
@@ -646,6 +823,7 @@ TEST_F(ProcessEventsTest, FailedClone3ReportsFlagsAndSize) {
   EXPECT_EQ(e.Int("size"), 8);
   EXPECT_EQ(e.Int("flags"), CLONE_FS);
   EXPECT_EQ(e.Int("child_pid"), 0);
+  EXPECT_EQ(e.Int("vpid"), getpid());
 }
 
 // ---- credentials, namespaces, signals, directories -----------------------
@@ -746,17 +924,17 @@ TEST_F(ProcessEventsTest, Prctl) {
   const engine::DecodedEvent a = got[0].Event();
   EXPECT_EQ(a.Int("res"), 1);
   EXPECT_EQ(a.Int("option"), PR_GET_DUMPABLE);
-  EXPECT_EQ(a.Int("arg2"), 0);
+  EXPECT_EQ(a.Int("arg2_int"), 0);
   const engine::DecodedEvent b = got[1].Event();
   EXPECT_EQ(b.Int("res"), -EINVAL);
   EXPECT_EQ(b.Int("option"), PR_SET_DUMPABLE);
-  EXPECT_EQ(b.Int("arg2"), 7);
+  EXPECT_EQ(b.Int("arg2_int"), 7);
   EXPECT_EQ(b.Int("arg3"), 0);
   EXPECT_EQ(b.Int("arg4"), 0);
   EXPECT_EQ(b.Int("arg5"), 0);
-  // Only PR_SET_NAME carries a name.
-  EXPECT_TRUE(a.Raw("name").empty());
-  EXPECT_TRUE(b.Raw("name").empty());
+  // Only PR_SET_NAME and PR_GET_NAME carry a name.
+  EXPECT_TRUE(a.Raw("arg2_str").empty());
+  EXPECT_TRUE(b.Raw("arg2_str").empty());
 }
 
 // PR_SET_NAME's record carries the name the kernel stored (truncated to
@@ -772,8 +950,8 @@ TEST_F(ProcessEventsTest, PrctlSetNameCarriesTheStoredName) {
   ASSERT_EQ(got.size(), 2u);
   EXPECT_EQ(got[0].Event().Int("res"), 0);
   EXPECT_EQ(got[0].Event().Int("option"), PR_SET_NAME);
-  EXPECT_EQ(got[0].Event().String("name"), "kestrel-renamed");
-  EXPECT_EQ(got[1].Event().String("name"), std::string(before));
+  EXPECT_EQ(got[0].Event().String("arg2_str"), "kestrel-renamed");
+  EXPECT_EQ(got[1].Event().String("arg2_str"), std::string(before));
 }
 
 TEST_F(ProcessEventsTest, Ptrace) {
@@ -831,7 +1009,7 @@ TEST_F(ProcessEventsTest, KillTkillTgkill) {
   EXPECT_EQ(got[3].Event().Int("sig"), SIGTERM);
   EXPECT_EQ(got[4].header().type, KESTREL_EVT_TGKILL);
   EXPECT_EQ(got[4].Event().Int("res"), 0);
-  EXPECT_EQ(got[4].Event().Int("tgid"), getpid());
+  EXPECT_EQ(got[4].Event().Int("pid"), getpid());
   EXPECT_EQ(got[4].Event().Int("tid"), gettid());
   EXPECT_EQ(got[5].Event().Int("res"), -ESRCH);
   EXPECT_EQ(got[5].Event().Int("tid"), INT_MAX);
@@ -910,9 +1088,11 @@ TEST_F(ProcessEventsTest, ProcessExitReportsCodeAndSignal) {
   ASSERT_EQ(a.size(), 1u);
   EXPECT_EQ(a[0].header().type, KESTREL_EVT_PROCESS_EXIT);
   EXPECT_EQ(a[0].header().tgid, static_cast<uint32_t>(exited));
-  EXPECT_EQ(a[0].Event().Int("exit_code"), 42);
-  EXPECT_EQ(a[0].Event().Int("signal"), 0);
-  EXPECT_EQ(a[0].Event().Int("core_dumped"), 0);
+  EXPECT_EQ(a[0].Event().Int("status"), 42 << 8);
+  EXPECT_EQ(a[0].Event().Int("ret"), 42);
+  EXPECT_EQ(a[0].Event().Int("sig"), 0);
+  EXPECT_EQ(a[0].Event().Int("core"), 0);
+  EXPECT_EQ(a[0].Event().Int("reaper_tid"), 0);  // no children
   EXPECT_EQ(a[0].Event().Int("group_dead"), 1);
 }
 
@@ -940,16 +1120,143 @@ TEST_F(ProcessEventsTest, ProcessExitBySignalAndOfAThread) {
       th.push_back(std::move(r));
   }
   ASSERT_EQ(k.size(), 1u);
-  EXPECT_EQ(k[0].Event().Int("exit_code"), 0);
-  EXPECT_EQ(k[0].Event().Int("signal"), SIGTERM);
-  EXPECT_EQ(k[0].Event().Int("core_dumped"), 0);
+  EXPECT_EQ(k[0].Event().Int("status"), SIGTERM);
+  EXPECT_EQ(k[0].Event().Int("ret"), 0);
+  EXPECT_EQ(k[0].Event().Int("sig"), SIGTERM);
+  EXPECT_EQ(k[0].Event().Int("core"), 0);
+  EXPECT_EQ(k[0].Event().Int("reaper_tid"), 0);
   EXPECT_EQ(k[0].Event().Int("group_dead"), 1);
   // A thread leaving on its own: exit(0), and the process lives on.
   ASSERT_EQ(th.size(), 1u);
   EXPECT_EQ(th[0].header().tgid, static_cast<uint32_t>(getpid()));
-  EXPECT_EQ(th[0].Event().Int("exit_code"), 0);
-  EXPECT_EQ(th[0].Event().Int("signal"), 0);
+  EXPECT_EQ(th[0].Event().Int("status"), 0);
+  EXPECT_EQ(th[0].Event().Int("ret"), 0);
+  EXPECT_EQ(th[0].Event().Int("sig"), 0);
+  EXPECT_EQ(th[0].Event().Int("reaper_tid"), 0);
   EXPECT_EQ(th[0].Event().Int("group_dead"), 0);
+}
+
+// A process that leaves a child behind: the child is orphaned and goes to
+// the nearest child subreaper, this test process, whose tid reaper_tid
+// names.
+TEST_F(ProcessEventsTest, ProcessExitNamesTheSubreaperThatAdoptsTheOrphans) {
+  ASSERT_EQ(prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), 0);
+  int pipe_fds[2];
+  ASSERT_EQ(pipe2(pipe_fds, O_CLOEXEC), 0);
+  auto session = StartAll({SYS_exit_group});
+  ASSERT_NE(session, nullptr);
+  const pid_t middle = fork();
+  if (middle == 0) {
+    const pid_t grandchild = fork();
+    if (grandchild == 0) {
+      // Waits until the test has seen its parent go, then leaves.
+      char c;
+      close(pipe_fds[1]);
+      _exit(read(pipe_fds[0], &c, 1) == 0 ? 0 : 1);
+    }
+    _exit(grandchild > 0 ? 7 : 100);
+  }
+  ASSERT_GT(middle, 0);
+  close(pipe_fds[0]);
+  int status = 0;
+  ASSERT_EQ(waitpid(middle, &status, 0), middle);
+  ASSERT_EQ(WEXITSTATUS(status), 7);
+  close(pipe_fds[1]);  // the grandchild, now ours, may leave
+  const pid_t grandchild = wait(&status);
+  ASSERT_GT(grandchild, 0);
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  ASSERT_EQ(prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0), 0);
+
+  const std::vector<OwnedRecord> m = session->DrainRecords(middle);
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0].header().type, KESTREL_EVT_PROCESS_EXIT);
+  EXPECT_EQ(m[0].Event().Int("ret"), 7);
+  EXPECT_EQ(m[0].Event().Int("reaper_tid"), CurrentTid());
+  EXPECT_EQ(m[0].Event().Int("group_dead"), 1);
+}
+
+// The first process of a new pid namespace is its pid 1 (vtid and vpid 1,
+// host ids in tid and pid), and with no subreaper inside, it adopts the
+// orphans of its namespace: reaper_tid names it by its host id.
+TEST_F(ProcessEventsTest, CloneNewPidChildIsInitOfItsNamespaceAndReapsOrphans) {
+  int pipe_fds[2];
+  ASSERT_EQ(pipe2(pipe_fds, O_CLOEXEC), 0);
+  auto session = StartAll({SYS_clone, SYS_exit_group});
+  ASSERT_NE(session, nullptr);
+  const long init = syscall(SYS_clone, CLONE_NEWPID | SIGCHLD, 0, 0, 0, 0);
+  if (init == 0) {
+    // pid 1 of the new namespace: a middle process leaves a grandchild
+    // behind, which init adopts and reaps once the pipe closes.
+    const pid_t middle = fork();
+    if (middle == 0) {
+      if (fork() == 0) {
+        char c;
+        close(pipe_fds[1]);
+        _exit(read(pipe_fds[0], &c, 1) == 0 ? 0 : 1);
+      }
+      _exit(7);
+    }
+    int st = 0;
+    if (waitpid(middle, &st, 0) != middle || WEXITSTATUS(st) != 7) _exit(100);
+    close(pipe_fds[1]);
+    if (wait(&st) <= 0 || WEXITSTATUS(st) != 0) _exit(101);
+    _exit(getpid() == 1 ? 0 : 102);
+  }
+  ASSERT_GT(init, 0);
+  close(pipe_fds[0]);
+  close(pipe_fds[1]);
+  int status = 0;
+  ASSERT_EQ(waitpid(static_cast<pid_t>(init), &status, 0), init);
+  ASSERT_EQ(WEXITSTATUS(status), 0);
+
+  // The middle process is known by init's fork of it (res is its id in
+  // the new namespace, child_tid its host id).
+  std::vector<OwnedRecord> caller, init_return, middle_exit;
+  int64_t middle = -1;
+  for (OwnedRecord& r : DrainEvery(*session)) {
+    const kestrel_record_header& h = r.header();
+    if (h.type == KESTREL_EVT_CLONE && h.tid == static_cast<uint32_t>(CurrentTid())) {
+      caller.push_back(std::move(r));
+    } else if (h.type == KESTREL_EVT_CLONE && h.tid == static_cast<uint32_t>(init)) {
+      const engine::DecodedEvent e = r.Event();
+      if (e.Int("res") == 0) {
+        init_return.push_back(std::move(r));
+      } else if (middle < 0) {
+        EXPECT_EQ(e.Int("res"), 2);
+        EXPECT_EQ(e.Int("child_vpid"), 2);
+        middle = *e.Int("child_tid");
+      }
+    } else if (h.type == KESTREL_EVT_PROCESS_EXIT && static_cast<int64_t>(h.tid) == middle) {
+      middle_exit.push_back(std::move(r));
+    }
+  }
+  ASSERT_EQ(caller.size(), 1u);
+  const engine::DecodedEvent c = caller[0].Event();
+  EXPECT_EQ(c.Int("res"), init);
+  EXPECT_EQ(c.Int("flags"), CLONE_NEWPID | SIGCHLD);
+  EXPECT_EQ(c.Int("child_tid"), init);
+  EXPECT_EQ(c.Int("child_pid"), init);
+  EXPECT_EQ(c.Int("child_vtid"), 1);
+  EXPECT_EQ(c.Int("child_vpid"), 1);
+  EXPECT_EQ(c.Int("vtid"), CurrentTid());
+  EXPECT_EQ(c.Int("vpid"), getpid());
+
+  ASSERT_EQ(init_return.size(), 1u);
+  const engine::DecodedEvent k = init_return[0].Event();
+  EXPECT_EQ(k.Int("tid"), init);
+  EXPECT_EQ(k.Int("pid"), init);
+  EXPECT_EQ(k.Int("ptid"), CurrentTid());
+  EXPECT_EQ(k.Int("vtid"), 1);
+  EXPECT_EQ(k.Int("vpid"), 1);
+  // Its namespace's init is itself: started after the caller's record.
+  EXPECT_GE(static_cast<uint64_t>(*k.Int("pidns_init_start_ts")), 1u);
+  const int64_t tick_ns = 1'000'000'000 / sysconf(_SC_CLK_TCK);
+  EXPECT_GT(*k.Int("pidns_init_start_ts") / tick_ns, InitStartTicks());
+
+  ASSERT_EQ(middle_exit.size(), 1u);
+  EXPECT_EQ(middle_exit[0].Event().Int("ret"), 7);
+  EXPECT_EQ(middle_exit[0].Event().Int("reaper_tid"), init);
+  EXPECT_EQ(middle_exit[0].Event().Int("group_dead"), 1);
 }
 
 }  // namespace

@@ -119,8 +119,9 @@ TEST(EventPrinterTest, NamesTheThreadAsItWasWhenTheCallWasMade) {
             PrintOutcome::kEventShown);
   EXPECT_NE(line.find(" bash 500 openat "), std::string::npos) << line;
   // The rename is not asked for: it is consumed for the table, not shown.
-  const auto rename = EventRecord(KESTREL_EVT_PRCTL, {.tid = 500, .tgid = 500},
-                                  {{"res", 0}, {"option", PR_SET_NAME}}, {{"name", Str("sshd")}});
+  const auto rename =
+      EventRecord(KESTREL_EVT_PRCTL, {.tid = 500, .tgid = 500},
+                  {{"res", 0}, {"option", PR_SET_NAME}}, {{"arg2_str", Str("sshd")}});
   ASSERT_EQ(printer.Format(Header(rename), line).value(), PrintOutcome::kStateOnly);
   EXPECT_EQ(line, "");
   ASSERT_EQ(printer.Format(Header(OpenRecord(500, "/etc/shadow")), line).value(),
@@ -134,8 +135,8 @@ TEST(EventPrinterTest, ChildOfAHiddenForkIsNamedAfterItsParent) {
   EventPrinter printer(OutputStyle::kText, 0, threads, stdout,
                        ShownSyscalls::Only({*SyscallId("openat")}));
   std::string line;
-  const auto fork =
-      EventRecord(KESTREL_EVT_CLONE, {.tid = 500, .tgid = 500}, {{"res", 501}, {"child_pid", 501}});
+  const auto fork = EventRecord(KESTREL_EVT_CLONE, {.tid = 500, .tgid = 500},
+                                {{"res", 501}, {"child_tid", 501}, {"child_pid", 501}});
   ASSERT_EQ(printer.Format(Header(fork), line).value(), PrintOutcome::kStateOnly);
   const auto exec = EventRecord(KESTREL_EVT_EXECVE, {.tid = 501, .tgid = 501}, {{"res", 0}},
                                 {{"comm", Str("cat")}, {"exe", Str("/usr/bin/cat")}});
@@ -169,7 +170,7 @@ TEST(EventPrinterTest, ProcessExitShowsWithExitGroupOnly) {
   EventPrinter shown(OutputStyle::kText, 0, threads, stdout,
                      ShownSyscalls::Only({*SyscallId("exit_group")}));
   EXPECT_EQ(shown.Format(Header(exit), line).value(), PrintOutcome::kEventShown);
-  EXPECT_NE(line.find(" cat 700 process_exit exit_code=0 "), std::string::npos) << line;
+  EXPECT_NE(line.find(" cat 700 process_exit status=0 "), std::string::npos) << line;
 }
 
 // A name with an ESC sequence and a newline, a path and argv with invalid
@@ -181,7 +182,7 @@ std::vector<uint8_t> HostileExec() {
   return EventRecord(KESTREL_EVT_EXECVE, {.tid = 800, .tgid = 800}, {{"res", 0}},
                      {{"comm", Str(kHostileComm)},
                       {"exe", Str(kHostilePath)},
-                      {"argv", StrList({"sh", "-c", "echo \"\x1b[31mred\n\xc3\x28\""})},
+                      {"args", StrList({"sh", "-c", "echo \"\x1b[31mred\n\xc3\x28\""})},
                       {"cwd", Str("/home/\xe2\x82\xac")}});
 }
 
@@ -194,7 +195,7 @@ TEST(EventPrinterTest, TextEscapesEveryStringColumn) {
   EXPECT_NE(line.find(" \\x1b[2J\\x0afake 1 x 800 execve "), std::string::npos) << line;
   EXPECT_NE(line.find("exe=\"/tmp/\\x1b]0;pwn\\x07\\x0a\\xff\\xfe\\\\\""), std::string::npos)
       << line;
-  EXPECT_NE(line.find("argv=[\"sh\", \"-c\", \"echo \\\"\\x1b[31mred\\x0a\\xc3(\\\"\"]"),
+  EXPECT_NE(line.find("args=[\"sh\", \"-c\", \"echo \\\"\\x1b[31mred\\x0a\\xc3(\\\"\"]"),
             std::string::npos)
       << line;
   EXPECT_NE(line.find("cwd=\"/home/\\xe2\\x82\\xac\""), std::string::npos) << line;

@@ -21,6 +21,7 @@ namespace {
 using ::kestrel::testing::EventHeader;
 using ::kestrel::testing::EventRecord;
 using ::kestrel::testing::Str;
+using ::kestrel::testing::StrList;
 
 constexpr uint64_t kSecond = 1'000'000'000;
 
@@ -67,7 +68,7 @@ TEST(ThreadTableTest, ForkChildInheritsTheCallersEntry) {
   ThreadTable t(NoProc());
   t.Insert(Thread(100, 100, 1, "bash"));
   Apply(t, EventRecord(KESTREL_EVT_CLONE, {.tid = 100, .tgid = 100},
-                       {{"res", 200}, {"child_pid", 200}, {"flags", SIGCHLD}}));
+                       {{"res", 200}, {"child_tid", 200}, {"child_pid", 200}, {"flags", SIGCHLD}}));
   const ThreadInfo* child = t.Find(200);
   ASSERT_NE(child, nullptr);
   EXPECT_EQ(child->tgid, 200u);
@@ -80,7 +81,10 @@ TEST(ThreadTableTest, NewThreadSharesTheCallersProcessAndParent) {
   ThreadTable t(NoProc());
   t.Insert(Thread(100, 100, 1, "server"));
   Apply(t, EventRecord(KESTREL_EVT_CLONE3, {.tid = 100, .tgid = 100},
-                       {{"res", 101}, {"child_pid", 100}, {"flags", CLONE_VM | CLONE_THREAD}}));
+                       {{"res", 101},
+                        {"child_tid", 101},
+                        {"child_pid", 100},
+                        {"flags", CLONE_VM | CLONE_THREAD}}));
   const ThreadInfo* thread = t.Find(101);
   ASSERT_NE(thread, nullptr);
   EXPECT_EQ(thread->tgid, 100u);
@@ -124,7 +128,7 @@ TEST(ThreadTableTest, PrctlSetNameRenamesOnlyThatThread) {
   t.Insert(Thread(100, 100, 1, "worker"));
   t.Insert(Thread(101, 100, 1, "worker"));
   Apply(t, EventRecord(KESTREL_EVT_PRCTL, {.tid = 101, .tgid = 100},
-                       {{"res", 0}, {"option", PR_SET_NAME}}, {{"name", Str("sshd")}}));
+                       {{"res", 0}, {"option", PR_SET_NAME}}, {{"arg2_str", Str("sshd")}}));
   EXPECT_EQ(t.Find(101)->comm, "sshd");
   EXPECT_EQ(t.Find(100)->comm, "worker");
   // Other options carry no name and rename nobody.
@@ -160,7 +164,7 @@ TEST(ThreadTableTest, ReusedTidIsNotRemovedByTheOldExit) {
   t.Insert(Thread(200, 200, 100, "old"));
   Apply(t, EventRecord(KESTREL_EVT_PROCESS_EXIT, {.tid = 200, .tgid = 200, .ts_ns = kSecond}, {}));
   Apply(t, EventRecord(KESTREL_EVT_FORK, {.tid = 100, .tgid = 100, .ts_ns = 2 * kSecond},
-                       {{"res", 200}, {"child_pid", 200}}));
+                       {{"res", 200}, {"child_tid", 200}, {"child_pid", 200}}));
   Apply(t, EventRecord(KESTREL_EVT_PRCTL, {.tid = 100, .tgid = 100, .ts_ns = 9 * kSecond}, {}));
   ASSERT_NE(t.Find(200), nullptr);
   EXPECT_EQ(t.Find(200)->comm, "bash");
@@ -221,6 +225,123 @@ TEST(ThreadTableTest, StateSyscallsNameWhatTheTableNeeds) {
        {"clone", "clone3", "execve", "execveat", "exit", "exit_group", "fork", "prctl", "vfork"}) {
     EXPECT_TRUE(std::binary_search(names.begin(), names.end(), name)) << name;
   }
+}
+
+TEST(ThreadTableTest, CloneCallerRecordNamesTheChildInItsNamespace) {
+  ThreadTable t(NoProc());
+  ThreadInfo parent = Thread(100, 100, 1, "runc");
+  parent.exepath = "/usr/bin/runc";
+  parent.cap_effective = 0x3f;
+  t.Insert(parent);
+  // res is the child's id as the caller sees it; the host ids are child_*.
+  Apply(t, EventRecord(KESTREL_EVT_CLONE, {.tid = 100, .tgid = 100},
+                       {{"res", 7000},
+                        {"child_tid", 7000},
+                        {"child_pid", 7000},
+                        {"child_vtid", 1},
+                        {"child_vpid", 1},
+                        {"flags", CLONE_NEWPID | SIGCHLD},
+                        {"uid", 0},
+                        {"gid", 0}},
+                       {{"exe", Str("runc")},
+                        {"args", StrList({"init"})},
+                        {"comm", Str("runc:[1:CHILD]")},
+                        {"cgroups", StrList({"cpu=/ctr/abc", "memory=/ctr/abc"})}}));
+  const ThreadInfo* child = t.Find(7000);
+  ASSERT_NE(child, nullptr);
+  EXPECT_EQ(child->tgid, 7000u);
+  EXPECT_EQ(child->ppid, 100u);
+  EXPECT_EQ(child->vtid, 1u);
+  EXPECT_EQ(child->vpid, 1u);
+  EXPECT_EQ(child->comm, "runc:[1:CHILD]");
+  EXPECT_EQ(child->exe, "runc");
+  EXPECT_EQ(child->args, (std::vector<std::string>{"init"}));
+  EXPECT_EQ(child->cgroup, "/ctr/abc");
+  EXPECT_EQ(child->euid, 0u);
+  // Not in the record: inherited from the caller's entry.
+  EXPECT_EQ(child->exepath, "/usr/bin/runc");
+  EXPECT_EQ(child->cap_effective, 0x3fu);
+}
+
+TEST(ThreadTableTest, ExecFillsTheProcessFacts) {
+  ThreadTable t(NoProc());
+  t.Insert(Thread(200, 200, 100, "bash"));
+  Apply(t, EventRecord(KESTREL_EVT_EXECVE, {.tid = 200, .tgid = 200},
+                       {{"res", 0},
+                        {"ppid", 100},
+                        {"uid", 1000},
+                        {"gid", 1001},
+                        {"ruid", 1002},
+                        {"rgid", 1003},
+                        {"loginuid", 1000},
+                        {"cap_effective", 1},
+                        {"cap_permitted", 3},
+                        {"cap_inheritable", 0},
+                        {"exe_ino", 42},
+                        {"exe_ino_ctime", 5},
+                        {"exe_ino_mtime", 6},
+                        {"exe_writable", 1},
+                        {"exe_memfd", 0},
+                        {"exe_upper_layer", 1},
+                        {"sid", 90},
+                        {"pgid", 91},
+                        {"tty", 34816}},
+                       {{"comm", Str("cat")},
+                        {"exe", Str("cat")},
+                        {"args", StrList({"/etc/hosts"})},
+                        {"env", StrList({"A=1"})},
+                        {"cwd", Str("/root")},
+                        {"trusted_exepath", Str("/usr/bin/cat")},
+                        {"cgroups", StrList({"cpuset=/system.slice/x.service"})}}));
+  const ThreadInfo* e = t.Find(200);
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->comm, "cat");
+  EXPECT_EQ(e->exe, "cat");
+  EXPECT_EQ(e->exepath, "/usr/bin/cat");
+  EXPECT_EQ(e->args, (std::vector<std::string>{"/etc/hosts"}));
+  EXPECT_EQ(e->env, (std::vector<std::string>{"A=1"}));
+  EXPECT_EQ(e->cwd, "/root");
+  EXPECT_EQ(e->euid, 1000u);
+  EXPECT_EQ(e->egid, 1001u);
+  EXPECT_EQ(e->uid, 1002u);
+  EXPECT_EQ(e->gid, 1003u);
+  EXPECT_EQ(e->loginuid, 1000u);
+  EXPECT_EQ(e->cap_effective, 1u);
+  EXPECT_EQ(e->cap_permitted, 3u);
+  EXPECT_EQ(e->exe_ino, 42u);
+  EXPECT_EQ(e->exe_ctime_ns, 5u);
+  EXPECT_EQ(e->exe_mtime_ns, 6u);
+  EXPECT_TRUE(e->exe_writable);
+  EXPECT_FALSE(e->exe_from_memfd);
+  EXPECT_TRUE(e->exe_upper_layer);
+  EXPECT_EQ(e->sid, 90u);
+  EXPECT_EQ(e->pgid, 91u);
+  EXPECT_EQ(e->tty, 34816u);
+  EXPECT_EQ(e->cgroup, "/system.slice/x.service");
+}
+
+TEST(ThreadTableTest, ExitReparentsOrphansToTheReaper) {
+  ThreadTable t(NoProc());
+  t.Insert(Thread(50, 50, 1, "subreaper"));
+  t.Insert(Thread(100, 100, 50, "parent"));
+  t.Insert(Thread(200, 200, 100, "orphan"));
+  t.Insert(Thread(201, 200, 100, "orphan"));
+  Apply(t, EventRecord(KESTREL_EVT_PROCESS_EXIT, {.tid = 100, .tgid = 100},
+                       {{"reaper_tid", 50}, {"group_dead", 1}}));
+  EXPECT_EQ(t.Find(200)->ppid, 50u);
+  EXPECT_EQ(t.Find(201)->ppid, 50u);
+  EXPECT_EQ(t.Find(100)->ppid, 50u);  // its own parent is not its child's
+}
+
+TEST(ThreadTableTest, ThreadExitWithALiveSiblingKeepsTheParent) {
+  ThreadTable t(NoProc());
+  t.Insert(Thread(100, 100, 1, "server"));
+  t.Insert(Thread(101, 100, 1, "server"));
+  t.Insert(Thread(300, 300, 100, "child"));
+  // The thread that made the child leaves; its sibling 100 inherits it.
+  Apply(t, EventRecord(KESTREL_EVT_PROCESS_EXIT, {.tid = 101, .tgid = 100},
+                       {{"reaper_tid", 100}, {"group_dead", 0}}));
+  EXPECT_EQ(t.Find(300)->ppid, 100u);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "../helpers/base/counters.h"
 #include "../helpers/build/record_builder.h"
 #include "../helpers/base/settings_reader.h"
+#include "../helpers/extract/reaper.h"
 #include "../shared/syscall_ids.h"
 
 /* Only the task is read: the tracepoint gained a group_dead argument in
@@ -42,9 +43,13 @@ int BPF_PROG(kestrel_sched_process_exit, struct task_struct *task)
 	}
 	status = BPF_CORE_READ(task, exit_code);
 	rb_begin(s, KESTREL_EVT_PROCESS_EXIT, KESTREL_NPARAMS_PROCESS_EXIT, &settings);
-	rb_u32(s, (status >> 8) & 0xff);
-	rb_u32(s, status & 0x7f);
+	rb_u64(s, (__s64)status);
+	rb_u64(s, (status >> 8) & 0xff);
+	/* Killed by a signal: the low 7 bits, neither 0 (exited) nor 0x7f
+	 * (stopped). */
+	rb_u32(s, (status & 0x7f) != 0x7f ? status & 0x7f : 0);
 	rb_u32(s, (status & 0x80) != 0);
+	rb_u64(s, (__s64)reaper_tid_of(task));
 	rb_u32(s, BPF_CORE_READ(task, signal, live.counter) == 0);
 	rb_submit(s);
 	return 0;

@@ -65,7 +65,11 @@ int BPF_PROG(kestrel_sched_process_fork, struct task_struct *parent, struct task
 		return 0;
 	}
 	fill_table_params(s, type, regs, res, &settings);
-	rb_clone_custom(s, regs, task_tgid_at(child, level));
+	rb_clone_head(s, task);
+	/* No path walk in this object: the caller's cwd is in its own
+	 * thread-table entry (and in the child's record). */
+	rb_empty(s);
+	rb_clone_tail(s, regs, task, child, false);
 	rb_submit(s);
 	return 0;
 }

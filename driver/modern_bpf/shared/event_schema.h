@@ -25,8 +25,9 @@
 
 #include "param_types.h"
 
-/* Most parameters one event may have. */
-#define KESTREL_MAX_EVENT_PARAMS 32
+/* Most parameters one event may have (a power of two: the probe masks
+ * parameter indexes with it). */
+#define KESTREL_MAX_EVENT_PARAMS 64
 
 #include "schema/descriptor_events.h"
 #include "schema/file_events.h"

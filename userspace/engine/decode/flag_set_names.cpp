@@ -104,6 +104,8 @@ std::string_view FlagSetName(kestrel_flag_set set) {
       return "io_uring_enter_flags";
     case KFS_IO_URING_REGISTER_OPCODE:
       return "io_uring_register_opcode";
+    case KFS_EXECVE_FLAGS:
+      return "execve_flags";
   }
   return "";
 }

@@ -37,6 +37,24 @@ bool IsThreadLifeEvent(uint16_t type) {
 
 // Past this many generations a parent chain is taken for a loop.
 constexpr int kMaxAncestors = 256;
+// The cgroup path of a record's `cgroups` ("controller=path" entries; on
+// cgroup v2 every entry carries the one unified path).
+std::optional<std::string> CgroupPath(const DecodedEvent& event) {
+  std::optional<std::vector<std::string>> entries = event.StringList("cgroups");
+  if (!entries || entries->empty()) return std::nullopt;
+  const std::string& first = entries->front();
+  const size_t eq = first.find('=');
+  if (eq == std::string::npos) return std::nullopt;
+  return first.substr(eq + 1);
+}
+
+void SetId(uint32_t& field, std::optional<int64_t> value) {
+  if (value && *value > 0) field = static_cast<uint32_t>(*value);
+}
+
+void SetUid(uint32_t& field, std::optional<int64_t> value) {
+  if (value) field = static_cast<uint32_t>(*value);
+}
 
 }  // namespace
 
@@ -147,15 +165,27 @@ void ThreadTable::ApplyEvent(const DecodedEvent& event) {
       }
       return;
     case KESTREL_EVT_PRCTL: {
-      std::optional<std::string> name = event.String("name");
+      std::optional<std::string> name = event.String("arg2_str");
       if (event.Int("option") == PR_SET_NAME && name && !name->empty()) {
         if (ThreadInfo* t = Lookup(h.tgid, h.tid)) t->comm = *std::move(name);
       }
       return;
     }
-    case KESTREL_EVT_PROCESS_EXIT:
+    case KESTREL_EVT_PROCESS_EXIT: {
       if (it != threads_.end() && !it->second.exited) MarkExited(it->second, h.ts_ns);
+      // Orphans go to the reaper the kernel chose: a thread of the same
+      // process leaves their parent process unchanged.
+      const std::optional<int64_t> reaper_tid = event.Int("reaper_tid");
+      if (!reaper_tid || *reaper_tid <= 0 || event.Int("group_dead") != 1) return;
+      const ThreadInfo* reaper = Find(static_cast<uint32_t>(*reaper_tid));
+      const uint32_t reaper_pid =
+          reaper && reaper->tgid != 0 ? reaper->tgid : static_cast<uint32_t>(*reaper_tid);
+      if (reaper_pid == h.tgid) return;
+      for (auto& [tid, t] : threads_) {
+        if (t.ppid == h.tgid && t.tgid != h.tgid) t.ppid = reaper_pid;
+      }
       return;
+    }
     default:
       break;
   }
@@ -185,7 +215,10 @@ void ThreadTable::ShareFds(ThreadInfo& t) {
 }
 
 void ThreadTable::InheritFds(const kestrel_record_header& h, const DecodedEvent& event) {
-  const std::optional<int64_t> child_tid = event.Return();
+  // The child's host tid (the return value is its id in the caller's pid
+  // namespace).
+  std::optional<int64_t> child_tid = event.Int("child_tid");
+  if (!child_tid) child_tid = event.Return();
   if (!child_tid || *child_tid <= 0) return;
   auto child = threads_.find(static_cast<uint32_t>(*child_tid));
   auto parent = threads_.find(h.tid);
@@ -199,16 +232,43 @@ void ThreadTable::InheritFds(const kestrel_record_header& h, const DecodedEvent&
 }
 
 void ThreadTable::ApplyClone(const kestrel_record_header& h, const DecodedEvent& event) {
-  const std::optional<int64_t> res = event.Int("res");
+  const std::optional<int64_t> res = event.Return();
+  const std::optional<int64_t> child_tid = event.Int("child_tid");
   const std::optional<int64_t> child_pid = event.Int("child_pid");
-  // The child's own return (res 0) and failures add nobody.
-  if (!res || *res <= 0 || !child_pid || *child_pid <= 0) return;
+  // The child's own return (res 0) and failures add nobody: the caller's
+  // record, which precedes everything the child does, made its entry.
+  if (!res || *res <= 0 || !child_tid || *child_tid <= 0 || !child_pid || *child_pid <= 0) {
+    return;
+  }
+  // What the record does not carry (exepath, real ids, capabilities,
+  // loginuid, exe facts, env, root, session) the child inherits from the
+  // caller's entry unchanged.
   const ThreadInfo* parent = Lookup(h.tgid, h.tid);
   ThreadInfo child = parent ? *parent : ThreadInfo{};
-  child.tid = static_cast<uint32_t>(*res);
+  child.tid = static_cast<uint32_t>(*child_tid);
   child.tgid = static_cast<uint32_t>(*child_pid);
+  child.vtid = 0;
+  child.vpid = 0;
+  SetId(child.vtid, event.Int("child_vtid"));
+  SetId(child.vpid, event.Int("child_vpid"));
   child.exited = false;
   child.exit_ts_ns = 0;
+  child.start_ns = 0;
+  if (std::optional<std::string> comm = event.String("comm"); comm && !comm->empty()) {
+    child.comm = *std::move(comm);
+  }
+  if (std::optional<std::string> exe = event.String("exe"); exe && !exe->empty()) {
+    child.exe = *std::move(exe);
+  }
+  if (std::optional<std::vector<std::string>> args = event.StringList("args")) {
+    child.args = *std::move(args);
+  }
+  if (std::optional<std::string> cwd = event.String("cwd"); cwd && !cwd->empty()) {
+    child.cwd = *std::move(cwd);
+  }
+  SetUid(child.euid, event.Int("uid"));
+  SetUid(child.egid, event.Int("gid"));
+  if (std::optional<std::string> cgroup = CgroupPath(event)) child.cgroup = *std::move(cgroup);
   const uint64_t flags = static_cast<uint64_t>(event.Int("flags").value_or(0));
   const bool same_parent = child.tgid == h.tgid || (flags & CLONE_PARENT);
   if (!same_parent) child.ppid = h.tgid;  // else: the caller's parent, inherited
@@ -222,11 +282,44 @@ void ThreadTable::ApplyExec(const kestrel_record_header& h, const DecodedEvent& 
   ThreadInfo& t = Upsert(h.tid);
   t.tgid = h.tgid;
   if (comm && !comm->empty()) t.comm = *std::move(comm);
-  if (event.Int("res") != 0) return;
+  if (event.Return() != 0) return;
   if (std::optional<std::string> exe = event.String("exe")) t.exe = *std::move(exe);
+  if (std::optional<std::string> path = event.String("trusted_exepath")) {
+    t.exepath = *std::move(path);
+  }
+  if (std::optional<std::vector<std::string>> args = event.StringList("args")) {
+    t.args = *std::move(args);
+  }
+  if (std::optional<std::vector<std::string>> env = event.StringList("env")) {
+    t.env = *std::move(env);
+  }
+  if (std::optional<std::string> cwd = event.String("cwd"); cwd && !cwd->empty()) {
+    t.cwd = *std::move(cwd);
+  }
   if (std::optional<int64_t> ppid = event.Int("ppid"); ppid && *ppid >= 0) {
     t.ppid = static_cast<uint32_t>(*ppid);
   }
+  // The exec'ing thread becomes the process's only thread; its ids in its
+  // own pid namespace do not change. The namespace's own numbering of the
+  // process is vpgid's namespace: only the group id is recorded there.
+  SetId(t.sid, event.Int("sid"));
+  SetId(t.pgid, event.Int("pgid"));
+  SetUid(t.tty, event.Int("tty"));
+  SetUid(t.uid, event.Int("ruid"));
+  SetUid(t.gid, event.Int("rgid"));
+  SetUid(t.euid, event.Int("uid"));
+  SetUid(t.egid, event.Int("gid"));
+  SetUid(t.loginuid, event.Int("loginuid"));
+  t.cap_effective = static_cast<uint64_t>(event.Int("cap_effective").value_or(0));
+  t.cap_permitted = static_cast<uint64_t>(event.Int("cap_permitted").value_or(0));
+  t.cap_inheritable = static_cast<uint64_t>(event.Int("cap_inheritable").value_or(0));
+  if (std::optional<std::string> cgroup = CgroupPath(event)) t.cgroup = *std::move(cgroup);
+  t.exe_ino = static_cast<uint64_t>(event.Int("exe_ino").value_or(0));
+  t.exe_ctime_ns = static_cast<uint64_t>(event.Int("exe_ino_ctime").value_or(0));
+  t.exe_mtime_ns = static_cast<uint64_t>(event.Int("exe_ino_mtime").value_or(0));
+  t.exe_writable = event.Int("exe_writable").value_or(0) != 0;
+  t.exe_from_memfd = event.Int("exe_memfd").value_or(0) != 0;
+  t.exe_upper_layer = event.Int("exe_upper_layer").value_or(0) != 0;
 }
 
 const ThreadInfo* ThreadTable::Find(uint32_t tid) const {

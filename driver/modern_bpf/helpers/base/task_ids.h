@@ -52,6 +52,32 @@ static __always_inline __s32 task_pgid(struct task_struct *task)
 	return pid_nr_at(BPF_CORE_READ(task, signal, pids[PIDTYPE_PGID]), 0);
 }
 
+/* The pid namespace `pid` was allocated in (the task's own, for its
+ * thread_pid): numbers[level].ns, addressed like pid_nr_at. */
+static __always_inline struct pid_namespace *pid_ns_of(struct pid *pid)
+{
+	struct pid_namespace *ns = NULL;
+	__u32 level;
+	__u64 off;
+
+	if (!pid)
+		return NULL;
+	level = BPF_CORE_READ(pid, level);
+	if (level > 32)
+		return NULL;
+	off = bpf_core_field_offset(struct pid, numbers) +
+	      (__u64)level * bpf_core_type_size(struct upid) +
+	      bpf_core_field_offset(struct upid, ns);
+	bpf_probe_read_kernel(&ns, sizeof(ns), (void *)pid + off);
+	return ns;
+}
+
+/* The task's process group id as its own pid namespace numbers it. */
+static __always_inline __s32 task_vpgid(struct task_struct *task)
+{
+	return pid_nr_at(BPF_CORE_READ(task, signal, pids[PIDTYPE_PGID]), task_ns_level(task));
+}
+
 /* The controlling terminal as a kernel dev_t (major << 20 | minor), or 0. */
 static __always_inline __u32 task_tty(struct task_struct *task)
 {

@@ -19,13 +19,11 @@
 #define ARGV_MAX_BYTES 4096
 #define ARGV_MAX_ARGS  64
 
-/* The argv the kernel laid out for the current, freshly exec'd image
- * (mm->arg_start..arg_end). The kernel wrote it and no instruction of the
- * new image has run, so nothing can have changed it. */
-static __always_inline void rb_exec_argv(struct scratch_area *s, struct mm_struct *mm)
+/* The strings the kernel laid out between `start` and `end` of the freshly
+ * exec'd image's stack. The kernel wrote them and no instruction of the new
+ * image has run, so nothing can have changed them. */
+static __always_inline void rb_exec_strings(struct scratch_area *s, __u64 start, __u64 end)
 {
-	__u64 start = mm->arg_start;
-	__u64 end = mm->arg_end;
 	__u32 off = s->payload_off & RB_MASK;
 	__u32 n;
 
@@ -42,6 +40,36 @@ static __always_inline void rb_exec_argv(struct scratch_area *s, struct mm_struc
 		return;
 	}
 	rb_commit_param(s, (__u16)n);
+}
+
+/* exe (argv[0]) and args (argv[1..]) of the new image: two parameters. */
+static __always_inline void rb_exec_exe_args(struct scratch_area *s, struct mm_struct *mm)
+{
+	__u64 start = mm->arg_start;
+	__u64 end = mm->arg_end;
+	__u32 off = s->payload_off & RB_MASK;
+	long n = 0;
+
+	if (end > start)
+		n = bpf_probe_read_user_str(&s->buf[off], KESTREL_MAX_PATH, (const void *)start);
+	if (n > 0)
+		rb_commit_param(s, (__u16)n);
+	else
+		rb_empty(s);
+	rb_exec_strings(s, start + (n > 0 ? n : 0), end);
+}
+
+/* The new image's environment. */
+static __always_inline void rb_exec_env(struct scratch_area *s, struct mm_struct *mm)
+{
+	rb_exec_strings(s, mm->env_start, mm->env_end);
+}
+
+/* The file name exec was asked for: the kernel copies it onto the new
+ * stack right above the environment (bprm->exec, AT_EXECFN). */
+static __always_inline void rb_exec_filename(struct scratch_area *s, struct mm_struct *mm)
+{
+	rb_user_str(s, (const void *)mm->env_end, KESTREL_MAX_PATH);
 }
 
 struct argv_walk {
@@ -93,6 +121,23 @@ static __always_inline void rb_user_argv(struct scratch_area *s, const char *con
 	if (!w.done)
 		s->flags |= KESTREL_RECORD_TRUNCATED;
 	rb_commit_param(s, (__u16)w.len);
+}
+
+/* exe (argv[0]) and args (argv[1..]) from the caller's argv, as
+ * rb_user_argv reads it: two parameters. */
+static __always_inline void rb_user_exe_args(struct scratch_area *s, const char *const *argv)
+{
+	const char *arg0 = NULL;
+
+	if (argv)
+		bpf_probe_read_user(&arg0, sizeof(arg0), &argv[0]);
+	if (!arg0) {
+		rb_empty(s);
+		rb_empty(s);
+		return;
+	}
+	rb_user_str(s, arg0, KESTREL_MAX_PATH);
+	rb_user_argv(s, argv + 1);
 }
 
 #endif /* KESTREL_BPF_ARGV_READER_H */

@@ -10,27 +10,37 @@
 #include <bpf/bpf_tracing.h>
 
 #include "../../helpers/extract/argv_reader.h"
+#include "../../helpers/extract/cgroup_paths.h"
 #include "../../helpers/extract/clone_params.h"
 #include "../../helpers/extract/creds.h"
 #include "../../helpers/extract/exe_facts.h"
 #include "../../helpers/build/filler_scratch.h"
 #include "../../helpers/extract/path_reader.h"
+#include "../../helpers/extract/process_facts.h"
 #include "../../helpers/build/record_builder.h"
 #include "../../helpers/base/task_ids.h"
 
-#define TASK_COMM_BYTES 16
+/* Falco's PPM_EXE_* bits (the exec family's `flags`). */
+#define KESTREL_EXE_WRITABLE	(1 << 0)
+#define KESTREL_EXE_UPPER_LAYER (1 << 1)
+#define KESTREL_EXE_FROM_MEMFD	(1 << 2)
 
-static __always_inline void rb_exe_facts(struct scratch_area *s, struct file *exe,
-					 const struct cred *cred)
+struct exe_facts {
+	__u64 ino, ctime_ns, mtime_ns;
+	bool writable, memfd, upper_layer;
+};
+
+static __always_inline void read_exe_facts(struct exe_facts *f, struct file *exe,
+					   const struct cred *cred)
 {
 	struct inode *inode = exe->f_inode;
 
-	rb_u64(s, inode->i_ino);
-	rb_u64(s, inode_ctime_ns(inode));
-	rb_u64(s, inode_mtime_ns(inode));
-	rb_u32(s, inode_writable_by(inode, cred));
-	rb_u32(s, file_is_memfd(exe));
-	rb_u32(s, file_on_overlay_upper(exe));
+	f->ino = inode->i_ino;
+	f->ctime_ns = inode_ctime_ns(inode);
+	f->mtime_ns = inode_mtime_ns(inode);
+	f->writable = inode_writable_by(inode, cred);
+	f->memfd = file_is_memfd(exe);
+	f->upper_layer = file_on_overlay_upper(exe);
 }
 
 /* The exe's absolute path; a file of no directory (a memfd, whose dentry
@@ -49,44 +59,71 @@ static __always_inline void rb_exe_path(struct scratch_area *s, struct file *exe
 
 /* The exec family's common parameters (KESTREL_PARAMS_EXEC_COMMON). */
 static __always_inline void fill_exec(struct scratch_area *s, long ret, const char *filename,
-				      const char *const *argv)
+				      const char *const *argv, const char *const *envp)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	const struct cred *cred = task->cred;
 	struct fs_struct *fs = task->fs;
-	struct file *exe = ret == 0 ? task->mm->exe_file : NULL;
+	struct mm_struct *mm = task->mm;
+	struct file *exe = ret == 0 ? mm->exe_file : NULL;
+	struct exe_facts facts = {};
+	__u32 flags;
 
 	if (exe) {
-		rb_exe_path(s, exe);
-		rb_exec_argv(s, task->mm);
+		read_exe_facts(&facts, exe, cred);
+		rb_exec_exe_args(s, mm);
 	} else {
-		rb_user_str(s, filename, KESTREL_MAX_PATH);
-		rb_user_argv(s, argv);
+		rb_user_exe_args(s, argv);
 	}
-	rb_u64(s, (__s64)task->tgid);
 	rb_u64(s, (__s64)task->pid);
-	rb_u64(s, (__s64)task->real_parent->tgid);
+	rb_u64(s, (__s64)task->tgid);
+	rb_u64(s, (__s64)task->real_parent->pid);
+	rb_path(s, &fs->pwd);
+	rb_u64(s, task_fdlimit(task));
+	rb_u64(s, task->maj_flt);
+	rb_u64(s, task->min_flt);
+	rb_u32(s, mm_vm_size_kib(mm));
+	rb_u32(s, mm_vm_rss_kib(mm));
+	rb_u32(s, mm_vm_swap_kib(mm));
 	rb_kernel_str(s, task->comm, TASK_COMM_BYTES);
+	rb_cgroups(s, task);
+	if (exe)
+		rb_exec_env(s, mm);
+	else
+		rb_user_argv(s, envp);
+	rb_u32(s, task_tty(task));
+	rb_u64(s, (__s64)task_vpgid(task));
+	rb_u32(s, task_loginuid(task));
+	flags = (facts.writable ? KESTREL_EXE_WRITABLE : 0) |
+		(facts.upper_layer ? KESTREL_EXE_UPPER_LAYER : 0) |
+		(facts.memfd ? KESTREL_EXE_FROM_MEMFD : 0);
+	rb_u32(s, flags);
+	rb_u64(s, cred_caps(cred, cap_inheritable));
+	rb_u64(s, cred_caps(cred, cap_permitted));
+	rb_u64(s, cred_caps(cred, cap_effective));
+	rb_u64(s, facts.ino);
+	rb_u64(s, facts.ctime_ns);
+	rb_u64(s, facts.mtime_ns);
+	rb_u32(s, cred->euid.val);
+	if (exe)
+		rb_exe_path(s, exe);
+	else
+		rb_empty(s);
+	rb_u64(s, (__s64)task_pgid(task));
+	rb_u32(s, cred->egid.val);
+	if (exe)
+		rb_exec_filename(s, mm);
+	else
+		rb_user_str(s, filename, KESTREL_MAX_PATH);
+	rb_u64(s, (__s64)task->real_parent->tgid);
 	rb_u32(s, cred->uid.val);
 	rb_u32(s, cred->gid.val);
 	rb_u32(s, cred->euid.val);
-	rb_u32(s, task_loginuid(task));
-	rb_u64(s, bpf_get_current_cgroup_id());
-	rb_u64(s, cred_caps(cred, cap_effective));
-	rb_u64(s, cred_caps(cred, cap_permitted));
-	rb_u64(s, cred_caps(cred, cap_inheritable));
-	if (exe) {
-		rb_exe_facts(s, exe, cred);
-	} else {
-		for (int i = 0; i < 3; i++)
-			rb_u64(s, 0);
-		for (int i = 0; i < 3; i++)
-			rb_u32(s, 0);
-	}
-	rb_u32(s, task_tty(task));
 	rb_u64(s, (__s64)task_sid(task));
-	rb_u64(s, (__s64)task_pgid(task));
-	rb_path(s, &fs->pwd);
+	rb_u64(s, bpf_get_current_cgroup_id());
+	rb_u32(s, facts.writable);
+	rb_u32(s, facts.memfd);
+	rb_u32(s, facts.upper_layer);
 	rb_submit(s);
 }
 
@@ -97,7 +134,8 @@ int BPF_PROG(fill_EXECVE, struct pt_regs *regs, long ret)
 
 	if (!s)
 		return 0;
-	fill_exec(s, ret, (const char *)regs->di, (const char *const *)regs->si);
+	fill_exec(s, ret, (const char *)regs->di, (const char *const *)regs->si,
+		  (const char *const *)regs->dx);
 	return 0;
 }
 
@@ -108,7 +146,8 @@ int BPF_PROG(fill_EXECVEAT, struct pt_regs *regs, long ret)
 
 	if (!s)
 		return 0;
-	fill_exec(s, ret, (const char *)regs->si, (const char *const *)regs->dx);
+	fill_exec(s, ret, (const char *)regs->si, (const char *const *)regs->dx,
+		  (const char *const *)regs->r10);
 	return 0;
 }
 
@@ -118,16 +157,13 @@ int BPF_PROG(fill_EXECVEAT, struct pt_regs *regs, long ret)
 static __always_inline int fill_clone_exit(__u16 type, struct pt_regs *regs, long ret)
 {
 	struct scratch_area *s = scratch_for(type);
-	struct task_struct *task;
-	__s32 child_pid = 0;
+	struct task_struct *task = bpf_get_current_task_btf();
 
 	if (!s || ret > 0)
 		return 0;
-	if (ret == 0) {
-		task = bpf_get_current_task_btf();
-		child_pid = task_tgid_at(task, task_ns_level(task));
-	}
-	rb_clone_custom(s, regs, child_pid);
+	rb_clone_head(s, task);
+	rb_path(s, &task->fs->pwd);
+	rb_clone_tail(s, regs, task, NULL, ret == 0);
 	rb_submit(s);
 	return 0;
 }
@@ -187,9 +223,10 @@ int BPF_PROG(fill_CAPSET, struct pt_regs *regs, long ret)
 	return 0;
 }
 
-/* PR_SET_NAME from <linux/prctl.h>; the kernel headers are not included in
- * BPF programs. */
+/* From <linux/prctl.h>; the kernel headers are not included in BPF
+ * programs. */
 #define KESTREL_PR_SET_NAME 15
+#define KESTREL_PR_GET_NAME 16
 
 SEC("tp_btf/sys_exit")
 int BPF_PROG(fill_PRCTL, struct pt_regs *regs, long ret)
@@ -199,7 +236,7 @@ int BPF_PROG(fill_PRCTL, struct pt_regs *regs, long ret)
 
 	if (!s)
 		return 0;
-	if ((int)regs->di == KESTREL_PR_SET_NAME) {
+	if ((int)regs->di == KESTREL_PR_SET_NAME || (int)regs->di == KESTREL_PR_GET_NAME) {
 		task = bpf_get_current_task_btf();
 		rb_kernel_str(s, task->comm, TASK_COMM_BYTES);
 	} else {

@@ -4,51 +4,86 @@
 #define KESTREL_SHARED_SCHEMA_PROCESS_EVENTS_H
 
 /*
+ * Parameter names follow Falco's newest exit events (driver/event_table.c);
+ * Kestrel's extras come after them.
+ *
  * What an exec leaves behind, written by fill_exec (process_fillers.bpf.c).
  *
  * After a successful exec the caller's image is gone, so nothing is read
- * from the pointers the caller passed: the exe is the new mm->exe_file and
- * argv is the copy the kernel itself wrote between mm->arg_start and
- * arg_end, which no user code has run against yet (TOCTOU-free). A failed
- * exec keeps its image, and exe/argv come from the caller's pointers: another
- * thread may have rewritten them after the kernel's copy (TOCTOU exposure);
- * the exe_* facts are then 0. Identity and credentials are those of the
- * task after the call (the new ones on success).
+ * from the pointers the caller passed: exe, args and env are the copies the
+ * kernel itself wrote at the top of the new stack (mm->arg_start..arg_end,
+ * env_start..env_end, and the file name it was asked for right after the
+ * environment), which no user code has run against yet (TOCTOU-free), and
+ * trusted_exepath is the path of the new mm->exe_file. A failed exec keeps
+ * its image: exe, args, env and filename come from the caller's pointers
+ * (another thread may have rewritten them after the kernel's copy: TOCTOU
+ * exposure), trusted_exepath is empty and the exe facts are 0.
+ *
+ * exe is argv[0] and args argv[1..] (Falco's proc.exe and proc.args), env
+ * the environment, each a NUL-separated list. tid, pid, ptid (the parent
+ * thread's id), pgid and sid are host (initial namespace) numbers; vpgid is
+ * the group's id in the task's own pid namespace. uid and gid are the
+ * effective ids, as Falco records them; ruid and rgid the real ones.
+ * fdlimit is RLIMIT_NOFILE's soft limit; pgft_* the thread's page faults;
+ * vm_* the new image's sizes in KiB. cgroups is "controller=path" for each
+ * of cpuset, cpu, cpuacct, io and memory the kernel has, NUL-separated; on
+ * the unified (v2) hierarchy every path is the task's cgroup v2 path, as
+ * /proc/PID/cgroup shows it ("0::/path"). flags holds the exe facts as
+ * Falco's PPM_EXE_* bits (KFS_EXECVE_FLAGS); exe_writable, exe_memfd and
+ * exe_upper_layer repeat them one by one. Identity and credentials are
+ * those of the task after the call (the new ones on success).
  */
 #define KESTREL_PARAMS_EXEC_COMMON(PARAM)                                                          \
-	PARAM(exe, KPT_PATH, KPS_CUSTOM, KFS_NONE)                                                 \
-	PARAM(argv, KPT_CHARBUF_ARRAY, KPS_CUSTOM, KFS_NONE)                                       \
-	PARAM(pid, KPT_PID, KPS_CUSTOM, KFS_NONE)                                                  \
+	PARAM(exe, KPT_CHARBUF, KPS_CUSTOM, KFS_NONE)                                              \
+	PARAM(args, KPT_CHARBUF_ARRAY, KPS_CUSTOM, KFS_NONE)                                       \
 	PARAM(tid, KPT_PID, KPS_CUSTOM, KFS_NONE)                                                  \
-	PARAM(ppid, KPT_PID, KPS_CUSTOM, KFS_NONE)                                                 \
+	PARAM(pid, KPT_PID, KPS_CUSTOM, KFS_NONE)                                                  \
+	PARAM(ptid, KPT_PID, KPS_CUSTOM, KFS_NONE)                                                 \
+	PARAM(cwd, KPT_PATH, KPS_CUSTOM, KFS_NONE)                                                 \
+	PARAM(fdlimit, KPT_UINT64, KPS_CUSTOM, KFS_NONE)                                           \
+	PARAM(pgft_maj, KPT_UINT64, KPS_CUSTOM, KFS_NONE)                                          \
+	PARAM(pgft_min, KPT_UINT64, KPS_CUSTOM, KFS_NONE)                                          \
+	PARAM(vm_size, KPT_UINT32, KPS_CUSTOM, KFS_NONE)                                           \
+	PARAM(vm_rss, KPT_UINT32, KPS_CUSTOM, KFS_NONE)                                            \
+	PARAM(vm_swap, KPT_UINT32, KPS_CUSTOM, KFS_NONE)                                           \
 	PARAM(comm, KPT_CHARBUF, KPS_CUSTOM, KFS_NONE)                                             \
-	PARAM(uid, KPT_UID, KPS_CUSTOM, KFS_NONE)                                                  \
-	PARAM(gid, KPT_GID, KPS_CUSTOM, KFS_NONE)                                                  \
-	PARAM(euid, KPT_UID, KPS_CUSTOM, KFS_NONE)                                                 \
+	PARAM(cgroups, KPT_CHARBUF_ARRAY, KPS_CUSTOM, KFS_NONE)                                    \
+	PARAM(env, KPT_CHARBUF_ARRAY, KPS_CUSTOM, KFS_NONE)                                        \
+	PARAM(tty, KPT_UINT32, KPS_CUSTOM, KFS_NONE)                                               \
+	PARAM(vpgid, KPT_PID, KPS_CUSTOM, KFS_NONE)                                                \
 	PARAM(loginuid, KPT_UID, KPS_CUSTOM, KFS_NONE)                                             \
-	PARAM(cgroup_id, KPT_UINT64, KPS_CUSTOM, KFS_NONE)                                         \
-	PARAM(cap_effective, KPT_UINT64, KPS_CUSTOM, KFS_NONE)                                     \
-	PARAM(cap_permitted, KPT_UINT64, KPS_CUSTOM, KFS_NONE)                                     \
+	PARAM(flags, KPT_FLAGS32, KPS_CUSTOM, KFS_EXECVE_FLAGS)                                    \
 	PARAM(cap_inheritable, KPT_UINT64, KPS_CUSTOM, KFS_NONE)                                   \
+	PARAM(cap_permitted, KPT_UINT64, KPS_CUSTOM, KFS_NONE)                                     \
+	PARAM(cap_effective, KPT_UINT64, KPS_CUSTOM, KFS_NONE)                                     \
 	PARAM(exe_ino, KPT_UINT64, KPS_CUSTOM, KFS_NONE)                                           \
-	PARAM(exe_ctime, KPT_UINT64, KPS_CUSTOM, KFS_NONE)                                         \
-	PARAM(exe_mtime, KPT_UINT64, KPS_CUSTOM, KFS_NONE)                                         \
+	PARAM(exe_ino_ctime, KPT_UINT64, KPS_CUSTOM, KFS_NONE)                                     \
+	PARAM(exe_ino_mtime, KPT_UINT64, KPS_CUSTOM, KFS_NONE)                                     \
+	PARAM(uid, KPT_UID, KPS_CUSTOM, KFS_NONE)                                                  \
+	PARAM(trusted_exepath, KPT_PATH, KPS_CUSTOM, KFS_NONE)                                     \
+	PARAM(pgid, KPT_PID, KPS_CUSTOM, KFS_NONE)                                                 \
+	PARAM(gid, KPT_GID, KPS_CUSTOM, KFS_NONE)                                                  \
+	PARAM(filename, KPT_PATH, KPS_CUSTOM, KFS_NONE)                                            \
+	PARAM(ppid, KPT_PID, KPS_CUSTOM, KFS_NONE)                                                 \
+	PARAM(ruid, KPT_UID, KPS_CUSTOM, KFS_NONE)                                                 \
+	PARAM(rgid, KPT_GID, KPS_CUSTOM, KFS_NONE)                                                 \
+	PARAM(euid, KPT_UID, KPS_CUSTOM, KFS_NONE)                                                 \
+	PARAM(sid, KPT_PID, KPS_CUSTOM, KFS_NONE)                                                  \
+	PARAM(cgroup_id, KPT_UINT64, KPS_CUSTOM, KFS_NONE)                                         \
 	PARAM(exe_writable, KPT_UINT32, KPS_CUSTOM, KFS_NONE)                                      \
 	PARAM(exe_memfd, KPT_UINT32, KPS_CUSTOM, KFS_NONE)                                         \
-	PARAM(exe_upper_layer, KPT_UINT32, KPS_CUSTOM, KFS_NONE)                                   \
-	PARAM(tty, KPT_UINT32, KPS_CUSTOM, KFS_NONE)                                               \
-	PARAM(sid, KPT_PID, KPS_CUSTOM, KFS_NONE)                                                  \
-	PARAM(pgid, KPT_PID, KPS_CUSTOM, KFS_NONE)                                                 \
-	PARAM(cwd, KPT_PATH, KPS_CUSTOM, KFS_NONE)
+	PARAM(exe_upper_layer, KPT_UINT32, KPS_CUSTOM, KFS_NONE)
 
 #define KESTREL_PARAMS_EXECVE(PARAM)                                                               \
 	PARAM(res, KPT_ERRNO, KPS_RET, KFS_NONE)                                                   \
 	KESTREL_PARAMS_EXEC_COMMON(PARAM)
 
+/* at_flags is execveat's own flags argument (Falco's `flags` is the exe
+ * facts word of the exec family). */
 #define KESTREL_PARAMS_EXECVEAT(PARAM)                                                             \
 	PARAM(res, KPT_ERRNO, KPS_RET, KFS_NONE)                                                   \
 	PARAM(dirfd, KPT_FD, KPS_ARG0, KFS_NONE)                                                   \
-	PARAM(flags, KPT_FLAGS32, KPS_ARG4, KFS_AT_FLAGS)                                          \
+	PARAM(at_flags, KPT_FLAGS32, KPS_ARG4, KFS_AT_FLAGS)                                       \
 	KESTREL_PARAMS_EXEC_COMMON(PARAM)
 
 /*
@@ -57,10 +92,50 @@
  * in timestamp and in ring order; its ts_ns is the child's creation time.
  * A failed call has no fork and is written at syscall exit. The child's own
  * return (res 0) is a second record, written at the child's syscall exit.
- * child_pid is the new task's process id (its tgid) in the caller's pid
- * namespace; res is its thread id, as the syscall returns it.
+ *
+ * As in Falco, exe .. vpid describe the task that writes the record: the
+ * caller in the caller's record, the child in the child's. exe, args, cwd,
+ * comm, cgroups, uid (effective) and gid (effective) are what the child
+ * inherits at that instant (a clone3 with CLONE_INTO_CGROUP puts the child
+ * elsewhere: its own record has its cgroups). tid, pid, ptid are host
+ * numbers, vtid and vpid those of the task's own pid namespace (1 for the
+ * first process of a new one); pidns_init_start_ts is the start time
+ * (CLOCK_MONOTONIC ns) of that namespace's init, in the child's record
+ * only (0 in the caller's, as Falco). fdlimit, pgft_* and vm_* as for exec.
+ *
+ * The caller's record also names the child, so user space can enter it
+ * before it runs: child_tid and child_pid are its host thread and process
+ * ids (res is the thread id in the caller's namespace), child_vtid and
+ * child_vpid its ids in its own pid namespace. What the child's entry needs
+ * beyond that is derived from the caller's entry, not copied here: its
+ * parent (the caller's process, or the caller's parent under CLONE_PARENT
+ * or CLONE_THREAD), exepath, real ids, capabilities, loginuid, exe facts
+ * and environment (all inherited unchanged by a fork).
  */
-#define KESTREL_PARAMS_CLONE_COMMON(PARAM) PARAM(child_pid, KPT_PID, KPS_CUSTOM, KFS_NONE)
+#define KESTREL_PARAMS_CLONE_COMMON(PARAM)                                                         \
+	PARAM(exe, KPT_CHARBUF, KPS_CUSTOM, KFS_NONE)                                              \
+	PARAM(args, KPT_CHARBUF_ARRAY, KPS_CUSTOM, KFS_NONE)                                       \
+	PARAM(tid, KPT_PID, KPS_CUSTOM, KFS_NONE)                                                  \
+	PARAM(pid, KPT_PID, KPS_CUSTOM, KFS_NONE)                                                  \
+	PARAM(ptid, KPT_PID, KPS_CUSTOM, KFS_NONE)                                                 \
+	PARAM(cwd, KPT_PATH, KPS_CUSTOM, KFS_NONE)                                                 \
+	PARAM(fdlimit, KPT_INT64, KPS_CUSTOM, KFS_NONE)                                            \
+	PARAM(pgft_maj, KPT_UINT64, KPS_CUSTOM, KFS_NONE)                                          \
+	PARAM(pgft_min, KPT_UINT64, KPS_CUSTOM, KFS_NONE)                                          \
+	PARAM(vm_size, KPT_UINT32, KPS_CUSTOM, KFS_NONE)                                           \
+	PARAM(vm_rss, KPT_UINT32, KPS_CUSTOM, KFS_NONE)                                            \
+	PARAM(vm_swap, KPT_UINT32, KPS_CUSTOM, KFS_NONE)                                           \
+	PARAM(comm, KPT_CHARBUF, KPS_CUSTOM, KFS_NONE)                                             \
+	PARAM(cgroups, KPT_CHARBUF_ARRAY, KPS_CUSTOM, KFS_NONE)                                    \
+	PARAM(uid, KPT_UID, KPS_CUSTOM, KFS_NONE)                                                  \
+	PARAM(gid, KPT_GID, KPS_CUSTOM, KFS_NONE)                                                  \
+	PARAM(vtid, KPT_PID, KPS_CUSTOM, KFS_NONE)                                                 \
+	PARAM(vpid, KPT_PID, KPS_CUSTOM, KFS_NONE)                                                 \
+	PARAM(pidns_init_start_ts, KPT_UINT64, KPS_CUSTOM, KFS_NONE)                               \
+	PARAM(child_tid, KPT_PID, KPS_CUSTOM, KFS_NONE)                                            \
+	PARAM(child_pid, KPT_PID, KPS_CUSTOM, KFS_NONE)                                            \
+	PARAM(child_vtid, KPT_PID, KPS_CUSTOM, KFS_NONE)                                           \
+	PARAM(child_vpid, KPT_PID, KPS_CUSTOM, KFS_NONE)
 
 /* x86_64 clone(flags, newsp, parent_tid, child_tid, tls). */
 #define KESTREL_PARAMS_CLONE(PARAM)                                                                \
@@ -74,12 +149,14 @@
 #define KESTREL_PARAMS_CLONE3(PARAM)                                                               \
 	PARAM(res, KPT_PID, KPS_RET, KFS_NONE)                                                     \
 	PARAM(size, KPT_UINT64, KPS_ARG1, KFS_NONE)                                                \
-	PARAM(flags, KPT_FLAGS32, KPS_CUSTOM, KFS_CLONE_FLAGS)                                     \
-	KESTREL_PARAMS_CLONE_COMMON(PARAM)
+	KESTREL_PARAMS_CLONE_COMMON(PARAM)                                                         \
+	PARAM(flags, KPT_FLAGS32, KPS_CUSTOM, KFS_CLONE_FLAGS)
 
+/* fork and vfork take no flags: flags is 0, as in Falco. */
 #define KESTREL_PARAMS_FORK(PARAM)                                                                 \
 	PARAM(res, KPT_PID, KPS_RET, KFS_NONE)                                                     \
-	KESTREL_PARAMS_CLONE_COMMON(PARAM)
+	KESTREL_PARAMS_CLONE_COMMON(PARAM)                                                         \
+	PARAM(flags, KPT_FLAGS32, KPS_CUSTOM, KFS_CLONE_FLAGS)
 
 /* Credentials and namespaces. The ids are the caller's arguments (the
  * kernel copies them in registers: nothing to race). */
@@ -117,7 +194,8 @@
 	PARAM(res, KPT_ERRNO, KPS_RET, KFS_NONE)                                                   \
 	PARAM(flags, KPT_FLAGS32, KPS_ARG0, KFS_UNSHARE_FLAGS)
 
-/* name: for PR_SET_NAME, the caller's comm as the kernel holds it at exit
+/* arg2_int is the raw second argument. arg2_str: for PR_SET_NAME and
+ * PR_GET_NAME, the caller's comm as the kernel holds it at exit
  * (the new name on success, truncated to 15 bytes as the kernel stores it;
  * the unchanged name on failure), so a reader of the stream knows what the
  * thread is called without reading /proc. Empty for every other option.
@@ -125,11 +203,11 @@
 #define KESTREL_PARAMS_PRCTL(PARAM)                                                                \
 	PARAM(res, KPT_ERRNO, KPS_RET, KFS_NONE)                                                   \
 	PARAM(option, KPT_FLAGS32, KPS_ARG0, KFS_PRCTL_OPTION)                                     \
-	PARAM(arg2, KPT_UINT64, KPS_ARG1, KFS_NONE)                                                \
+	PARAM(arg2_int, KPT_INT64, KPS_ARG1, KFS_NONE)                                             \
 	PARAM(arg3, KPT_UINT64, KPS_ARG2, KFS_NONE)                                                \
 	PARAM(arg4, KPT_UINT64, KPS_ARG3, KFS_NONE)                                                \
 	PARAM(arg5, KPT_UINT64, KPS_ARG4, KFS_NONE)                                                \
-	PARAM(name, KPT_CHARBUF, KPS_CUSTOM, KFS_NONE)
+	PARAM(arg2_str, KPT_CHARBUF, KPS_CUSTOM, KFS_NONE)
 
 #define KESTREL_PARAMS_PTRACE(PARAM)                                                               \
 	PARAM(res, KPT_ERRNO, KPS_RET, KFS_NONE)                                                   \
@@ -150,7 +228,7 @@
 
 #define KESTREL_PARAMS_TGKILL(PARAM)                                                               \
 	PARAM(res, KPT_ERRNO, KPS_RET, KFS_NONE)                                                   \
-	PARAM(tgid, KPT_PID, KPS_ARG0, KFS_NONE)                                                   \
+	PARAM(pid, KPT_PID, KPS_ARG0, KFS_NONE)                                                    \
 	PARAM(tid, KPT_PID, KPS_ARG1, KFS_NONE)                                                    \
 	PARAM(sig, KPT_FLAGS32, KPS_ARG2, KFS_SIGNAL)
 
@@ -202,16 +280,25 @@
  * Process events not tied to one syscall: EVENT(NAME, id, PARAMS) with an
  * explicit id in 16..31 (see event_types.h).
  *
- * PROCESS_EXIT, from sched_process_exit, once per exiting thread. It is
- * reported while exit or exit_group is selected (neither returns, so they
- * have no record of their own). exit_code, signal and core_dumped split the
- * wait status the task leaves (task->exit_code); group_dead is 1 for the
- * last thread of the process.
+ * PROCESS_EXIT (Falco's procexit), from sched_process_exit, once per
+ * exiting thread. It is reported while exit or exit_group is selected
+ * (neither returns, so they have no record of their own). status is the
+ * wait status the task leaves (task->exit_code), ret its exit code, sig the
+ * signal that killed it (0 when it exited), core 1 when it dumped core.
+ * reaper_tid is the host tid of the thread that inherits the exiting
+ * thread's children, chosen as the kernel will: a live thread of the same
+ * process, else the nearest child-subreaper ancestor in the same pid
+ * namespace, else that namespace's init; 0 when the thread has no
+ * children or is the namespace's last init thread, -1 when the walk was
+ * too deep to finish (user space then decides). group_dead (an extra) is 1
+ * for the last thread of the process.
  */
 #define KESTREL_PARAMS_PROCESS_EXIT(PARAM)                                                         \
-	PARAM(exit_code, KPT_INT32, KPS_CUSTOM, KFS_NONE)                                          \
-	PARAM(signal, KPT_FLAGS32, KPS_CUSTOM, KFS_SIGNAL)                                         \
-	PARAM(core_dumped, KPT_UINT32, KPS_CUSTOM, KFS_NONE)                                       \
+	PARAM(status, KPT_INT64, KPS_CUSTOM, KFS_NONE)                                             \
+	PARAM(ret, KPT_INT64, KPS_CUSTOM, KFS_NONE)                                                \
+	PARAM(sig, KPT_FLAGS32, KPS_CUSTOM, KFS_SIGNAL)                                            \
+	PARAM(core, KPT_UINT32, KPS_CUSTOM, KFS_NONE)                                              \
+	PARAM(reaper_tid, KPT_PID, KPS_CUSTOM, KFS_NONE)                                           \
 	PARAM(group_dead, KPT_UINT32, KPS_CUSTOM, KFS_NONE)
 
 #define KESTREL_PROCESS_OTHER_EVENTS(EVENT) EVENT(PROCESS_EXIT, 16, KESTREL_PARAMS_PROCESS_EXIT)

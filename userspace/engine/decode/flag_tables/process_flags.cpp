@@ -113,6 +113,15 @@ constexpr FlagName kPtraceRequests[] = {
     {PTRACE_LISTEN, "PTRACE_LISTEN"},
 };
 
+// The exec family's exe facts, bit for bit Falco's PPM_EXE_* (the probe
+// writes them; see process_fillers.bpf.c).
+constexpr FlagName kExecveBits[] = {
+    {1 << 0, "EXE_WRITABLE"},
+    {1 << 1, "EXE_UPPER_LAYER"},
+    {1 << 2, "EXE_FROM_MEMFD"},
+    {1 << 3, "EXE_LOWER_LAYER"},
+};
+
 }  // namespace
 
 std::optional<FlagTable> ProcessFlagTable(kestrel_flag_set set) {
@@ -127,6 +136,8 @@ std::optional<FlagTable> ProcessFlagTable(kestrel_flag_set set) {
       return FlagTable{{}, kPtraceRequests, 0};
     case KFS_SIGNAL:
       return FlagTable{{}, kSignals, 0};
+    case KFS_EXECVE_FLAGS:
+      return FlagTable{kExecveBits, {}, 0};
     default:
       return std::nullopt;
   }
