@@ -52,6 +52,12 @@ std::string_view FlagSetName(kestrel_flag_set set) {
       return "accept_flags";
     case KFS_DUP3_FLAGS:
       return "dup3_flags";
+    case KFS_SOCKET_FLAGS:
+      return "socket_flags";
+    case KFS_SOCKOPT_LEVEL:
+      return "sockopt_level";
+    case KFS_SOCKOPT_NAME:
+      return "sockopt_name";
   }
   return "";
 }
