@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 #include <linux/bpf.h>
 #include <linux/seccomp.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 
 #include "engine/decode/flag_sets.h"
@@ -24,6 +25,22 @@ TEST(NetworkKernelFlagsTest, AcceptMsgAndShutdown) {
   EXPECT_EQ(FormatFlags(KFS_MSG_FLAGS, MSG_DONTWAIT | MSG_NOSIGNAL), "MSG_DONTWAIT|MSG_NOSIGNAL");
   EXPECT_EQ(FormatFlags(KFS_MSG_FLAGS, MSG_PEEK | 0x10000000), "MSG_PEEK|0x10000000");
   EXPECT_EQ(FormatFlags(KFS_SHUTDOWN_HOW, SHUT_RDWR), "SHUT_RDWR");
+}
+
+TEST(NetworkKernelFlagsTest, SocketFlagsPrintAsFalcosOpenFlags) {
+  EXPECT_EQ(FormatFlags(KFS_SOCKET_FLAGS, SOCK_NONBLOCK | SOCK_CLOEXEC), "O_NONBLOCK|O_CLOEXEC");
+  EXPECT_EQ(FormatFlags(KFS_SOCKET_FLAGS, 0), "0");
+}
+
+TEST(NetworkKernelFlagsTest, SockoptLevelsAndNames) {
+  EXPECT_EQ(FormatFlags(KFS_SOCKOPT_LEVEL, SOL_SOCKET), "SOL_SOCKET");
+  EXPECT_EQ(FormatFlags(KFS_SOCKOPT_LEVEL, IPPROTO_TCP), "SOL_TCP");
+  EXPECT_EQ(FormatFlags(KFS_SOCKOPT_LEVEL, IPPROTO_IPV6), "41");
+  EXPECT_EQ(FormatFlags(KFS_SOCKOPT_NAME, SO_TYPE), "SO_TYPE");
+  EXPECT_EQ(FormatFlags(KFS_SOCKOPT_NAME, SO_RCVBUF), "SO_RCVBUF");
+  EXPECT_EQ(FormatFlags(KFS_SOCKOPT_NAME, SO_RCVTIMEO_NEW), "SO_RCVTIMEO");
+  EXPECT_EQ(FormatFlags(KFS_SOCKOPT_NAME, SO_COOKIE), "SO_COOKIE");
+  EXPECT_EQ(FormatFlags(KFS_SOCKOPT_NAME, 9999), "9999");
 }
 
 TEST(NetworkKernelFlagsTest, BpfCommandsAndSeccompOps) {

@@ -94,7 +94,7 @@ TEST(SchemaListingTest, EventListShowsTypesAndFlagSets) {
   const std::string list = FormatEventList();
   EXPECT_EQ(list.substr(0, list.find('\n')), "EVENT              SYSCALL            PARAMETERS");
   EXPECT_NE(list.find("\nCONNECT            connect            res:errno fd:fd addr:sockaddr "
-                      "tuple:socktuple\n"),
+                      "tuple:socktuple l4proto:uint32 sock_type:flags<socket_type>\n"),
             std::string::npos)
       << list;
   EXPECT_NE(list.find(" type:flags<socket_type> "), std::string::npos);

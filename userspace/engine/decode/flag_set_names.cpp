@@ -106,6 +106,12 @@ std::string_view FlagSetName(kestrel_flag_set set) {
       return "io_uring_register_opcode";
     case KFS_EXECVE_FLAGS:
       return "execve_flags";
+    case KFS_SOCKET_FLAGS:
+      return "socket_flags";
+    case KFS_SOCKOPT_LEVEL:
+      return "sockopt_level";
+    case KFS_SOCKOPT_NAME:
+      return "sockopt_name";
   }
   return "";
 }

@@ -8,10 +8,8 @@ namespace kestrel::engine {
 namespace {
 
 std::optional<FlagTable> Lookup(kestrel_flag_set set) {
-  for (auto family :
-       {FileFlagTable, ProcessFlagTable, NetworkFlagTable, KernelFlagTable, FilesystemFlagTable}) {
-       {FileFlagTable, ProcessFlagTable, NetworkFlagTable, KernelFlagTable, DescriptorFlagTable}) {
-       {FileFlagTable, ProcessFlagTable, NetworkFlagTable, KernelFlagTable, SystemFlagTable}) {
+  for (auto family : {FileFlagTable, ProcessFlagTable, NetworkFlagTable, KernelFlagTable,
+                      FilesystemFlagTable, DescriptorFlagTable, SystemFlagTable}) {
     if (std::optional<FlagTable> table = family(set)) return table;
   }
   return std::nullopt;

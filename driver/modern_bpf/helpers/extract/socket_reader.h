@@ -124,10 +124,16 @@ static __always_inline __u32 put_inet_end(__u8 *dst, struct sock *sk, bool v6, b
 	return v6 ? SOCK_INET6_LEN : SOCK_INET_LEN;
 }
 
-/* The socket of `fd` as a KPT_SOCKTUPLE (local end, then remote), or as a
- * KPT_SOCKADDR of its local end when !tuple. Empty when fd is no socket or
- * of a family the encoding does not cover. */
-static __always_inline void rb_socket_ends(struct scratch_area *s, long fd, bool tuple)
+/* Which ends of a socket rb_socket_ends writes. */
+enum socket_ends {
+	SOCKET_LOCAL,  /* KPT_SOCKADDR of the local end */
+	SOCKET_REMOTE, /* KPT_SOCKADDR of the remote end (a unix socket's peer) */
+	SOCKET_TUPLE,  /* KPT_SOCKTUPLE: local end, then remote */
+};
+
+/* The socket of `fd` in the encoding `ends` asks for. Empty when fd is no
+ * socket or of a family the encoding does not cover. */
+static __always_inline void rb_socket_ends(struct scratch_area *s, long fd, enum socket_ends ends)
 {
 	struct sock *sk = sock_from_fd(fd);
 	__u8 *t = s->path;
@@ -143,19 +149,56 @@ static __always_inline void rb_socket_ends(struct scratch_area *s, long fd, bool
 	if (family == KESTREL_AF_INET || family == KESTREL_AF_INET6) {
 		bool v6 = family == KESTREL_AF_INET6;
 
-		len = 1 + put_inet_end(&t[1], sk, v6, true);
-		if (tuple)
+		len = 1 + put_inet_end(&t[1], sk, v6, ends != SOCKET_REMOTE);
+		if (ends == SOCKET_TUPLE)
 			len += put_inet_end(&t[len & 0x1f], sk, v6, false);
 	} else if (family == KESTREL_AF_UNIX) {
-		len = 1 + put_unix_name(&t[1], sk);
-		if (tuple)
-			len +=
-			    put_unix_name(&t[len & 0xff], kernel_view(struct unix_sock, sk)->peer);
+		struct sock *peer = kernel_view(struct unix_sock, sk)->peer;
+
+		len = 1 + put_unix_name(&t[1], ends == SOCKET_REMOTE ? peer : sk);
+		if (ends == SOCKET_TUPLE)
+			len += put_unix_name(&t[len & 0xff], peer);
 	} else {
 		rb_empty(s);
 		return;
 	}
 	rb_kernel_bytes(s, t, len & 0x1ff);
+}
+
+/* Two parameters: the transport protocol (sk_protocol, IPPROTO_*) and the
+ * socket type (sk_type, SOCK_*) of socket `fd`, from the kernel's sock so
+ * they hold for sockets made before the capture; both empty when fd is no
+ * socket. */
+static __always_inline void rb_socket_proto(struct scratch_area *s, long fd)
+{
+	struct sock *sk = sock_from_fd(fd);
+
+	if (!sk) {
+		rb_empty(s);
+		rb_empty(s);
+		return;
+	}
+	rb_u32(s, BPF_CORE_READ(sk, sk_protocol));
+	rb_u32(s, BPF_CORE_READ(sk, sk_type));
+}
+
+/* Three parameters of accept: the listening socket `fd`'s queue occupancy in
+ * percent, its length (sk_ack_backlog) and its maximum (sk_max_ack_backlog);
+ * all 0 when `ok` is false or fd is no socket. */
+static __always_inline void rb_listen_queue(struct scratch_area *s, long fd, bool ok)
+{
+	struct sock *sk = ok ? sock_from_fd(fd) : NULL;
+	__u32 len = 0, max = 0, pct = 0;
+
+	if (sk) {
+		len = BPF_CORE_READ(sk, sk_ack_backlog);
+		max = BPF_CORE_READ(sk, sk_max_ack_backlog);
+		if (len && max)
+			pct = (__u32)((__u64)len * 100 / max);
+	}
+	rb_u32(s, pct);
+	rb_u32(s, len);
+	rb_u32(s, max);
 }
 
 static __always_inline bool port_in_range(__u16 port, __u16 lo, __u16 hi)
@@ -180,12 +223,17 @@ static __always_inline bool socket_port_in_range(long fd, __u16 lo, __u16 hi)
 
 static __always_inline void rb_socket_tuple(struct scratch_area *s, long fd)
 {
-	rb_socket_ends(s, fd, true);
+	rb_socket_ends(s, fd, SOCKET_TUPLE);
 }
 
 static __always_inline void rb_socket_local(struct scratch_area *s, long fd)
 {
-	rb_socket_ends(s, fd, false);
+	rb_socket_ends(s, fd, SOCKET_LOCAL);
+}
+
+static __always_inline void rb_socket_remote(struct scratch_area *s, long fd)
+{
+	rb_socket_ends(s, fd, SOCKET_REMOTE);
 }
 
 /* A caller's sockaddr of `addrlen` bytes as a KPT_SOCKADDR. Empty when there

@@ -1,4 +1,5 @@
 // Flag names of network events.
+#include <netinet/in.h>
 #include <sys/socket.h>
 
 #include "flag_table.h"
@@ -97,6 +98,80 @@ constexpr FlagName kShutdownHow[] = {
     {SHUT_RDWR, "SHUT_RDWR"},
 };
 
+// Falco prints socket()'s flags with its open-flag names; SOCK_NONBLOCK and
+// SOCK_CLOEXEC are O_NONBLOCK and O_CLOEXEC on x86_64.
+constexpr FlagName kSocketFlagsAsOpenFlags[] = {
+    {SOCK_NONBLOCK, "O_NONBLOCK"},
+    {SOCK_CLOEXEC, "O_CLOEXEC"},
+};
+
+// Falco names SOL_SOCKET and SOL_TCP; other levels print as numbers.
+constexpr FlagName kSockoptLevels[] = {
+    {SOL_SOCKET, "SOL_SOCKET"},
+    {IPPROTO_TCP, "SOL_TCP"},
+};
+
+// SOL_SOCKET option names, as Falco's table spells them. Printed whatever
+// the level (a set cannot see its neighbour parameter): read them with the
+// level in mind.
+constexpr FlagName kSockoptNames[] = {
+    {SO_DEBUG, "SO_DEBUG"},
+    {SO_REUSEADDR, "SO_REUSEADDR"},
+    {SO_TYPE, "SO_TYPE"},
+    {SO_ERROR, "SO_ERROR"},
+    {SO_DONTROUTE, "SO_DONTROUTE"},
+    {SO_BROADCAST, "SO_BROADCAST"},
+    {SO_SNDBUF, "SO_SNDBUF"},
+    {SO_RCVBUF, "SO_RCVBUF"},
+    {SO_KEEPALIVE, "SO_KEEPALIVE"},
+    {SO_OOBINLINE, "SO_OOBINLINE"},
+    {SO_NO_CHECK, "SO_NO_CHECK"},
+    {SO_PRIORITY, "SO_PRIORITY"},
+    {SO_LINGER, "SO_LINGER"},
+    {SO_BSDCOMPAT, "SO_BSDCOMPAT"},
+    {SO_REUSEPORT, "SO_REUSEPORT"},
+    {SO_PASSCRED, "SO_PASSCRED"},
+    {SO_PEERCRED, "SO_PEERCRED"},
+    {SO_RCVLOWAT, "SO_RCVLOWAT"},
+    {SO_SNDLOWAT, "SO_SNDLOWAT"},
+    {SO_RCVTIMEO_OLD, "SO_RCVTIMEO"},
+    {SO_SNDTIMEO_OLD, "SO_SNDTIMEO"},
+    {SO_SECURITY_AUTHENTICATION, "SO_SECURITY_AUTHENTICATION"},
+    {SO_SECURITY_ENCRYPTION_TRANSPORT, "SO_SECURITY_ENCRYPTION_TRANSPORT"},
+    {SO_SECURITY_ENCRYPTION_NETWORK, "SO_SECURITY_ENCRYPTION_NETWORK"},
+    {SO_BINDTODEVICE, "SO_BINDTODEVICE"},
+    {SO_ATTACH_FILTER, "SO_ATTACH_FILTER"},
+    {SO_DETACH_FILTER, "SO_DETACH_FILTER"},
+    {SO_PEERNAME, "SO_PEERNAME"},
+    {SO_TIMESTAMP_OLD, "SO_TIMESTAMP"},
+    {SO_ACCEPTCONN, "SO_ACCEPTCONN"},
+    {SO_PEERSEC, "SO_PEERSEC"},
+    {SO_SNDBUFFORCE, "SO_SNDBUFFORCE"},
+    {SO_RCVBUFFORCE, "SO_RCVBUFFORCE"},
+    {SO_PASSSEC, "SO_PASSSEC"},
+    {SO_TIMESTAMPNS_OLD, "SO_TIMESTAMPNS"},
+    {SO_MARK, "SO_MARK"},
+    {SO_TIMESTAMPING_OLD, "SO_TIMESTAMPING"},
+    {SO_PROTOCOL, "SO_PROTOCOL"},
+    {SO_DOMAIN, "SO_DOMAIN"},
+    {SO_RXQ_OVFL, "SO_RXQ_OVFL"},
+    {SO_WIFI_STATUS, "SO_WIFI_STATUS"},
+    {SO_PEEK_OFF, "SO_PEEK_OFF"},
+    {SO_NOFCS, "SO_NOFCS"},
+    {SO_LOCK_FILTER, "SO_LOCK_FILTER"},
+    {SO_SELECT_ERR_QUEUE, "SO_SELECT_ERR_QUEUE"},
+    {SO_BUSY_POLL, "SO_BUSY_POLL"},
+    {SO_MAX_PACING_RATE, "SO_MAX_PACING_RATE"},
+    {SO_BPF_EXTENSIONS, "SO_BPF_EXTENSIONS"},
+    {SO_INCOMING_CPU, "SO_INCOMING_CPU"},
+    {SO_ATTACH_BPF, "SO_ATTACH_BPF"},
+    {SO_PEERGROUPS, "SO_PEERGROUPS"},
+    {SO_MEMINFO, "SO_MEMINFO"},
+    {SO_COOKIE, "SO_COOKIE"},
+    {SO_RCVTIMEO_NEW, "SO_RCVTIMEO"},
+    {SO_SNDTIMEO_NEW, "SO_SNDTIMEO"},
+};
+
 }  // namespace
 
 std::optional<FlagTable> NetworkFlagTable(kestrel_flag_set set) {
@@ -111,6 +186,12 @@ std::optional<FlagTable> NetworkFlagTable(kestrel_flag_set set) {
       return FlagTable{kMsgFlags, {}, 0};
     case KFS_SHUTDOWN_HOW:
       return FlagTable{{}, kShutdownHow, 0};
+    case KFS_SOCKET_FLAGS:
+      return FlagTable{kSocketFlagsAsOpenFlags, {}, 0};
+    case KFS_SOCKOPT_LEVEL:
+      return FlagTable{{}, kSockoptLevels, 0};
+    case KFS_SOCKOPT_NAME:
+      return FlagTable{{}, kSockoptNames, 0};
     default:
       return std::nullopt;
   }
