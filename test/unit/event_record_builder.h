@@ -3,6 +3,8 @@
 #ifndef KESTREL_TEST_UNIT_EVENT_RECORD_BUILDER_H_
 #define KESTREL_TEST_UNIT_EVENT_RECORD_BUILDER_H_
 
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -53,6 +55,13 @@ inline std::vector<uint8_t> EventRecord(uint16_t type, const EventHeader& at,
                                         const std::map<std::string, int64_t>& ints,
                                         const std::map<std::string, ParamBytes>& bytes_of = {}) {
   const engine::EventInfo* info = engine::FindEvent(type);
+  // A name the event does not have is a test written for another schema.
+  for (const auto& [name, value] : ints) {
+    if (info->ParamIndex(name) < 0) ADD_FAILURE() << info->name << " has no parameter " << name;
+  }
+  for (const auto& [name, value] : bytes_of) {
+    if (info->ParamIndex(name) < 0) ADD_FAILURE() << info->name << " has no parameter " << name;
+  }
   std::vector<ParamBytes> values;
   for (const engine::ParamInfo& p : info->params) {
     const std::string name(p.name);

@@ -18,7 +18,7 @@
 #include "kernel_types.h"
 
 /* Bumped whenever a record layout changes incompatibly. */
-#define KESTREL_SCHEMA_VERSION 1
+#define KESTREL_SCHEMA_VERSION 2
 
 /* The largest record the probe will ever write; larger ones are dropped and
  * counted as too large instead of being cut at a random place. */

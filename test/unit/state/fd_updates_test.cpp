@@ -57,7 +57,7 @@ class FdUpdatesTest : public ::testing::Test {
 
 TEST_F(FdUpdatesTest, OpenatKeepsTheResolvedPathAndFlags) {
   Apply(KESTREL_EVT_OPENAT,
-        {{"res", 3},
+        {{"fd", 3},
          {"dirfd", AT_FDCWD},
          {"flags", O_RDONLY | O_CLOEXEC},
          {"dev", 0x801},
@@ -75,25 +75,25 @@ TEST_F(FdUpdatesTest, OpenatKeepsTheResolvedPathAndFlags) {
 }
 
 TEST_F(FdUpdatesTest, AFailedOpenAddsNothing) {
-  Apply(KESTREL_EVT_OPEN, {{"res", -2}, {"flags", O_RDONLY}}, {{"path", Str("/nonexistent")}});
+  Apply(KESTREL_EVT_OPEN, {{"fd", -2}, {"flags", O_RDONLY}}, {{"path", Str("/nonexistent")}});
   EXPECT_EQ(FdCount(), 0u);
 }
 
 TEST_F(FdUpdatesTest, ADirectoryOpenIsADirectory) {
-  Apply(KESTREL_EVT_OPEN, {{"res", 4}, {"flags", O_RDONLY | O_DIRECTORY}}, {{"path", Str("/tmp")}});
+  Apply(KESTREL_EVT_OPEN, {{"fd", 4}, {"flags", O_RDONLY | O_DIRECTORY}}, {{"path", Str("/tmp")}});
   ASSERT_NE(Fd(4), nullptr);
   EXPECT_EQ(Fd(4)->type, FdType::kDirectory);
 }
 
 TEST_F(FdUpdatesTest, CreatIsAWriteOpen) {
-  Apply(KESTREL_EVT_CREAT, {{"res", 5}, {"mode", 0644}}, {{"path", Str("/home/u/new")}});
+  Apply(KESTREL_EVT_CREAT, {{"fd", 5}, {"mode", 0644}}, {{"path", Str("/home/u/new")}});
   ASSERT_NE(Fd(5), nullptr);
   EXPECT_EQ(Fd(5)->open_flags, static_cast<uint32_t>(O_CREAT | O_WRONLY | O_TRUNC));
   EXPECT_EQ(Fd(5)->name, "/home/u/new");
 }
 
 TEST_F(FdUpdatesTest, CloseForgetsTheDescriptorOnSuccessOnly) {
-  Apply(KESTREL_EVT_OPEN, {{"res", 3}, {"flags", O_RDONLY}}, {{"path", Str("/etc/hosts")}});
+  Apply(KESTREL_EVT_OPEN, {{"fd", 3}, {"flags", O_RDONLY}}, {{"path", Str("/etc/hosts")}});
   Apply(KESTREL_EVT_CLOSE, {{"res", -9}, {"fd", 3}});
   EXPECT_NE(Fd(3), nullptr);
   Apply(KESTREL_EVT_CLOSE, {{"res", 0}, {"fd", 3}});
@@ -105,7 +105,7 @@ TEST_F(FdUpdatesTest, ThreadsOfOneProcessShareItsTable) {
   worker.tid = 101;
   worker.tgid = 100;
   table_.Insert(worker);
-  Apply(KESTREL_EVT_OPEN, {{"res", 3}, {"flags", O_RDONLY}}, {{"path", Str("/etc/hosts")}}, 101,
+  Apply(KESTREL_EVT_OPEN, {{"fd", 3}, {"flags", O_RDONLY}}, {{"path", Str("/etc/hosts")}}, 101,
         100);
   ASSERT_NE(Fd(3, 100), nullptr) << "the leader sees what its thread opened";
   EXPECT_EQ(Fd(3, 100)->name, "/etc/hosts");
@@ -113,10 +113,10 @@ TEST_F(FdUpdatesTest, ThreadsOfOneProcessShareItsTable) {
 
 TEST_F(FdUpdatesTest, SocketTakesFamilyTypeAndProtocol) {
   Apply(KESTREL_EVT_SOCKET,
-        {{"res", 3}, {"domain", AF_INET}, {"type", SOCK_STREAM | SOCK_CLOEXEC}, {"proto", 0}});
-  Apply(KESTREL_EVT_SOCKET, {{"res", 4}, {"domain", AF_INET6}, {"type", SOCK_DGRAM}, {"proto", 0}});
-  Apply(KESTREL_EVT_SOCKET, {{"res", 5}, {"domain", AF_UNIX}, {"type", SOCK_STREAM}, {"proto", 0}});
-  Apply(KESTREL_EVT_SOCKET, {{"res", -97}, {"domain", 99}, {"type", SOCK_STREAM}, {"proto", 0}});
+        {{"fd", 3}, {"domain", AF_INET}, {"type", SOCK_STREAM | SOCK_CLOEXEC}, {"proto", 0}});
+  Apply(KESTREL_EVT_SOCKET, {{"fd", 4}, {"domain", AF_INET6}, {"type", SOCK_DGRAM}, {"proto", 0}});
+  Apply(KESTREL_EVT_SOCKET, {{"fd", 5}, {"domain", AF_UNIX}, {"type", SOCK_STREAM}, {"proto", 0}});
+  Apply(KESTREL_EVT_SOCKET, {{"fd", -97}, {"domain", 99}, {"type", SOCK_STREAM}, {"proto", 0}});
   ASSERT_NE(Fd(3), nullptr);
   EXPECT_EQ(Fd(3)->type, FdType::kIpv4Socket);
   EXPECT_EQ(Fd(3)->family, AF_INET);
@@ -137,8 +137,8 @@ TEST_F(FdUpdatesTest, SocketpairAddsBothEnds) {
                                  {"domain", AF_UNIX},
                                  {"type", SOCK_STREAM},
                                  {"proto", 0},
-                                 {"fd0", 6},
-                                 {"fd1", 7}});
+                                 {"fd1", 6},
+                                 {"fd2", 7}});
   ASSERT_NE(Fd(6), nullptr);
   ASSERT_NE(Fd(7), nullptr);
   EXPECT_EQ(Fd(6)->type, FdType::kUnixSocket);
@@ -146,7 +146,7 @@ TEST_F(FdUpdatesTest, SocketpairAddsBothEnds) {
 }
 
 TEST_F(FdUpdatesTest, ConnectNamesTheSocketByItsTuple) {
-  Apply(KESTREL_EVT_SOCKET, {{"res", 3}, {"domain", AF_INET}, {"type", SOCK_STREAM}, {"proto", 0}});
+  Apply(KESTREL_EVT_SOCKET, {{"fd", 3}, {"domain", AF_INET}, {"type", SOCK_STREAM}, {"proto", 0}});
   Apply(
       KESTREL_EVT_CONNECT, {{"res", 0}, {"fd", 3}},
       {{"addr", Ipv4Address(kRemote, 443)}, {"tuple", Ipv4Tuple(kLoopback, 40000, kRemote, 443)}});
@@ -161,7 +161,7 @@ TEST_F(FdUpdatesTest, ConnectNamesTheSocketByItsTuple) {
 }
 
 TEST_F(FdUpdatesTest, AFailedConnectLeavesTheSocketUnconnected) {
-  Apply(KESTREL_EVT_SOCKET, {{"res", 3}, {"domain", AF_INET}, {"type", SOCK_STREAM}, {"proto", 0}});
+  Apply(KESTREL_EVT_SOCKET, {{"fd", 3}, {"domain", AF_INET}, {"type", SOCK_STREAM}, {"proto", 0}});
   Apply(
       KESTREL_EVT_CONNECT, {{"res", -111}, {"fd", 3}},
       {{"addr", Ipv4Address(kRemote, 443)}, {"tuple", Ipv4Tuple(kLoopback, 40000, kRemote, 443)}});
@@ -171,12 +171,12 @@ TEST_F(FdUpdatesTest, AFailedConnectLeavesTheSocketUnconnected) {
 }
 
 TEST_F(FdUpdatesTest, AcceptedSocketIsTheServersEndOfTheListener) {
-  Apply(KESTREL_EVT_SOCKET, {{"res", 3}, {"domain", AF_INET}, {"type", SOCK_STREAM}, {"proto", 0}});
+  Apply(KESTREL_EVT_SOCKET, {{"fd", 3}, {"domain", AF_INET}, {"type", SOCK_STREAM}, {"proto", 0}});
   Apply(KESTREL_EVT_BIND, {{"res", 0}, {"fd", 3}}, {{"addr", Ipv4Address(kLoopback, 8080)}});
   Apply(KESTREL_EVT_LISTEN, {{"res", 0}, {"fd", 3}, {"backlog", 16}});
   EXPECT_TRUE(Fd(3)->is_server);
   EXPECT_EQ(Fd(3)->local.port, 8080);
-  Apply(KESTREL_EVT_ACCEPT4, {{"res", 4}, {"fd", 3}, {"flags", SOCK_CLOEXEC}},
+  Apply(KESTREL_EVT_ACCEPT4, {{"fd", 4}, {"listen_fd", 3}, {"flags", SOCK_CLOEXEC}},
         {{"tuple", Ipv4Tuple(kLoopback, 8080, kRemote, 51000)}});
   const FdInfo* fd = Fd(4);
   ASSERT_NE(fd, nullptr);
@@ -186,19 +186,19 @@ TEST_F(FdUpdatesTest, AcceptedSocketIsTheServersEndOfTheListener) {
   EXPECT_TRUE(fd->connected);
   EXPECT_EQ(fd->l4proto, IPPROTO_TCP);
   EXPECT_EQ(fd->open_flags, static_cast<uint32_t>(O_CLOEXEC));
-  Apply(KESTREL_EVT_ACCEPT, {{"res", -11}, {"fd", 3}},
+  Apply(KESTREL_EVT_ACCEPT, {{"fd", -11}, {"listen_fd", 3}},
         {{"tuple", Ipv4Tuple(kLoopback, 8080, kRemote, 51001)}});
   EXPECT_EQ(FdCount(), 2u);
 }
 
 TEST_F(FdUpdatesTest, BindOfAUnixSocketNamesItByPath) {
-  Apply(KESTREL_EVT_SOCKET, {{"res", 3}, {"domain", AF_UNIX}, {"type", SOCK_STREAM}, {"proto", 0}});
+  Apply(KESTREL_EVT_SOCKET, {{"fd", 3}, {"domain", AF_UNIX}, {"type", SOCK_STREAM}, {"proto", 0}});
   Apply(KESTREL_EVT_BIND, {{"res", 0}, {"fd", 3}}, {{"addr", UnixAddress("/run/app.sock")}});
   EXPECT_EQ(Fd(3)->name, "/run/app.sock");
 }
 
 TEST_F(FdUpdatesTest, DupCopiesTheEntryWithoutCloseOnExec) {
-  Apply(KESTREL_EVT_SOCKET, {{"res", 3}, {"domain", AF_INET}, {"type", SOCK_STREAM}, {"proto", 0}});
+  Apply(KESTREL_EVT_SOCKET, {{"fd", 3}, {"domain", AF_INET}, {"type", SOCK_STREAM}, {"proto", 0}});
   Apply(KESTREL_EVT_CONNECT, {{"res", 0}, {"fd", 3}},
         {{"tuple", Ipv4Tuple(kLoopback, 40000, kRemote, 443)}});
   Apply(KESTREL_EVT_DUP, {{"res", 5}, {"oldfd", 3}});
@@ -217,8 +217,8 @@ TEST_F(FdUpdatesTest, DupCopiesTheEntryWithoutCloseOnExec) {
 }
 
 TEST_F(FdUpdatesTest, Dup2OverAnOpenDescriptorReplacesIt) {
-  Apply(KESTREL_EVT_OPEN, {{"res", 3}, {"flags", O_RDONLY}}, {{"path", Str("/etc/hosts")}});
-  Apply(KESTREL_EVT_OPEN, {{"res", 4}, {"flags", O_RDONLY}}, {{"path", Str("/etc/passwd")}});
+  Apply(KESTREL_EVT_OPEN, {{"fd", 3}, {"flags", O_RDONLY}}, {{"path", Str("/etc/hosts")}});
+  Apply(KESTREL_EVT_OPEN, {{"fd", 4}, {"flags", O_RDONLY}}, {{"path", Str("/etc/passwd")}});
   Apply(KESTREL_EVT_DUP2, {{"res", 4}, {"oldfd", 3}, {"newfd", 4}});
   EXPECT_EQ(Fd(4)->name, "/etc/hosts");
   Apply(KESTREL_EVT_DUP2, {{"res", 4}, {"oldfd", 99}, {"newfd", 4}});
@@ -226,7 +226,7 @@ TEST_F(FdUpdatesTest, Dup2OverAnOpenDescriptorReplacesIt) {
 }
 
 TEST_F(FdUpdatesTest, FcntlDupfdCopiesAndSetfdTogglesCloseOnExec) {
-  Apply(KESTREL_EVT_OPEN, {{"res", 3}, {"flags", O_RDONLY}}, {{"path", Str("/etc/hosts")}});
+  Apply(KESTREL_EVT_OPEN, {{"fd", 3}, {"flags", O_RDONLY}}, {{"path", Str("/etc/hosts")}});
   Apply(KESTREL_EVT_FCNTL, {{"res", 10}, {"fd", 3}, {"cmd", F_DUPFD_CLOEXEC}, {"arg", 10}});
   ASSERT_NE(Fd(10), nullptr);
   EXPECT_EQ(Fd(10)->name, "/etc/hosts");
@@ -241,19 +241,20 @@ TEST_F(FdUpdatesTest, FcntlDupfdCopiesAndSetfdTogglesCloseOnExec) {
 }
 
 TEST_F(FdUpdatesTest, MemfdIsNamedAfterItsName) {
-  Apply(KESTREL_EVT_MEMFD_CREATE, {{"res", 8}, {"flags", MFD_CLOEXEC}}, {{"name", Str("payload")}});
+  Apply(KESTREL_EVT_MEMFD_CREATE, {{"fd", 8}, {"flags", MFD_CLOEXEC}}, {{"name", Str("payload")}});
   ASSERT_NE(Fd(8), nullptr);
   EXPECT_EQ(Fd(8)->type, FdType::kMemfd);
   EXPECT_EQ(Fd(8)->name, "memfd:payload");
   EXPECT_EQ(Fd(8)->open_flags, static_cast<uint32_t>(O_CLOEXEC));
-  Apply(KESTREL_EVT_MEMFD_CREATE, {{"res", -24}, {"flags", 0}}, {{"name", Str("x")}});
+  Apply(KESTREL_EVT_MEMFD_CREATE, {{"fd", -24}, {"flags", 0}}, {{"name", Str("x")}});
   EXPECT_EQ(FdCount(), 1u);
 }
 
 TEST_F(FdUpdatesTest, ForkedChildGetsACopyCloneFilesShares) {
-  Apply(KESTREL_EVT_OPEN, {{"res", 3}, {"flags", O_RDONLY}}, {{"path", Str("/etc/hosts")}});
-  Apply(KESTREL_EVT_FORK, {{"res", 200}, {"child_pid", 200}});
-  Apply(KESTREL_EVT_CLONE, {{"res", 300}, {"child_pid", 300}, {"flags", CLONE_FILES | SIGCHLD}});
+  Apply(KESTREL_EVT_OPEN, {{"fd", 3}, {"flags", O_RDONLY}}, {{"path", Str("/etc/hosts")}});
+  Apply(KESTREL_EVT_FORK, {{"res", 200}, {"child_tid", 200}, {"child_pid", 200}});
+  Apply(KESTREL_EVT_CLONE,
+        {{"res", 300}, {"child_tid", 300}, {"child_pid", 300}, {"flags", CLONE_FILES | SIGCHLD}});
   ASSERT_NE(Fd(3, 200), nullptr);
   ASSERT_NE(Fd(3, 300), nullptr);
   Apply(KESTREL_EVT_CLOSE, {{"res", 0}, {"fd", 3}}, {}, 200, 200);
@@ -264,8 +265,8 @@ TEST_F(FdUpdatesTest, ForkedChildGetsACopyCloneFilesShares) {
 }
 
 TEST_F(FdUpdatesTest, ExecClosesCloseOnExecDescriptors) {
-  Apply(KESTREL_EVT_OPEN, {{"res", 3}, {"flags", O_RDONLY}}, {{"path", Str("/etc/hosts")}});
-  Apply(KESTREL_EVT_OPEN, {{"res", 4}, {"flags", O_RDONLY | O_CLOEXEC}},
+  Apply(KESTREL_EVT_OPEN, {{"fd", 3}, {"flags", O_RDONLY}}, {{"path", Str("/etc/hosts")}});
+  Apply(KESTREL_EVT_OPEN, {{"fd", 4}, {"flags", O_RDONLY | O_CLOEXEC}},
         {{"path", Str("/etc/passwd")}});
   Apply(KESTREL_EVT_EXECVE, {{"res", -2}}, {{"comm", Str("app")}});
   EXPECT_NE(Fd(4), nullptr) << "a failed exec closes nothing";

@@ -109,7 +109,7 @@ TEST_F(ProcessUpdatesTest, ChdirResolvesAgainstTheCwd) {
 
 TEST_F(ProcessUpdatesTest, FchdirTakesTheDirectoryOfTheDescriptor) {
   table_.Insert(Process(100, 1, "sh"));
-  Apply(KESTREL_EVT_OPENAT, {{"res", 5}, {"dirfd", AT_FDCWD}, {"flags", O_RDONLY | O_DIRECTORY}},
+  Apply(KESTREL_EVT_OPENAT, {{"fd", 5}, {"dirfd", AT_FDCWD}, {"flags", O_RDONLY | O_DIRECTORY}},
         {{"path", Str("/var/log")}});
   Apply(KESTREL_EVT_FCHDIR, {{"res", 0}, {"fd", 5}});
   EXPECT_EQ(Get(100).cwd, "/var/log");
