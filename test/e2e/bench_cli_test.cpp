@@ -91,8 +91,9 @@ void ExpectUsageError(const std::vector<std::string>& args, const std::string& n
 }
 
 TEST(BenchCliTest, UsageErrorsExit2WithOneLineNamingTheProblem) {
-  ExpectUsageError({"bench", "engine"}, "engine");
-  ExpectUsageError({"bench", "settings", "engine"}, "engine");
+  ExpectUsageError({"bench", "engines"}, "engines");
+  ExpectUsageError({"bench", "settings", "engines"}, "engines");
+  ExpectUsageError({"bench", "settings", "--state"}, "--state");
   ExpectUsageError({"bench", "--repetitions", "0"}, "--repetitions");
   ExpectUsageError({"bench", "settings", "--repetitions", "1001"}, "--repetitions");
   ExpectUsageError({"bench", "--repetitions", "x"}, "--repetitions");

@@ -154,7 +154,7 @@ TEST_F(CaptureFileTest, AFileReadsBackAsTheSimultaneousLiveCapturePrinted) {
   EXPECT_EQ(common, from_file.size());
   // Each printed line is the open of a missing file, by the child.
   for (const auto& [path, line] : from_file) {
-    EXPECT_NE(line.find("\"res\":-2"), std::string::npos) << line;
+    EXPECT_NE(line.find("\"params\":{\"fd\":-2,"), std::string::npos) << line;
     EXPECT_NE(line.find("\"tid\":" + pid + ",\"pid\":" + pid), std::string::npos) << line;
   }
 }

@@ -205,13 +205,15 @@ TEST_F(EngineFieldsTest, OpenByRelativePath) {
   ASSERT_EQ(chdir(dir.c_str()), 0);
   Start({SYS_openat});
   const pid_t child = Fork([] {
+    // The descriptor number is the exit status: whatever the test process
+    // holds open decides it.
     const int fd = openat(AT_FDCWD, "known.txt", O_RDONLY | O_CLOEXEC);
-    return fd >= 0 ? 0 : 1;
+    return fd >= 0 && fd < 255 ? fd : 255;
   });
   const int status = Reap(child);
   ASSERT_EQ(chdir(old_cwd), 0);
   ASSERT_NE(session_, nullptr);
-  ASSERT_EQ(status, 0);
+  ASSERT_NE(status, 255);
 
   const std::map<std::string, std::string> f = FieldsAt(
       child, KESTREL_EVT_OPENAT,
@@ -222,7 +224,7 @@ TEST_F(EngineFieldsTest, OpenByRelativePath) {
   EXPECT_EQ(f.at("evt.is_open_write"), "false");
   EXPECT_EQ(f.at("evt.arg.flags"), "O_RDONLY|O_CLOEXEC");
   EXPECT_EQ(f.at("proc.cwd"), dir + "/");
-  EXPECT_EQ(f.at("fd.num"), "3");
+  EXPECT_EQ(f.at("fd.num"), std::to_string(status));
   EXPECT_EQ(f.at("fd.name"), dir + "/known.txt");
   EXPECT_EQ(f.at("fd.nameraw"), "known.txt");
   EXPECT_EQ(f.at("fd.directory"), dir);
