@@ -1,13 +1,12 @@
 #include "bench/engine_bench.h"
 
-#include <time.h>
-
 #include <functional>
 #include <vector>
 
 #include "absl/strings/str_format.h"
 #include "bench/bench_stats.h"
 #include "bench/stored_stream.h"
+#include "bench/syscall_loop.h"
 #include "engine/decode/event_decoder.h"
 #include "engine/decode/generic_syscall.h"
 #include "engine/decode/record_view.h"
@@ -20,12 +19,6 @@ namespace {
 // libsinsp's parsing and state update rate, Falco 0.63, measured on this
 // machine class with ../shared/falco-anchor's workload (issue 17).
 constexpr double kLibsinspStateEventsPerSecond = 4.68e6;
-
-double ThreadCpuSeconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
-}
 
 // Calls `visit` on every stored record; returns events per CPU second.
 double Pass(const StoredStream& stream,

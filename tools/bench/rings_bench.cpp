@@ -20,6 +20,7 @@
 #include "absl/strings/str_format.h"
 #include "bench/bench_stats.h"
 #include "bench/raw_ring_producer.h"
+#include "bench/syscall_loop.h"
 #include "libpman.h"
 #include "shared/mpsc_ring_format.h"
 #include "shared/record_format.h"
@@ -39,12 +40,6 @@ struct RunResult {
   uint64_t memory_bytes = 0;
   uint64_t inversions = 0;  // records with a smaller timestamp than the one before
 };
-
-double ThreadCpuSeconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 void PinCurrentThread(int cpu) {
   cpu_set_t set;

@@ -19,17 +19,13 @@
 #include "engine/decode/syscall_names.h"
 #include "engine/state/state_syscalls.h"
 #include "libpman.h"
+#include "probe_loader.h"
 #include "shared/event_types.h"
 
 namespace kestrel::cli::bench {
 namespace {
 
 constexpr auto kTimeCap = std::chrono::seconds(30);
-
-struct HandleCloser {
-  void operator()(pman_handle* h) const { pman_close(h); }
-};
-using Handle = std::unique_ptr<pman_handle, HandleCloser>;
 
 absl::Status Check(int rc, const char* what) {
   if (rc >= 0) return absl::OkStatus();
@@ -103,7 +99,7 @@ absl::StatusOr<StoredStream> RecordMixedStream(uint64_t events) {
   options.buffer_bytes = PMAN_BUFFER_BYTES_LARGE;
   pman_handle* raw = nullptr;
   if (absl::Status s = Check(pman_init(&options, &raw), "pman_init"); !s.ok()) return s;
-  Handle handle(raw);
+  HandlePtr handle(raw);
   if (absl::Status s = Check(pman_open(raw), "pman_open"); !s.ok()) return s;
   if (absl::Status s = Check(pman_load(raw), "pman_load"); !s.ok()) return s;
   const std::vector<uint8_t> table = CapturedSyscalls();

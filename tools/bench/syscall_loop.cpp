@@ -59,6 +59,12 @@ std::string WorkloadName(Workload w) {
 
 uint32_t SyscallsPerIteration(Workload w) { return w == Workload::kGetppid ? 1 : 2; }
 
+double ThreadCpuSeconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
+}
+
 absl::Status PinThisThread(int cpu) {
   cpu_set_t set;
   CPU_ZERO(&set);

@@ -25,6 +25,9 @@ enum class Workload {
 std::string WorkloadName(Workload w);
 uint32_t SyscallsPerIteration(Workload w);
 
+// CPU time the calling thread has used, in seconds.
+double ThreadCpuSeconds();
+
 // Pins the calling thread to `cpu`.
 absl::Status PinThisThread(int cpu);
 // Lets the calling thread run on every CPU again.
