@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config git
-  clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev
+  clang llvm clang-14 libclang-rt-14-dev libbpf-dev bpftool libelf-dev zlib1g-dev
   libyaml-cpp-dev libre2-dev libabsl-dev libcli11-dev libzstd-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-format

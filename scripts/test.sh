@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Every test: install, build, then run unit and integration tests with ctest.
+# Every test: install, build, run unit, integration and end-to-end tests
+# with ctest, then the fuzz targets.
 # Integration tests load the real probe; as root they never skip.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,5 +20,8 @@ cmake -S . -B "$makefiles_dir" -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=RelWithDeb
   -DKESTREL_BUILD_TESTS=OFF "${launcher[@]}" >/dev/null
 cmake --build "$makefiles_dir" -j "$(nproc)"
 
-cd "${KESTREL_BUILD_DIR:-build}"
-ctest --output-on-failure -j "$(nproc)"
+(cd "${KESTREL_BUILD_DIR:-build}" && ctest --output-on-failure -j "$(nproc)")
+
+# Every parser of untrusted input under libFuzzer with ASan and UBSan, from
+# its committed seeds, then the inputs of every crash found so far.
+./scripts/fuzz.sh all "${KESTREL_FUZZ_SECONDS:-30}"

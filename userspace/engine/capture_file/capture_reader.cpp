@@ -7,6 +7,7 @@
 #include <zstd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 
 #include "absl/status/status.h"
@@ -180,7 +181,15 @@ const kestrel_record_header* CaptureReader::Next(bool* snapshot) {
          absl::StrFormat("a record in the block at byte %u has a bad length", block_offset_));
     return nullptr;
   }
-  const auto* record = reinterpret_cast<const kestrel_record_header*>(block_ + block_at_);
+  const uint8_t* bytes = block_ + block_at_;
+  // Records sit back to back, so one may start at any byte; callers read
+  // it as a struct, so hand them an aligned copy when it is not aligned.
+  if (reinterpret_cast<uintptr_t>(bytes) % alignof(kestrel_record_header) != 0) {
+    aligned_.resize((h.len + sizeof(uint64_t) - 1) / sizeof(uint64_t));
+    std::memcpy(aligned_.data(), bytes, h.len);
+    bytes = reinterpret_cast<const uint8_t*>(aligned_.data());
+  }
+  const auto* record = reinterpret_cast<const kestrel_record_header*>(bytes);
   block_at_ += h.len;
   --block_records_left_;
   ++records_;

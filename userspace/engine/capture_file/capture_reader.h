@@ -65,6 +65,7 @@ class CaptureReader {
   bool block_is_snapshot_ = false;
   std::optional<Damage> damage_;
   uint64_t records_ = 0;
+  std::vector<uint64_t> aligned_;  // the current record, when it is not aligned in its block
 };
 
 }  // namespace kestrel::engine::capture_file

@@ -20,6 +20,8 @@ struct SourcePos {
   uint32_t offset = 0;
   uint32_t line = 1;
   uint32_t column = 1;
+
+  bool operator==(const SourcePos&) const = default;
 };
 
 enum class Transformer { kToLower, kToUpper, kB64, kBasename, kLen };

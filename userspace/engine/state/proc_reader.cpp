@@ -168,7 +168,9 @@ ProcessFacts ReadProcess(const std::string& proc_root, uint32_t tgid,
     p.env = SplitNul(*environ);
   }
   if (std::optional<std::string> loginuid = ReadProcFile(dir + "/loginuid")) {
-    absl::SimpleAtoi(absl::StripAsciiWhitespace(*loginuid), &p.loginuid);
+    if (decltype(p.loginuid) v; absl::SimpleAtoi(absl::StripAsciiWhitespace(*loginuid), &v)) {
+      p.loginuid = v;
+    }
   }
   if (std::optional<std::string> cgroup = ReadProcFile(dir + "/cgroup")) {
     p.cgroup = CgroupV2Path(*cgroup);
