@@ -106,10 +106,18 @@ int RunCapture(const std::vector<std::string>& args) {
       return 1;
     }
   }
-  // Seeded after the probe is attached: a thread is either in the seed or
-  // created under the probe's eyes.
+  // Taken after the probe is attached: a thread is either in the snapshot
+  // or created under the probe's eyes. The file holds the very records the
+  // live table is seeded with, so its readers rebuild the same table.
+  const engine::SnapshotRecords snapshot = engine::MakeProcSnapshot("/proc");
+  if (sink) {
+    if (absl::Status s = sink->AppendSnapshot(snapshot); !s.ok()) {
+      std::fprintf(stderr, "kestrel capture: %s\n", std::string(s.message()).c_str());
+      return 1;
+    }
+  }
   engine::ThreadTable threads;
-  threads.SeedFromProc();
+  threads.ApplySnapshot(snapshot);
   engine::EventPrinter printer(
       options->json ? engine::OutputStyle::kJson : engine::OutputStyle::kText,
       settings.boot_time_ns, threads, stdout, ShownSyscallsOf(*options));
@@ -126,7 +134,10 @@ int RunCapture(const std::vector<std::string>& args) {
   // it once --count is reached.
   bool write_failed = false;
   // With -w every record goes to the file, drop markers and the state's
-  // records included; --count then counts every syscall record written.
+  // records included; --count then counts the syscall events written that
+  // the live print would have shown, not the state syscalls added for the
+  // thread table.
+  ShownEventCounter counted(ShownSyscallsOf(*options));
   auto write = [&](const kestrel_record_header* header) {
     if (count_reached()) {
       tally.left_unread += CountsAsWritten(*header);
@@ -142,7 +153,7 @@ int RunCapture(const std::vector<std::string>& args) {
     }
     if (!CountsAsWritten(*header)) return;
     ++tally.consumed;
-    tally.syscall_events += IsSyscallEvent(*header);
+    tally.syscall_events += counted.Counts(*header);
   };
   auto take = [&](const kestrel_record_header* header) {
     if (sink) return write(header);

@@ -37,6 +37,17 @@ absl::Status CaptureFileSink::SetSettings(const kestrel_capture_settings& settin
   return Open();
 }
 
+absl::Status CaptureFileSink::AppendSnapshot(const engine::SnapshotRecords& snapshot) {
+  if (records_ > 0 || files_ != 1) {
+    return absl::FailedPreconditionError("the snapshot is written before the first record");
+  }
+  absl::Status status;
+  snapshot.ForEach([&](const kestrel_record_header* record) {
+    if (status.ok()) status = writer_->AppendSnapshot(record);
+  });
+  return status;
+}
+
 absl::Status CaptureFileSink::Append(const kestrel_record_header* record) {
   if (absl::Status s = writer_->Append(record); !s.ok()) return s;
   ++records_;

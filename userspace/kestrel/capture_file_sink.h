@@ -10,6 +10,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "engine/capture_file/capture_writer.h"
+#include "engine/state/snapshot_records.h"
 #include "shared/capture_settings.h"
 
 namespace kestrel::cli {
@@ -26,6 +27,10 @@ class CaptureFileSink {
   // file's info block; only before the first record.
   absl::Status SetSettings(const kestrel_capture_settings& settings);
 
+  // The snapshot of the system at start (snapshot_records.h), after the
+  // settings and before the first record. Only the first file holds it: a
+  // later file of a rotation starts with events.
+  absl::Status AppendSnapshot(const engine::SnapshotRecords& snapshot);
   absl::Status Append(const kestrel_record_header* record);
   absl::Status Close();
 

@@ -42,8 +42,8 @@ int RunCaptureReplay(const CaptureOptions& options) {
     return kExitFailure;
   }
   const engine::capture_file::CaptureInfo& info = (*reader)->info();
-  // The file's own records (and, once written, its snapshot) are the only
-  // truth about its processes: this machine's /proc is not theirs.
+  // The file's snapshot and its records are the only truth about its
+  // processes: this machine's /proc is not theirs.
   engine::ThreadTableOptions table_options;
   table_options.proc_fallback = false;
   engine::ThreadTable threads(table_options);
@@ -53,7 +53,14 @@ int RunCaptureReplay(const CaptureOptions& options) {
       options.all_syscalls ? engine::ShownSyscalls::All()
                            : engine::ShownSyscalls::Only(options.syscalls));
   uint64_t shown = 0, undecodable = 0;
-  while (const kestrel_record_header* header = (*reader)->Next()) {
+  bool snapshot = false;
+  while (const kestrel_record_header* header = (*reader)->Next(&snapshot)) {
+    if (snapshot) {
+      // The system at start seeds the table, as the live capture's was.
+      absl::StatusOr<engine::RecordView> view = engine::RecordView::Parse(header, header->len);
+      if (view.ok()) threads.Apply(*view);
+      continue;
+    }
     if (options.count && shown >= *options.count) break;
     absl::StatusOr<engine::PrintOutcome> outcome = printer.Print(header);
     if (!outcome.ok()) {

@@ -1,8 +1,13 @@
 #include "capture_state.h"
 
 #include <algorithm>
+#include <cstddef>
+#include <cstring>
 
+#include "engine/decode/event_schema.h"
+#include "engine/decode/syscall_names.h"
 #include "engine/state/state_syscalls.h"
+#include "read_tally.h"
 
 namespace kestrel::cli {
 
@@ -32,6 +37,25 @@ engine::ShownSyscalls ShownSyscallsOf(const CaptureOptions& options) {
     }
   }
   return engine::ShownSyscalls::AllExcept(hidden);
+}
+
+bool ShownEventCounter::Counts(const kestrel_record_header& record) {
+  if (!IsSyscallEvent(record)) return false;
+  if (record.type == KESTREL_EVT_GENERIC_SYSCALL) {
+    uint64_t id = 0;
+    if (record.len < sizeof(kestrel_generic_record)) return false;
+    std::memcpy(
+        &id,
+        reinterpret_cast<const uint8_t*>(&record) + offsetof(kestrel_generic_record, syscall_id),
+        sizeof(id));
+    return id <= UINT32_MAX && shown_.Shows(static_cast<uint32_t>(id));
+  }
+  int8_t& known = by_type_[record.type];
+  if (known < 0) {
+    const engine::EventInfo* info = engine::FindEvent(record.type);
+    known = info != nullptr && shown_.Shows(engine::SyscallId(info->syscall).value_or(UINT32_MAX));
+  }
+  return known == 1;
 }
 
 void PrintThreadTableStats(const engine::ThreadTable& threads, uint64_t state_only_records,

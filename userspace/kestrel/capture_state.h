@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <utility>
 #include <vector>
 
 #include "capture_options.h"
@@ -22,6 +23,19 @@ CaptureOptions WithStateSyscalls(const CaptureOptions& options);
 
 // What is printed: all but the state syscalls the user did not select.
 engine::ShownSyscalls ShownSyscallsOf(const CaptureOptions& options);
+
+// Which records --count counts when they are written to a file: the
+// syscall events the selection shows, as the live print counts them; the
+// state syscalls added for the thread table are written, not counted.
+class ShownEventCounter {
+ public:
+  explicit ShownEventCounter(engine::ShownSyscalls shown) : shown_(std::move(shown)) {}
+  bool Counts(const kestrel_record_header& record);
+
+ private:
+  engine::ShownSyscalls shown_;
+  std::vector<int8_t> by_type_ = std::vector<int8_t>(UINT16_MAX + 1, -1);  // -1: not yet known
+};
 
 // One line: how many records were consumed only to keep the thread table
 // current, how big it grew and what it had to drop.

@@ -24,6 +24,11 @@ enum kestrel_event_type {
 	/* Per CPU (tid = tgid = 0): dropping mode started or stopped there. */
 	KESTREL_EVT_DROP_START = 4,
 	KESTREL_EVT_DROP_STOP = 5,
+	/* Never the probe's: user space's snapshot of the system at start
+	 * (engine/state/snapshot_records.h), one record per thread and one per
+	 * open descriptor, kept in a capture file's snapshot blocks. */
+	KESTREL_EVT_SNAPSHOT_THREAD = 6,
+	KESTREL_EVT_SNAPSHOT_FD = 7,
 /* Events of the schema not tied to one syscall, ids fixed there. */
 #define KESTREL_OTHER_ENUM_ENTRY(name, id, params) KESTREL_EVT_##name = id,
 	KESTREL_OTHER_EVENTS(KESTREL_OTHER_ENUM_ENTRY)

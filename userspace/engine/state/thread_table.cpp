@@ -62,8 +62,33 @@ ThreadTable::ThreadTable(ThreadTableOptions options) : options_(std::move(option
   if (options_.max_entries == 0) options_.max_entries = 1;
 }
 
-void ThreadTable::SeedFromProc() {
-  ForEachProcThread(options_.proc_root, [this](ThreadInfo t) { Insert(std::move(t)); });
+void ThreadTable::SeedFromProc() { ApplySnapshot(MakeProcSnapshot(options_.proc_root)); }
+
+void ThreadTable::ApplySnapshot(const SnapshotRecords& snapshot) {
+  snapshot.ForEach([this](const kestrel_record_header* h) {
+    if (absl::StatusOr<RecordView> view = RecordView::Parse(h, h->len); view.ok()) {
+      ApplySnapshotRecord(*view);
+    }
+  });
+}
+
+void ThreadTable::ApplySnapshotRecord(const RecordView& record) {
+  if (record.header().type == KESTREL_EVT_SNAPSHOT_THREAD) {
+    absl::StatusOr<ThreadInfo> thread = DecodeSnapshotThread(record);
+    if (!thread.ok()) return;
+    ThreadInfo& t = Upsert(thread->tid);
+    t = *std::move(thread);
+    ShareFds(t);
+    return;
+  }
+  absl::StatusOr<std::pair<uint32_t, FdInfo>> fd = DecodeSnapshotFd(record);
+  if (!fd.ok()) return;
+  // The thread the descriptors were listed with, else any of the process.
+  auto it = threads_.find(record.header().tid);
+  if (it == threads_.end() || it->second.tgid != fd->first) it = threads_.find(fd->first);
+  if (it == threads_.end()) return;
+  ShareFds(it->second);
+  it->second.fds->Set(std::move(fd->second));
 }
 
 void ThreadTable::Insert(ThreadInfo info) {
@@ -113,6 +138,7 @@ void ThreadTable::MarkExited(ThreadInfo& t, uint64_t ts_ns) {
 }
 
 void ThreadTable::Apply(const RecordView& record) {
+  if (IsSnapshotRecord(record.header().type)) return ApplySnapshotRecord(record);
   if (record.header().type == KESTREL_EVT_GENERIC_SYSCALL) {
     if (absl::StatusOr<GenericSyscall> sc = DecodeGenericSyscall(record); sc.ok()) {
       ApplyGeneric(record.header(), *sc);

@@ -30,6 +30,7 @@
 #include "engine/decode/event_decoder.h"
 #include "engine/decode/generic_syscall.h"
 #include "engine/decode/record_view.h"
+#include "snapshot_records.h"
 #include "state_updates.h"
 #include "thread_info.h"
 
@@ -52,15 +53,21 @@ class ThreadTable {
  public:
   explicit ThreadTable(ThreadTableOptions options = {});
 
-  // Adds every thread /proc shows now. Call once, after the probe is
-  // attached, so no thread falls between the seed and the first record.
+  // Adds every thread /proc shows now: MakeProcSnapshot(), then
+  // ApplySnapshot(). Call once, after the probe is attached, so no thread
+  // falls between the seed and the first record.
   void SeedFromProc();
+
+  // Seeds the table from snapshot records (snapshot_records.h): the one way
+  // the system at start enters it, from /proc or from a capture file.
+  void ApplySnapshot(const SnapshotRecords& snapshot);
 
   // Adds or replaces one entry (the seed's way in; tests use it too).
   void Insert(ThreadInfo info);
 
   // Updates the table from one record; records that carry no thread state
-  // change nothing. A record that does not decode is ignored.
+  // change nothing. A record that does not decode is ignored. Snapshot
+  // records seed the entry (or descriptor) they describe.
   void Apply(const RecordView& record);
   void ApplyEvent(const DecodedEvent& event);
   void ApplyGeneric(const kestrel_record_header& header, const GenericSyscall& syscall);
@@ -97,6 +104,7 @@ class ThreadTable {
   };
 
   ThreadInfo& Upsert(uint32_t tid);
+  void ApplySnapshotRecord(const RecordView& record);
   // Gives `t` its process's descriptor table (the leader's, when known),
   // creating one for a process that has none.
   void ShareFds(ThreadInfo& t);
