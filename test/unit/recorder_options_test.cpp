@@ -72,5 +72,14 @@ TEST(RecorderOptionsTest, DumpTakesLastOrSinceNotBoth) {
   EXPECT_FALSE(ParseDumpOptions({"--bogus"}).ok());
 }
 
+TEST(RecorderOptionsTest, DumpWritesAFileInsteadOfJson) {
+  absl::StatusOr<DumpOptions> file = ParseDumpOptions({"-w", "/tmp/window.kcap", "--last", "5"});
+  ASSERT_TRUE(file.ok()) << file.status();
+  EXPECT_EQ(file->write_path, "/tmp/window.kcap");
+  EXPECT_EQ(file->last, 5u);
+  EXPECT_FALSE(ParseDumpOptions({"--json"})->write_path.has_value());
+  EXPECT_FALSE(ParseDumpOptions({"--write", "/tmp/w.kcap", "--json"}).ok());
+}
+
 }  // namespace
 }  // namespace kestrel::cli

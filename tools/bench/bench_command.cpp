@@ -1,5 +1,6 @@
 #include "bench/bench_command.h"
 
+#include "bench/capture_file_bench.h"
 #include "bench/engine_bench.h"
 #include "bench/recorder_bench.h"
 #include "bench/rings_bench.h"
@@ -67,6 +68,12 @@ absl::StatusOr<BenchReport> RunMode(const std::string& mode, const bench::BenchO
     options.state = all.engine_state;
     options.events = all.engine_events;
     return bench::RunEngineBench(options);
+  }
+  if (mode == "capture-file") {
+    bench::CaptureFileBenchOptions options;
+    options.repetitions = repetitions;
+    options.file_records = all.capture_file_records;
+    return bench::RunCaptureFileBench(options);
   }
   return absl::InvalidArgumentError(absl::StrFormat("unknown mode \"%s\"", mode));
 }

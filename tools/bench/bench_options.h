@@ -19,6 +19,7 @@ struct BenchOptions {
   // the stored stream's length.
   bool engine_state = false;
   uint64_t engine_events = 2'000'000;
+  uint64_t capture_file_records = 3'000'000;  // capture-file --records
 };
 
 // Every mode, in the order `kestrel bench` and `kestrel bench all` run them.

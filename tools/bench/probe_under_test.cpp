@@ -119,9 +119,15 @@ void ProbeUnderTest::DrainStep() {
     int16_t ring = 0;
     if (pman_consume_first_event(handle_, &record, &ring) != 0 || record == nullptr) break;
     tally_.Add(*static_cast<const kestrel_record_header*>(record), kGetppidId);
+    if (sink_) sink_(static_cast<const kestrel_record_header*>(record));
   }
   consumed_.fetch_add(n, std::memory_order_relaxed);
   if (n == 0) pman_wait_for_events(handle_, kIdleWaitMs);
+}
+
+void ProbeUnderTest::SetRecordSink(std::function<void(const kestrel_record_header*)> sink) {
+  SteeringLock lock(*this);
+  sink_ = std::move(sink);
 }
 
 RecordTally ProbeUnderTest::Tally() {

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -45,6 +46,9 @@ class ProbeUnderTest {
   void StartDrain(DrainPlacement placement);
   void StopDrain();
   uint64_t consumed() const { return consumed_.load(std::memory_order_relaxed); }
+  // Hands every record the consumer reads to `sink` too (nullptr: none),
+  // on the consumer thread; what a command does with its records.
+  void SetRecordSink(std::function<void(const kestrel_record_header*)> sink);
   // What the consumer has read so far, by kind; generic records of getppid
   // (the load of the throughput windows) are counted apart.
   RecordTally Tally();
@@ -64,7 +68,8 @@ class ProbeUnderTest {
   class SteeringLock;
   pman_handle* handle_;
   std::atomic<uint64_t> consumed_{0};
-  RecordTally tally_;  // guarded by mu_
+  RecordTally tally_;                                       // guarded by mu_
+  std::function<void(const kestrel_record_header*)> sink_;  // guarded by mu_
   std::unique_ptr<DrainThread> drain_;
 };
 

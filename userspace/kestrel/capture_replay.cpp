@@ -52,6 +52,7 @@ int RunCaptureReplay(const CaptureOptions& options) {
       threads, stdout,
       options.all_syscalls ? engine::ShownSyscalls::All()
                            : engine::ShownSyscalls::Only(options.syscalls));
+  printer.UseSchema((*reader)->schema());
   uint64_t shown = 0, undecodable = 0;
   bool snapshot = false;
   while (const kestrel_record_header* header = (*reader)->Next(&snapshot)) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli_app.h"
+#include "engine/capture_file/capture_writer.h"
 #include "engine/output/event_printer.h"
 #include "engine/state/thread_table.h"
 #include "libpman_recorder.h"
@@ -69,6 +70,9 @@ struct PrintContext {
   PrintContext(engine::EventPrinter* p, OwnRecords o, uint64_t n) : printer(p), own(o), last(n) {}
 
   engine::EventPrinter* printer;
+  // With -w, records go here, as they are, instead of to the printer.
+  engine::capture_file::CaptureWriter* writer = nullptr;
+  absl::Status write_status;
   OwnRecords own;
   uint64_t last;  // 0 = print as they come; else keep the newest `last`
   std::deque<std::vector<uint8_t>> kept;
@@ -78,7 +82,21 @@ struct PrintContext {
 
 void Print(PrintContext& c, const kestrel_record_header* record) {
   ++c.printed;
+  if (c.writer != nullptr) {
+    if (c.write_status.ok()) c.write_status = c.writer->Append(record);
+    return;
+  }
   if (!c.printer->Print(record).ok()) ++c.undecodable;
+}
+
+// What the file says of its records: this machine, the recorder's boot
+// time (its records' clock), and which recorder they came from.
+engine::capture_file::CaptureInfo DumpFileInfo(const pman_recorder_status& status,
+                                               const std::string& name) {
+  engine::capture_file::CaptureInfo info = engine::capture_file::CaptureInfoOfThisMachine();
+  info.boot_time_ns = status.boot_time_ns;
+  info.writer = "kestrel " KESTREL_VERSION " dump of recorder " + name;
+  return info;
 }
 
 int TakeRecord(void* ctx, const kestrel_record_header* record) {
@@ -131,6 +149,18 @@ int RunDump(const std::vector<std::string>& args) {
       threads, stdout);
   PrintContext ctx(&printer, OwnRecords{static_cast<uint32_t>(getpid()), OwnStartBootNs()},
                    options.last);
+  std::unique_ptr<engine::capture_file::CaptureWriter> writer;
+  if (options.write_path) {
+    absl::StatusOr<std::unique_ptr<engine::capture_file::CaptureWriter>> created =
+        engine::capture_file::CaptureWriter::Create(*options.write_path,
+                                                    DumpFileInfo(status, options.target.name));
+    if (!created.ok()) {
+      std::fprintf(stderr, "%s: %s\n", kCommand, std::string(created.status().message()).c_str());
+      return kExitFailure;
+    }
+    writer = *std::move(created);
+    ctx.writer = writer.get();
+  }
   pman_recorder_read_stats stats{};
   // All of them, not just `last`: ours are dropped first, then the newest
   // `last` of the rest are kept.
@@ -139,20 +169,32 @@ int RunDump(const std::vector<std::string>& args) {
     Print(ctx, reinterpret_cast<const kestrel_record_header*>(record.data()));
   }
   std::fflush(stdout);
-  std::fprintf(stderr,
-               "kestrel dump: %llu records printed, %llu undecodable; skipped: %llu overwritten "
-               "while read, %llu in flight, %llu lost\n"
-               "recorder %s: recording for %.1f s, %llu bytes in %u ring(s); %llu written, %llu "
-               "dropped (slot busy)\n",
-               static_cast<unsigned long long>(ctx.printed - ctx.undecodable),
-               static_cast<unsigned long long>(ctx.undecodable),
-               static_cast<unsigned long long>(stats.torn),
-               static_cast<unsigned long long>(stats.in_flight),
-               static_cast<unsigned long long>(stats.lost_slots), options.target.name.c_str(),
-               static_cast<double>(now - std::min(now, status.started_boot_ns)) / 1e9,
-               static_cast<unsigned long long>(status.size_bytes), status.n_rings,
-               static_cast<unsigned long long>(status.counters.records_written),
-               static_cast<unsigned long long>(status.counters.drops_ring_full));
+  if (writer != nullptr) {
+    absl::Status closed = writer->Close();
+    if (!ctx.write_status.ok() || !closed.ok()) {
+      std::fprintf(
+          stderr, "%s: %s\n", kCommand,
+          std::string((ctx.write_status.ok() ? closed : ctx.write_status).message()).c_str());
+      return kExitFailure;
+    }
+    std::fprintf(stderr, "%s: %llu records written to %s (%llu bytes)\n", kCommand,
+                 static_cast<unsigned long long>(writer->records()), options.write_path->c_str(),
+                 static_cast<unsigned long long>(writer->file_bytes()));
+  }
+  std::fprintf(
+      stderr,
+      "kestrel dump: %llu records %s, %llu undecodable; skipped: %llu overwritten "
+      "while read, %llu in flight, %llu lost\n"
+      "recorder %s: recording for %.1f s, %llu bytes in %u ring(s); %llu written, %llu "
+      "dropped (slot busy)\n",
+      static_cast<unsigned long long>(ctx.printed - ctx.undecodable),
+      writer != nullptr ? "saved" : "printed", static_cast<unsigned long long>(ctx.undecodable),
+      static_cast<unsigned long long>(stats.torn), static_cast<unsigned long long>(stats.in_flight),
+      static_cast<unsigned long long>(stats.lost_slots), options.target.name.c_str(),
+      static_cast<double>(now - std::min(now, status.started_boot_ns)) / 1e9,
+      static_cast<unsigned long long>(status.size_bytes), status.n_rings,
+      static_cast<unsigned long long>(status.counters.records_written),
+      static_cast<unsigned long long>(status.counters.drops_ring_full));
   return kExitOk;
 }
 

@@ -176,7 +176,13 @@ void DefineDumpOptions(CLI::App& app, DumpOptions& o) {
                                    "print only records of the last DURATION (500ms, 10s, 5m, 2h)")
                                 ->type_name("DURATION"));
   last->excludes(since);
-  Once(app.add_flag("--json", o.json, "one JSON object per record"));
+  CLI::Option* json = Once(app.add_flag("--json", o.json, "one JSON object per record"));
+  // A capture file holds the records themselves, not their text.
+  Once(app.add_option("-w,--write", o.write_path,
+                      "save the records as a capture file instead of printing them (read it "
+                      "with kestrel capture -r)")
+           ->type_name("FILE"))
+      ->excludes(json);
 }
 
 absl::StatusOr<RecorderStartOptions> ParseRecorderStartOptions(

@@ -33,6 +33,8 @@ struct DumpOptions {
   uint64_t last = 0;      // 0 = every record still in the ring
   uint64_t since_ns = 0;  // 0 = no age limit
   bool json = false;
+  // -w: the window goes to this capture file instead of stdout.
+  std::optional<std::string> write_path;
 };
 
 // What `kestrel recorder` parses: one of its two subcommands.
@@ -60,7 +62,8 @@ inline constexpr char kRecorderStopDescription[] =
 inline constexpr char kRecorderStopExample[] = "kestrel recorder stop --name web";
 inline constexpr char kDumpDescription[] =
     "Print the newest records of a running flight recorder, oldest first. Counts of skipped "
-    "records go to stderr. dump's own syscalls are left out.";
+    "records go to stderr. dump's own syscalls are left out. With -w the records are saved as a "
+    "capture file (read it with kestrel capture -r) instead.";
 inline constexpr char kDumpExample[] = "kestrel dump --name web --since 10s";
 
 void DefineRecorderStartOptions(CLI::App& app, RecorderStartOptions& options);

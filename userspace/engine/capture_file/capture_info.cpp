@@ -8,6 +8,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
+#include "schema_codec.h"
 #include "shared/record_format.h"
 
 namespace kestrel::engine::capture_file {
@@ -22,6 +23,9 @@ enum Tag : uint16_t {
   kSyscalls = 6,
   kSettings = 7,
   kWriter = 8,
+  // Numbered apart from the fields above so fields added next to them on
+  // other branches cannot take the same tag.
+  kEventSchema = 16,
 };
 
 void Put(std::vector<uint8_t>& out, Tag tag, const void* data, size_t n) {
@@ -62,6 +66,9 @@ std::vector<uint8_t> EncodeCaptureInfo(const CaptureInfo& info) {
   Put(out, kSyscalls, info.syscalls.data(), info.syscalls.size() * sizeof(uint32_t));
   Put(out, kSettings, info.settings.data(), info.settings.size());
   Put(out, kWriter, info.writer.data(), info.writer.size());
+  if (!info.event_schema.empty()) {
+    Put(out, kEventSchema, info.event_schema.data(), info.event_schema.size());
+  }
   return out;
 }
 
@@ -115,6 +122,9 @@ absl::StatusOr<CaptureInfo> DecodeCaptureInfo(std::span<const uint8_t> payload) 
       case kWriter:
         info.writer = text();
         break;
+      case kEventSchema:
+        info.event_schema.assign(value.begin(), value.end());
+        break;
       default:  // a later writer's field
         break;
     }
@@ -131,6 +141,9 @@ absl::StatusOr<CaptureInfo> DecodeCaptureInfo(std::span<const uint8_t> payload) 
 CaptureInfo CaptureInfoOfThisMachine() {
   CaptureInfo info;
   info.schema_version = KESTREL_SCHEMA_VERSION;
+  // Encoded once: every file of a run (rotation) carries the same one.
+  static const auto* schema = new std::vector<uint8_t>(EncodeSchema(SchemaTable::Compiled()));
+  info.event_schema = *schema;
   info.boot_time_ns = Nanoseconds(CLOCK_REALTIME) - Nanoseconds(CLOCK_BOOTTIME);
   char host[256] = {};
   if (gethostname(host, sizeof(host) - 1) == 0) info.hostname = host;

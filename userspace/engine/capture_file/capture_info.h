@@ -25,13 +25,16 @@ struct CaptureInfo {
   std::vector<uint32_t> syscalls;  // interesting syscall ids at start
   std::vector<uint8_t> settings;   // struct kestrel_capture_settings at start
   std::string writer;              // "kestrel 0.2.0"
+  // The event schema of the records (schema_codec.h); empty in files
+  // written before it was embedded.
+  std::vector<uint8_t> event_schema;
 };
 
 std::vector<uint8_t> EncodeCaptureInfo(const CaptureInfo& info);
 absl::StatusOr<CaptureInfo> DecodeCaptureInfo(std::span<const uint8_t> payload);
 
-// The info of a capture starting now on this machine (schema version,
-// boot time, host name, kernel release, CPU count); the caller adds the
+// The info of a capture starting now on this machine (schema version and
+// the schema itself, boot time, host name, kernel release, CPU count); the caller adds the
 // syscall set, settings and writer.
 CaptureInfo CaptureInfoOfThisMachine();
 

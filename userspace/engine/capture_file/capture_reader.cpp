@@ -13,6 +13,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
 #include "crc32c.h"
+#include "schema_codec.h"
 
 namespace kestrel::engine::capture_file {
 namespace {
@@ -104,10 +105,17 @@ absl::StatusOr<std::unique_ptr<CaptureReader>> CaptureReader::Open(const std::st
   if (!info.ok()) {
     return absl::DataLossError(absl::StrFormat("%s: %s", path, info.status().message()));
   }
-  if (info->schema_version > KESTREL_SCHEMA_VERSION) {
+  if (!info->event_schema.empty()) {
+    absl::StatusOr<std::unique_ptr<SchemaTable>> schema = DecodeSchema(info->event_schema);
+    if (!schema.ok()) {
+      return absl::DataLossError(absl::StrFormat("%s: %s", path, schema.status().message()));
+    }
+    reader->file_schema_ = *std::move(schema);
+  } else if (info->schema_version > KESTREL_SCHEMA_VERSION) {
     return absl::FailedPreconditionError(absl::StrFormat(
-        "%s was written by a newer Kestrel (event schema %u; this one reads up to %u)", path,
-        info->schema_version, KESTREL_SCHEMA_VERSION));
+        "%s was written by a newer Kestrel (event schema %u, not embedded in the file; this one "
+        "reads up to %u)",
+        path, info->schema_version, KESTREL_SCHEMA_VERSION));
   }
   reader->info_ = *std::move(info);
   reader->next_block_ = fh.header_bytes + sizeof(BlockHeader) + h.stored_bytes;

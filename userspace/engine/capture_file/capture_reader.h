@@ -13,6 +13,7 @@
 
 #include "absl/status/statusor.h"
 #include "capture_info.h"
+#include "engine/decode/schema_table.h"
 #include "file_format.h"
 #include "shared/record_format.h"
 
@@ -29,12 +30,18 @@ struct Damage {
 
 class CaptureReader {
  public:
-  // Fails when `path` cannot be read, is not a capture file, or comes from
-  // a newer format or schema version than this build reads.
+  // Fails when `path` cannot be read, is not a capture file, comes from a
+  // newer format version than this build reads, or from a newer schema
+  // version without the schema embedded (files before it was).
   static absl::StatusOr<std::unique_ptr<CaptureReader>> Open(const std::string& path);
   ~CaptureReader();
 
   const CaptureInfo& info() const { return info_; }
+  // The schema to decode this file's records with: the one embedded in the
+  // file, whatever its version; this build's when the file has none.
+  const SchemaTable& schema() const {
+    return file_schema_ ? *file_schema_ : SchemaTable::Compiled();
+  }
 
   // The next record, valid until the next call; nullptr at the end of the
   // file or at damage. `snapshot` (optional) tells whether it belongs to
@@ -56,6 +63,7 @@ class CaptureReader {
   size_t size_ = 0;
   size_t next_block_ = 0;  // file offset of the next block header
   CaptureInfo info_;
+  std::unique_ptr<SchemaTable> file_schema_;
   ZSTD_DCtx_s* zstd_ = nullptr;
   std::vector<uint8_t> decoded_;
   const uint8_t* block_ = nullptr;  // the current block's records

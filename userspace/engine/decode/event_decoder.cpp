@@ -112,7 +112,12 @@ std::optional<std::vector<PolledFd>> DecodeFdList(std::span<const uint8_t> raw) 
 }
 
 absl::StatusOr<DecodedEvent> DecodedEvent::Decode(const RecordView& record) {
-  const EventInfo* info = FindEvent(record.header().type);
+  return Decode(record, SchemaTable::Compiled());
+}
+
+absl::StatusOr<DecodedEvent> DecodedEvent::Decode(const RecordView& record,
+                                                  const SchemaTable& schema) {
+  const EventInfo* info = schema.Find(record.header().type);
   if (info == nullptr) {
     return absl::InvalidArgumentError(
         absl::StrFormat("record type %u is not in the event schema", record.header().type));

@@ -13,6 +13,7 @@
 #include "absl/status/statusor.h"
 #include "event_schema.h"
 #include "record_view.h"
+#include "schema_table.h"
 
 namespace kestrel::engine {
 
@@ -34,7 +35,10 @@ struct SocketAddress {
 class DecodedEvent {
  public:
   // Fails when `record` is not a specific event or does not match the schema.
+  // Decode(record) uses this build's schema; a capture file's records use
+  // the schema the file was written with (CaptureReader::schema()).
   static absl::StatusOr<DecodedEvent> Decode(const RecordView& record);
+  static absl::StatusOr<DecodedEvent> Decode(const RecordView& record, const SchemaTable& schema);
 
   const EventInfo& info() const { return *info_; }
   const RecordView& record() const { return record_; }

@@ -11,6 +11,7 @@
 
 #include "absl/status/statusor.h"
 #include "engine/decode/record_view.h"
+#include "engine/decode/schema_table.h"
 #include "engine/state/thread_table.h"
 #include "output_style.h"
 #include "shared/record_format.h"
@@ -52,6 +53,10 @@ class EventPrinter {
   EventPrinter(OutputStyle style, uint64_t boot_time_ns, ThreadTable& threads, std::FILE* out,
                ShownSyscalls shown = ShownSyscalls::All());
 
+  // Decodes records through `schema` (a capture file's own) instead of this
+  // build's; `schema` must outlive the printer.
+  void UseSchema(const SchemaTable& schema) { schema_ = &schema; }
+
   // Prints `record` unless it is only there for the thread table. A record
   // that does not decode is an error and prints nothing.
   absl::StatusOr<PrintOutcome> Print(const kestrel_record_header* record);
@@ -74,6 +79,7 @@ class EventPrinter {
   ShownSyscalls shown_;
   std::vector<int8_t> shown_by_type_;  // per event type: -1 not yet known
   std::string line_;                   // reused: no allocation per event once warm
+  const SchemaTable* schema_ = &SchemaTable::Compiled();
 };
 
 }  // namespace kestrel::engine
