@@ -154,9 +154,9 @@ absl::StatusOr<OutputFormat> OutputFormat::Compile(std::string_view format,
     for (filter::Transformer t : parsed->field.transformers) {
       std::optional<filter::ValueType> next = filter::TransformedType(t, ref.type);
       if (!next) {
-        return p.Error(field_at, absl::StrCat(Sv(filter::TransformerName(t)), "() does not take ",
-                                              Sv(filter::ValueTypeName(ref.type)), " field ",
-                                              parsed->written));
+        return p.Error(field_at,
+                       absl::StrCat(Sv(filter::TransformerName(t)), "() does not take ",
+                                    Sv(filter::ValueTypeName(ref.type)), ": ", parsed->written));
       }
       ref.type = *next;
     }
