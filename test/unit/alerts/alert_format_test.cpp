@@ -58,6 +58,16 @@ TEST_F(AlertFormatTest, TextLineIsTimePriorityOutput) {
   EXPECT_EQ(AlertToText(alert_).substr(0, 34), "22:13:20.000000123: Informational ");
 }
 
+TEST_F(AlertFormatTest, TextLineWithIso8601Time) {
+  EXPECT_EQ(AlertToText(alert_, true),
+            "2023-11-14T22:13:20.000000123Z: Warning Sensitive file opened (file=/etc/shadow "
+            "proc=cat)");
+  JsonOptions options;
+  options.time_format_iso_8601 = true;
+  const JsonValue v = Parse(AlertToJson(alert_, options));
+  EXPECT_EQ(v.Find("output")->text, AlertToText(alert_, true));
+}
+
 TEST_F(AlertFormatTest, Rfc3339IsUtcWithNanoseconds) {
   EXPECT_EQ(Rfc3339Utc(kTime), "2023-11-14T22:13:20.000000123Z");
   EXPECT_EQ(Rfc3339Utc(0), "1970-01-01T00:00:00.000000000Z");

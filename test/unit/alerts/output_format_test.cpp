@@ -113,6 +113,11 @@ TEST_F(OutputFormatTest, SubstitutesEachReferenceForm) {
   EXPECT_EQ(Text("no fields at all"), "no fields at all");
 }
 
+TEST_F(OutputFormatTest, TrimsLikeFalcosLoader) {
+  EXPECT_EQ(Text("  Shell spawned (proc=%proc.name)\n"), "Shell spawned (proc=bash)");
+  EXPECT_EQ(Text(" \n"), "");
+}
+
 TEST_F(OutputFormatTest, WidthPadsOrCutsTheValue) {
   EXPECT_EQ(Text("[%6proc.name]"), "[bash  ]");
   EXPECT_EQ(Text("[%4fd.name]"), "[/etc]");
