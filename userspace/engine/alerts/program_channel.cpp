@@ -39,14 +39,18 @@ class ProgramChannel : public AlertChannel {
     posix_spawn_file_actions_init(&actions);
     // dup2 onto 0 clears close-on-exec there; both pipe ends close on exec.
     posix_spawn_file_actions_adddup2(&actions, fds[0], STDIN_FILENO);
-    // The program starts with default signals: not the SIGPIPE block of
-    // this channel's thread.
+    // The program starts with SIGPIPE as a program expects it: neither the
+    // block of this channel's thread nor an ignore the process may have set.
     posix_spawnattr_t attr;
     posix_spawnattr_init(&attr);
     sigset_t none;
     sigemptyset(&none);
     posix_spawnattr_setsigmask(&attr, &none);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
+    sigset_t pipe_default;
+    sigemptyset(&pipe_default);
+    sigaddset(&pipe_default, SIGPIPE);
+    posix_spawnattr_setsigdefault(&attr, &pipe_default);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
     const char* argv[] = {"sh", "-c", program_.c_str(), nullptr};
     pid_t pid = -1;
     const int err =
