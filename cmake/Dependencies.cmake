@@ -7,3 +7,4 @@ find_package(absl REQUIRED)
 find_package(Threads REQUIRED)
 find_package(CLI11 CONFIG REQUIRED)  # header-only: target CLI11::CLI11
 pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)
+pkg_check_modules(CURL REQUIRED IMPORTED_TARGET libcurl)

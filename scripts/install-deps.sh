@@ -8,6 +8,7 @@ packages=(
   clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev
   libyaml-cpp-dev libre2-dev libabsl-dev libcli11-dev libzstd-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  libcurl4-openssl-dev
   clang-format
 )
 

@@ -1,0 +1,56 @@
+// An alert, and the two ways Falco writes one: its text line and its JSON
+// object, so tools that read Falco's alerts (falcosidekick, SIEM pipelines)
+// read Kestrel's unchanged.
+#ifndef KESTREL_ENGINE_ALERTS_ALERT_H_
+#define KESTREL_ENGINE_ALERTS_ALERT_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/alerts/output_field.h"
+#include "engine/rules/priority.h"
+
+namespace kestrel::engine::alerts {
+
+struct Alert {
+  uint64_t time_ns = 0;  // the event's time, ns since the epoch
+  std::string rule;
+  rules::Priority priority = rules::Priority::kWarning;
+  std::string source = "syscall";
+  // The rule's output rendered for the event (OutputFormat::Render's text):
+  // already escaped, printable ASCII apart from the rule's own literal text.
+  std::string output;
+  OutputFields output_fields;
+  std::vector<std::string> tags;
+  std::string hostname;
+};
+
+// Falco's json_include_* options.
+struct JsonOptions {
+  bool include_output = true;         // json_include_output_property
+  bool include_tags = true;           // json_include_tags_property
+  bool include_output_fields = true;  // json_include_output_fields_property
+};
+
+// "HH:MM:SS.nnnnnnnnn: Priority output" with the time in local time (Falco's
+// evt.time), no newline.
+std::string AlertToText(const Alert& alert);
+
+// One line of JSON (no newline) with Falco's keys, sorted as Falco writes
+// them: hostname, output (the text line), output_fields (evt.time as ns
+// since the epoch, plus the rule's fields: numbers and booleans bare,
+// missing values null), priority, rule, source, tags (sorted, unique),
+// time (RFC 3339 in UTC with nanoseconds: 2024-01-02T03:04:05.123456789Z).
+// Valid JSON whatever bytes the fields hold.
+std::string AlertToJson(const Alert& alert, const JsonOptions& options);
+
+// The event time as the JSON `time` key writes it.
+std::string Rfc3339Utc(uint64_t time_ns);
+
+// This host's name, for Alert::hostname (gethostname; empty if it fails).
+std::string LocalHostname();
+
+}  // namespace kestrel::engine::alerts
+
+#endif  // KESTREL_ENGINE_ALERTS_ALERT_H_

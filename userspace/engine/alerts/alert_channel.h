@@ -1,0 +1,38 @@
+// One destination of alerts. A channel is used by its worker thread only;
+// Abort alone may come from another thread, to cut off a stuck Send.
+#ifndef KESTREL_ENGINE_ALERTS_ALERT_CHANNEL_H_
+#define KESTREL_ENGINE_ALERTS_ALERT_CHANNEL_H_
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "engine/rules/priority.h"
+
+namespace kestrel::engine::alerts {
+
+// An alert as the channels receive it: formatted once for all of them.
+struct FormattedAlert {
+  rules::Priority priority;
+  std::string line;  // text or JSON, as json_output asks; no newline
+  std::string json;  // the JSON form, for channels that always send JSON
+};
+
+class AlertChannel {
+ public:
+  virtual ~AlertChannel() = default;
+  virtual std::string_view name() const = 0;
+  // Delivers one alert; an error counts it as failed.
+  virtual absl::Status Send(const FormattedAlert& alert) = 0;
+  // Pushes out what Send buffered (buffered_outputs).
+  virtual void Flush() {}
+  // Reopens the destination (the file channel, after logrotate's rename).
+  virtual void Reopen() {}
+  // Called from another thread: makes a Send in progress return soon.
+  virtual void Abort() {}
+};
+
+}  // namespace kestrel::engine::alerts
+
+#endif  // KESTREL_ENGINE_ALERTS_ALERT_CHANNEL_H_

@@ -1,0 +1,101 @@
+#include "engine/alerts/alert_outputs.h"
+
+#include "absl/strings/str_cat.h"
+#include "engine/alerts/channel_worker.h"
+#include "engine/alerts/channels.h"
+
+namespace kestrel::engine::alerts {
+namespace {
+
+uint64_t SteadyNs() {
+  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                   std::chrono::steady_clock::now().time_since_epoch())
+                                   .count());
+}
+
+}  // namespace
+
+AlertOutputs::AlertOutputs(const OutputsConfig& config)
+    : config_(config), limiter_(config.rate_limit) {}
+
+AlertOutputs::~AlertOutputs() { Close(std::chrono::milliseconds(0)); }
+
+absl::StatusOr<std::unique_ptr<AlertOutputs>> AlertOutputs::Start(const OutputsConfig& config) {
+  std::unique_ptr<AlertOutputs> outputs(new AlertOutputs(config));
+  std::vector<std::unique_ptr<AlertChannel>> channels;
+  if (config.stdout_enabled) channels.push_back(MakeStdoutChannel());
+  if (config.file.enabled) {
+    absl::StatusOr<std::unique_ptr<AlertChannel>> c =
+        MakeFileChannel(config.file.filename, config.file.keep_alive);
+    if (!c.ok()) return c.status();
+    channels.push_back(std::move(*c));
+  }
+  if (config.syslog_enabled) channels.push_back(MakeSyslogChannel());
+  if (config.program.enabled) {
+    absl::StatusOr<std::unique_ptr<AlertChannel>> c =
+        MakeProgramChannel(config.program.program, config.program.keep_alive);
+    if (!c.ok()) return c.status();
+    channels.push_back(std::move(*c));
+  }
+  if (config.http.enabled) {
+    absl::StatusOr<std::unique_ptr<AlertChannel>> c =
+        MakeHttpChannel(config.http.url, config.http.timeout);
+    if (!c.ok()) return c.status();
+    channels.push_back(std::move(*c));
+  }
+  for (std::unique_ptr<AlertChannel>& c : channels) {
+    outputs->workers_.push_back(
+        std::make_unique<ChannelWorker>(std::move(c), config.queue_capacity, config.buffered));
+  }
+  return outputs;
+}
+
+void AlertOutputs::Emit(const Alert& alert) {
+  {
+    std::lock_guard lock(mu_);
+    if (closed_) return;
+    if (!limiter_.Allow(alert.rule, SteadyNs())) {
+      ++rate_limited_;
+      return;
+    }
+  }
+  if (workers_.empty()) return;
+  auto formatted = std::make_shared<FormattedAlert>();
+  formatted->priority = alert.priority;
+  if (config_.json_output || config_.http.enabled) {
+    formatted->json = AlertToJson(alert, config_.json);
+  }
+  formatted->line = config_.json_output ? formatted->json : AlertToText(alert);
+  std::shared_ptr<const FormattedAlert> shared = std::move(formatted);
+  for (std::unique_ptr<ChannelWorker>& w : workers_) w->Push(shared);
+}
+
+void AlertOutputs::Reopen() {
+  for (std::unique_ptr<ChannelWorker>& w : workers_) w->Reopen();
+}
+
+void AlertOutputs::Close(std::chrono::milliseconds drain_timeout) {
+  {
+    std::lock_guard lock(mu_);
+    if (closed_) return;
+    closed_ = true;
+  }
+  // One deadline for all: the channels drain at the same time.
+  const auto deadline = std::chrono::steady_clock::now() + drain_timeout;
+  for (std::unique_ptr<ChannelWorker>& w : workers_) w->Stop(deadline);
+}
+
+std::vector<AlertOutputs::ChannelStats> AlertOutputs::Stats() const {
+  std::vector<ChannelStats> stats;
+  for (const std::unique_ptr<ChannelWorker>& w : workers_) {
+    stats.push_back(ChannelStats{w->name(), w->sent(), w->failed(), w->dropped()});
+  }
+  return stats;
+}
+
+uint64_t AlertOutputs::rate_limited() const {
+  std::lock_guard lock(mu_);
+  return rate_limited_;
+}
+
+}  // namespace kestrel::engine::alerts

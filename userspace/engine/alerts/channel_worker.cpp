@@ -1,0 +1,92 @@
+#include "engine/alerts/channel_worker.h"
+
+#include <pthread.h>
+#include <signal.h>
+
+namespace kestrel::engine::alerts {
+
+ChannelWorker::ChannelWorker(std::unique_ptr<AlertChannel> channel, size_t capacity, bool buffered)
+    : channel_(std::move(channel)), capacity_(capacity ? capacity : 1), buffered_(buffered) {
+  thread_ = std::thread([this] { Run(); });
+}
+
+ChannelWorker::~ChannelWorker() { Stop(std::chrono::steady_clock::now()); }
+
+void ChannelWorker::Push(std::shared_ptr<const FormattedAlert> alert) {
+  {
+    std::lock_guard lock(mu_);
+    if (stopping_ || queue_.size() >= capacity_) {
+      dropped_.fetch_add(1, std::memory_order_relaxed);
+      return;
+    }
+    queue_.push_back(std::move(alert));
+  }
+  wake_.notify_one();
+}
+
+void ChannelWorker::Reopen() {
+  {
+    std::lock_guard lock(mu_);
+    reopen_ = true;
+  }
+  wake_.notify_one();
+}
+
+void ChannelWorker::Stop(std::chrono::steady_clock::time_point deadline) {
+  if (!thread_.joinable()) return;
+  std::unique_lock lock(mu_);
+  stopping_ = true;
+  wake_.notify_one();
+  if (!drained_.wait_until(lock, deadline, [this] { return finished_; })) {
+    // Out of time: what is still queued will never be tried, and a Send
+    // in progress is cut short.
+    aborted_ = true;
+    dropped_.fetch_add(queue_.size(), std::memory_order_relaxed);
+    queue_.clear();
+    lock.unlock();
+    channel_->Abort();
+  } else {
+    lock.unlock();
+  }
+  thread_.join();
+}
+
+void ChannelWorker::Run() {
+  // A program or a reader that exits must show up as a failed write
+  // (EPIPE), not kill the process: SIGPIPE goes to the writing thread.
+  sigset_t pipe;
+  sigemptyset(&pipe);
+  sigaddset(&pipe, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe, nullptr);
+
+  std::unique_lock lock(mu_);
+  for (;;) {
+    wake_.wait(lock, [this] { return !queue_.empty() || stopping_ || reopen_; });
+    if (reopen_) {
+      reopen_ = false;
+      lock.unlock();
+      channel_->Reopen();
+      lock.lock();
+      continue;
+    }
+    if (queue_.empty() || aborted_) break;  // stopping, with nothing left
+    std::shared_ptr<const FormattedAlert> alert = std::move(queue_.front());
+    queue_.pop_front();
+    const bool more = !queue_.empty();
+    lock.unlock();
+    if (channel_->Send(*alert).ok()) {
+      sent_.fetch_add(1, std::memory_order_relaxed);
+    } else {
+      failed_.fetch_add(1, std::memory_order_relaxed);
+    }
+    if (!buffered_ || !more) channel_->Flush();
+    lock.lock();
+  }
+  lock.unlock();
+  channel_->Flush();
+  lock.lock();
+  finished_ = true;
+  drained_.notify_all();
+}
+
+}  // namespace kestrel::engine::alerts

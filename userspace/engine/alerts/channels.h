@@ -1,0 +1,39 @@
+// The channels AlertOutputs can open, one factory each: an error names the
+// channel and what failed.
+#ifndef KESTREL_ENGINE_ALERTS_CHANNELS_H_
+#define KESTREL_ENGINE_ALERTS_CHANNELS_H_
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "engine/alerts/alert_channel.h"
+
+namespace kestrel::engine::alerts {
+
+// Lines to the process's stdout (descriptor 1).
+std::unique_ptr<AlertChannel> MakeStdoutChannel();
+
+// Lines appended to `filename` (created 0644 if missing). keep_alive:
+// opened once (and again on Reopen); otherwise opened for every alert.
+absl::StatusOr<std::unique_ptr<AlertChannel>> MakeFileChannel(const std::string& filename,
+                                                              bool keep_alive);
+
+// syslog(3), with the alert's priority as the syslog level (Emergency ->
+// LOG_EMERG ... Debug -> LOG_DEBUG).
+std::unique_ptr<AlertChannel> MakeSyslogChannel();
+
+// Lines on the stdin of `sh -c program`. keep_alive: one process, started
+// again if it exits; otherwise a process per alert, waited for.
+absl::StatusOr<std::unique_ptr<AlertChannel>> MakeProgramChannel(const std::string& program,
+                                                                 bool keep_alive);
+
+// The JSON form POSTed to `url` (Content-Type: application/json); a
+// transport error or an HTTP status of 400 or more is a failure.
+absl::StatusOr<std::unique_ptr<AlertChannel>> MakeHttpChannel(const std::string& url,
+                                                              std::chrono::milliseconds timeout);
+
+}  // namespace kestrel::engine::alerts
+
+#endif  // KESTREL_ENGINE_ALERTS_CHANNELS_H_

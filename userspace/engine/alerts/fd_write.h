@@ -1,0 +1,18 @@
+// Writing a whole buffer to a descriptor from a channel's thread, where
+// SIGPIPE is blocked: a reader gone is an EPIPE error, and the signal it
+// left pending is taken back so it never reaches the process later.
+#ifndef KESTREL_ENGINE_ALERTS_FD_WRITE_H_
+#define KESTREL_ENGINE_ALERTS_FD_WRITE_H_
+
+#include <string_view>
+
+#include "absl/status/status.h"
+
+namespace kestrel::engine::alerts {
+
+// Writes all of `data` to `fd`, retrying short writes and EINTR.
+absl::Status WriteAll(int fd, std::string_view data);
+
+}  // namespace kestrel::engine::alerts
+
+#endif  // KESTREL_ENGINE_ALERTS_FD_WRITE_H_

@@ -1,0 +1,150 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "engine/alerts/channels.h"
+#include "engine/alerts/fd_write.h"
+
+extern char** environ;
+
+namespace kestrel::engine::alerts {
+namespace {
+
+// How long a program whose stdin closed may take to exit before it is killed.
+constexpr auto kExitGrace = std::chrono::seconds(2);
+
+class ProgramChannel : public AlertChannel {
+ public:
+  ProgramChannel(std::string program, bool keep_alive)
+      : program_(std::move(program)), keep_alive_(keep_alive) {}
+  ~ProgramChannel() override { Finish(); }
+
+  std::string_view name() const override { return "program"; }
+
+  absl::Status Spawn() {
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0) {
+      return absl::InternalError(absl::StrCat("program output: pipe: ", strerror(errno)));
+    }
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    // dup2 onto 0 clears close-on-exec there; both pipe ends close on exec.
+    posix_spawn_file_actions_adddup2(&actions, fds[0], STDIN_FILENO);
+    // The program starts with default signals: not the SIGPIPE block of
+    // this channel's thread.
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    sigset_t none;
+    sigemptyset(&none);
+    posix_spawnattr_setsigmask(&attr, &none);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
+    const char* argv[] = {"sh", "-c", program_.c_str(), nullptr};
+    pid_t pid = -1;
+    const int err =
+        posix_spawn(&pid, "/bin/sh", &actions, &attr, const_cast<char**>(argv), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
+    close(fds[0]);
+    if (err != 0) {
+      close(fds[1]);
+      return absl::InternalError(
+          absl::StrCat("program output: cannot run sh -c ", program_, ": ", strerror(err)));
+    }
+    fd_ = fds[1];
+    pid_.store(pid);
+    return absl::OkStatus();
+  }
+
+  absl::Status Send(const FormattedAlert& alert) override {
+    pending_.append(alert.line);
+    pending_.push_back('\n');
+    if (!keep_alive_ || pending_.size() >= kMaxPending) return Write();
+    return absl::OkStatus();
+  }
+
+  void Flush() override { Write().IgnoreError(); }
+
+  void Abort() override {
+    aborted_.store(true);
+    const pid_t pid = pid_.load();
+    if (pid > 0) kill(pid, SIGKILL);
+  }
+
+ private:
+  static constexpr size_t kMaxPending = 64 * 1024;
+
+  absl::Status Write() {
+    if (pending_.empty()) return absl::OkStatus();
+    absl::Status s = WriteOnce();
+    if (!s.ok() && keep_alive_ && !aborted_.load()) {
+      // The program exited (or was never started): start it again, once.
+      Finish();
+      s = WriteOnce();
+    }
+    pending_.clear();
+    if (!keep_alive_) Finish();
+    return s;
+  }
+
+  absl::Status WriteOnce() {
+    if (fd_ < 0) {
+      if (aborted_.load()) return absl::CancelledError("program output: closed");
+      absl::Status s = Spawn();
+      if (!s.ok()) return s;
+    }
+    absl::Status s = WriteAll(fd_, pending_);
+    if (!s.ok()) Finish();
+    return s;
+  }
+
+  // Closes the program's stdin and waits for it to exit.
+  void Finish() {
+    if (fd_ >= 0) close(fd_);
+    fd_ = -1;
+    const pid_t pid = pid_.load();
+    if (pid <= 0) return;
+    const auto deadline = std::chrono::steady_clock::now() + kExitGrace;
+    int status = 0;
+    while (waitpid(pid, &status, WNOHANG) == 0) {
+      if (std::chrono::steady_clock::now() >= deadline) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    pid_.store(-1);
+  }
+
+  std::string program_;
+  bool keep_alive_;
+  int fd_ = -1;
+  std::atomic<pid_t> pid_{-1};
+  std::atomic<bool> aborted_{false};
+  std::string pending_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<AlertChannel>> MakeProgramChannel(const std::string& program,
+                                                                 bool keep_alive) {
+  if (program.empty()) return absl::InvalidArgumentError("program output: no program");
+  auto channel = std::make_unique<ProgramChannel>(program, keep_alive);
+  // A program kept alive starts now, so a shell that cannot run fails at start.
+  if (keep_alive) {
+    absl::Status s = channel->Spawn();
+    if (!s.ok()) return s;
+  }
+  return channel;
+}
+
+}  // namespace kestrel::engine::alerts
