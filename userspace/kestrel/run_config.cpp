@@ -231,12 +231,12 @@ absl::Status ApplyRunOverride(std::string_view assignment, RunConfig& config) {
     node = YAML::Load(value);
   } catch (const YAML::Exception& e) {
     return absl::InvalidArgumentError(
-        absl::StrCat("-o ", name, ": ", Quote(value), " is not a YAML value: ", e.msg));
+        absl::StrCat("-o ", std::string(name), ": ", Quote(value), " is not a YAML value: ", e.msg));
   }
   // `-o file_output.filename=` is an empty string, not YAML's null.
   if (node.IsNull()) node = YAML::Node(value);
   if (absl::Status s = key->set(node, config); !s.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("-o ", name, ": ", s.message()));
+    return absl::InvalidArgumentError(absl::StrCat("-o ", std::string(name), ": ", s.message()));
   }
   return absl::OkStatus();
 }

@@ -9,7 +9,7 @@ namespace {
 bool IsParam(const engine::filter::FieldRef& field, std::string_view param) {
   for (std::string_view base : {"evt.arg", "evt.rawarg"}) {
     if (field.name == base && field.index == param) return true;
-    if (field.name == absl::StrCat(base, ".", param)) return true;
+    if (field.name == std::string(base) + "." + std::string(param)) return true;
   }
   return false;
 }

@@ -80,7 +80,7 @@ absl::Status MarkSyscalls(pman_handle* handle, const std::vector<uint32_t>& ids,
   for (uint32_t id : ids) {
     if (pman_mark_single_64bit_syscall(handle, id, interesting) != 0) {
       return absl::InternalError(
-          absl::StrCat("could not turn ", engine::SyscallName(id), interesting ? " on" : " off"));
+          absl::StrCat("could not turn ", std::string(engine::SyscallName(id)), interesting ? " on" : " off"));
     }
   }
   return absl::OkStatus();
@@ -90,9 +90,9 @@ std::string DescribeChange(const SyscallChange& change) {
   if (change.added.empty() && change.removed.empty()) return "no change";
   std::string text;
   for (uint32_t id : change.added)
-    absl::StrAppend(&text, text.empty() ? "" : " ", "+", engine::SyscallName(id));
+    absl::StrAppend(&text, text.empty() ? "" : " ", "+", std::string(engine::SyscallName(id)));
   for (uint32_t id : change.removed)
-    absl::StrAppend(&text, text.empty() ? "" : " ", "-", engine::SyscallName(id));
+    absl::StrAppend(&text, text.empty() ? "" : " ", "-", std::string(engine::SyscallName(id)));
   return text;
 }
 

@@ -63,7 +63,7 @@ std::vector<ChosenSyscall> ChooseSyscalls(const std::vector<RuleSyscalls>& rules
 std::string FormatSyscallSet(const std::vector<ChosenSyscall>& set) {
   std::string text;
   for (const ChosenSyscall& s : set) {
-    absl::StrAppend(&text, engine::SyscallName(s.id), " ");
+    absl::StrAppend(&text, std::string(engine::SyscallName(s.id)), " ");
     size_t rules = 0, hidden = 0;
     bool first = true;
     for (const std::string& reason : s.reasons) {
