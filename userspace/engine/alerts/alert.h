@@ -31,11 +31,13 @@ struct JsonOptions {
   bool include_output = true;         // json_include_output_property
   bool include_tags = true;           // json_include_tags_property
   bool include_output_fields = true;  // json_include_output_fields_property
+  bool time_format_iso_8601 = false;  // for the text line in `output`
 };
 
 // "HH:MM:SS.nnnnnnnnn: Priority output" with the time in local time (Falco's
-// evt.time), no newline.
-std::string AlertToText(const Alert& alert);
+// evt.time), no newline. With Falco's time_format_iso_8601 the time is
+// evt.time.iso8601's instead: "2024-01-02T03:04:05.123456789Z".
+std::string AlertToText(const Alert& alert, bool time_format_iso_8601 = false);
 
 // One line of JSON (no newline) with Falco's keys, sorted as Falco writes
 // them: hostname, output (the text line), output_fields (evt.time as ns

@@ -50,9 +50,13 @@ std::string Rfc3339Utc(uint64_t time_ns) {
                          static_cast<unsigned>(time_ns % 1000000000));
 }
 
-std::string AlertToText(const Alert& alert) {
+std::string AlertToText(const Alert& alert, bool time_format_iso_8601) {
   std::string out;
-  AppendWallTime(out, alert.time_ns);
+  if (time_format_iso_8601) {
+    out = Rfc3339Utc(alert.time_ns);
+  } else {
+    AppendWallTime(out, alert.time_ns);
+  }
   absl::StrAppend(&out, ": ", Sv(rules::PriorityName(alert.priority)), " ", alert.output);
   return out;
 }
@@ -63,7 +67,7 @@ std::string AlertToJson(const Alert& alert, const JsonOptions& options) {
   AppendJsonString(out, alert.hostname);
   if (options.include_output) {
     out.append(",\"output\":");
-    AppendJsonString(out, AlertToText(alert));
+    AppendJsonString(out, AlertToText(alert, options.time_format_iso_8601));
   }
   if (options.include_output_fields) {
     // evt.time (ns since the epoch) is always there, as Falco's prefix

@@ -16,7 +16,9 @@ uint64_t SteadyNs() {
 }  // namespace
 
 AlertOutputs::AlertOutputs(const OutputsConfig& config)
-    : config_(config), limiter_(config.rate_limit) {}
+    : config_(config), limiter_(config.rate_limit) {
+  config_.json.time_format_iso_8601 = config.time_format_iso_8601;
+}
 
 AlertOutputs::~AlertOutputs() { Close(std::chrono::milliseconds(0)); }
 
@@ -65,7 +67,8 @@ void AlertOutputs::Emit(const Alert& alert) {
   if (config_.json_output || config_.http.enabled) {
     formatted->json = AlertToJson(alert, config_.json);
   }
-  formatted->line = config_.json_output ? formatted->json : AlertToText(alert);
+  formatted->line =
+      config_.json_output ? formatted->json : AlertToText(alert, config_.time_format_iso_8601);
   std::shared_ptr<const FormattedAlert> shared = std::move(formatted);
   for (std::unique_ptr<ChannelWorker>& w : workers_) w->Push(shared);
 }

@@ -25,6 +25,7 @@ class ChannelWorker;
 struct OutputsConfig {
   bool json_output = false;  // json_output: every channel gets JSON lines
   JsonOptions json;
+  bool time_format_iso_8601 = false;  // the text line's time (and JSON's `output`)
   // buffered_outputs: false flushes after every alert; true when a
   // channel's queue runs empty.
   bool buffered = false;

@@ -6,7 +6,10 @@
 namespace kestrel::engine::alerts {
 
 ChannelWorker::ChannelWorker(std::unique_ptr<AlertChannel> channel, size_t capacity, bool buffered)
-    : channel_(std::move(channel)), capacity_(capacity ? capacity : 1), buffered_(buffered) {
+    : channel_(std::move(channel)),
+      name_(channel_->name()),
+      capacity_(capacity ? capacity : 1),
+      buffered_(buffered) {
   thread_ = std::thread([this] { Run(); });
 }
 
@@ -49,6 +52,8 @@ void ChannelWorker::Stop(std::chrono::steady_clock::time_point deadline) {
     lock.unlock();
   }
   thread_.join();
+  // Closes what the channel holds open: a program gets EOF and is waited for.
+  channel_.reset();
 }
 
 void ChannelWorker::Run() {

@@ -28,10 +28,11 @@ class ChannelWorker {
 
   void Push(std::shared_ptr<const FormattedAlert> alert);
   void Reopen();
-  // Sends what is queued until `deadline`, then cuts the channel off.
+  // Sends what is queued until `deadline`, then cuts the channel off, and
+  // closes it (a program is waited for, briefly, once its stdin closes).
   void Stop(std::chrono::steady_clock::time_point deadline);
 
-  std::string name() const { return std::string(channel_->name()); }
+  const std::string& name() const { return name_; }
   uint64_t sent() const { return sent_.load(std::memory_order_relaxed); }
   uint64_t failed() const { return failed_.load(std::memory_order_relaxed); }
   uint64_t dropped() const { return dropped_.load(std::memory_order_relaxed); }
@@ -40,6 +41,7 @@ class ChannelWorker {
   void Run();
 
   std::unique_ptr<AlertChannel> channel_;
+  const std::string name_;
   const size_t capacity_;
   const bool buffered_;
 

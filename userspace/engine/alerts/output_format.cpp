@@ -90,6 +90,12 @@ class RefParser {
 
 absl::StatusOr<OutputFormat> OutputFormat::Compile(std::string_view format,
                                                    const filter::FieldResolver& fields) {
+  // As Falco's loader does: a folded YAML string ends with a newline that
+  // is no part of the alert.
+  const size_t first = format.find_first_not_of(" \t\r\n");
+  format = first == std::string_view::npos
+               ? std::string_view()
+               : format.substr(first, format.find_last_not_of(" \t\r\n") - first + 1);
   OutputFormat out;
   absl::flat_hash_map<std::string, int> ref_index;
   std::string literal;
@@ -154,9 +160,9 @@ absl::StatusOr<OutputFormat> OutputFormat::Compile(std::string_view format,
     for (filter::Transformer t : parsed->field.transformers) {
       std::optional<filter::ValueType> next = filter::TransformedType(t, ref.type);
       if (!next) {
-        return p.Error(field_at, absl::StrCat(Sv(filter::TransformerName(t)), "() does not take ",
-                                              Sv(filter::ValueTypeName(ref.type)), " field ",
-                                              parsed->written));
+        return p.Error(field_at,
+                       absl::StrCat(Sv(filter::TransformerName(t)), "() does not take ",
+                                    Sv(filter::ValueTypeName(ref.type)), ": ", parsed->written));
       }
       ref.type = *next;
     }

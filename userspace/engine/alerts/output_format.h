@@ -24,7 +24,8 @@ inline constexpr std::string_view kNotAvailable = "<NA>";
 
 class OutputFormat {
  public:
-  // `fields` resolves each reference; an unknown field, a `%` with no field
+  // `format` is trimmed of blanks and newlines at both ends, as Falco trims
+  // a rule's output. `fields` resolves each reference; an unknown field, a `%` with no field
   // after it or an unclosed `%(` is an InvalidArgument naming the column.
   static absl::StatusOr<OutputFormat> Compile(std::string_view format,
                                               const filter::FieldResolver& fields);
