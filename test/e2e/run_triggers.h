@@ -106,36 +106,39 @@ class LoopbackListener {
 };
 
 inline std::string OpenRule(const std::string& dir) {
-  return absl::StrCat("- rule: Open marker\n"
-                      "  desc: the test opened one of its marker files\n"
-                      "  condition: evt.type = openat and fd.name startswith \"",
-                      dir,
-                      "/mark\"\n"
-                      "  output: opened %fd.name by %proc.name (pid %proc.pid)\n"
-                      "  priority: WARNING\n"
-                      "  tags: [test, files]\n");
+  return absl::StrCat(
+      "- rule: Open marker\n"
+      "  desc: the test opened one of its marker files\n"
+      "  condition: evt.type = openat and fd.name startswith \"",
+      dir,
+      "/mark\"\n"
+      "  output: opened %fd.name by %proc.name (pid %proc.pid)\n"
+      "  priority: WARNING\n"
+      "  tags: [test, files]\n");
 }
 
 inline std::string ExecRule(const std::string& mark) {
-  return absl::StrCat("- rule: Exec marker\n"
-                      "  desc: the test ran /bin/true with its mark\n"
-                      "  condition: evt.type = execve and proc.cmdline = \"true ",
-                      mark,
-                      "\"\n"
-                      "  output: ran %proc.cmdline from %proc.exepath\n"
-                      "  priority: NOTICE\n"
-                      "  tags: [test, process]\n");
+  return absl::StrCat(
+      "- rule: Exec marker\n"
+      "  desc: the test ran /bin/true with its mark\n"
+      "  condition: evt.type = execve and proc.cmdline = \"true ",
+      mark,
+      "\"\n"
+      "  output: ran %proc.cmdline from %proc.exepath\n"
+      "  priority: NOTICE\n"
+      "  tags: [test, process]\n");
 }
 
 inline std::string ConnectRule(uint16_t port) {
-  return absl::StrCat("- rule: Connect marker\n"
-                      "  desc: the test connected to its listener\n"
-                      "  condition: evt.type = connect and fd.sport = ",
-                      port,
-                      "\n"
-                      "  output: connection %fd.name\n"
-                      "  priority: CRITICAL\n"
-                      "  tags: [test, network]\n");
+  return absl::StrCat(
+      "- rule: Connect marker\n"
+      "  desc: the test connected to its listener\n"
+      "  condition: evt.type = connect and fd.sport = ",
+      port,
+      "\n"
+      "  output: connection %fd.name\n"
+      "  priority: CRITICAL\n"
+      "  tags: [test, network]\n");
 }
 
 // Opens fresh marker files until `run` prints an alert for one: from then

@@ -230,8 +230,8 @@ absl::Status ApplyRunOverride(std::string_view assignment, RunConfig& config) {
   try {
     node = YAML::Load(value);
   } catch (const YAML::Exception& e) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("-o ", std::string(name), ": ", Quote(value), " is not a YAML value: ", e.msg));
+    return absl::InvalidArgumentError(absl::StrCat("-o ", std::string(name), ": ", Quote(value),
+                                                   " is not a YAML value: ", e.msg));
   }
   // `-o file_output.filename=` is an empty string, not YAML's null.
   if (node.IsNull()) node = YAML::Node(value);

@@ -79,8 +79,8 @@ SyscallChange DiffSyscallSets(const std::vector<ChosenSyscall>& before,
 absl::Status MarkSyscalls(pman_handle* handle, const std::vector<uint32_t>& ids, bool interesting) {
   for (uint32_t id : ids) {
     if (pman_mark_single_64bit_syscall(handle, id, interesting) != 0) {
-      return absl::InternalError(
-          absl::StrCat("could not turn ", std::string(engine::SyscallName(id)), interesting ? " on" : " off"));
+      return absl::InternalError(absl::StrCat(
+          "could not turn ", std::string(engine::SyscallName(id)), interesting ? " on" : " off"));
     }
   }
   return absl::OkStatus();

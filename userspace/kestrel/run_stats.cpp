@@ -26,9 +26,10 @@ std::string FormatRunStats(const RunCounters& counters, const pman_stats* probe,
   std::string by_priority;
   for (size_t p = 0; p < counters.alerts.size(); ++p) {
     if (counters.alerts[p] == 0) continue;
-    absl::StrAppend(&by_priority, by_priority.empty() ? "" : ", ",
-                    std::string(engine::rules::PriorityName(static_cast<engine::rules::Priority>(p))), " ",
-                    counters.alerts[p]);
+    absl::StrAppend(
+        &by_priority, by_priority.empty() ? "" : ", ",
+        std::string(engine::rules::PriorityName(static_cast<engine::rules::Priority>(p))), " ",
+        counters.alerts[p]);
   }
   if (!by_priority.empty()) absl::StrAppend(&line, " (", by_priority, ")");
   absl::StrAppend(&line, "; outputs:");

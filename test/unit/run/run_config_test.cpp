@@ -98,7 +98,7 @@ TEST_F(RunConfigTest, ABadValueNamesItsLineAndKey) {
             path_ + ":2:3: stdout_output.enabled: \"maybe\" is not a boolean (true or false)");
   s = LoadRunConfigFile(Write("json_output: [true\n"), c, warnings);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_TRUE(s.message().starts_with(path_ + ":")) << s.message();
+  EXPECT_TRUE(std::string(s.message()).starts_with(path_ + ":")) << s.message();
 }
 
 TEST_F(RunConfigTest, AMissingFileIsAnError) {
@@ -126,7 +126,8 @@ TEST(RunOverrideTest, UnknownKeysAndBadValuesAreErrors) {
   RunConfig c;
   absl::Status s = ApplyRunOverride("json_outptu=true", c);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_TRUE(s.message().starts_with("-o: unknown key \"json_outptu\" (keys: rules_files, "))
+  EXPECT_TRUE(
+      std::string(s.message()).starts_with("-o: unknown key \"json_outptu\" (keys: rules_files, "))
       << s.message();
   EXPECT_EQ(ApplyRunOverride("json_output", c).message(), "-o \"json_output\": needs key=value");
   EXPECT_EQ(ApplyRunOverride("rule_matching=some", c).message(),
