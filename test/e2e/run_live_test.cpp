@@ -136,9 +136,9 @@ TEST_F(RunLiveTest, ReloadChangesTheProbesSyscallsLiveWithNoEventLost) {
   WriteWhole(rules, OpenRule(dir_.path()));
   // openat and connect are both state syscalls: a custom base set (Falco's
   // base_syscalls.custom_set replaces the state's) leaves the rules alone
-  // in charge of them.
+  // in charge of them (socket stays, so connect knows its socket).
   KestrelProcess run({"run", "-r", rules, "--pin-dir", pin.dir(), "-o", "json_output=true", "-o",
-                      "base_syscalls.custom_set=[execve]"});
+                      "base_syscalls.custom_set=[execve, socket]"});
   ASSERT_TRUE(WaitUntilAlerting(run, dir_));
   EXPECT_EQ(Listed(pin.dir(), "openat"), "on");
   EXPECT_EQ(Listed(pin.dir(), "execve"), "on");  // the custom set's
