@@ -88,6 +88,8 @@ std::string Describe(const CLI::ParseError& e, const CLI::App& app,
 std::optional<std::string> RepeatedOption(const std::vector<const CLI::App*>& chain) {
   for (const CLI::App* app : chain) {
     for (const CLI::Option* opt : app->get_options()) {
+      // Options meant to be repeated (-r FILE -r FILE) take every value.
+      if (opt->get_multi_option_policy() == CLI::MultiOptionPolicy::TakeAll) continue;
       if (!opt->get_positional() && opt->count() > 1) {
         return opt->get_name() + ": given more than once";
       }

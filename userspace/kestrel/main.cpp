@@ -23,6 +23,8 @@
 #include "libpman.h"
 #include "recorder_command.h"
 #include "recorder_options.h"
+#include "run_command.h"
+#include "run_options.h"
 #include "settings_command.h"
 #include "settings_options.h"
 #include "stats_command.h"
@@ -64,6 +66,7 @@ const Verb kVerbs[] = {
      DefineForListing<RecorderOptions, DefineRecorderOptions>},
     {"dump", "print a flight recorder's newest records", RunDump,
      DefineForListing<DumpOptions, DefineDumpOptions>},
+    {"run", kRunDescription, RunRun, DefineForListing<RunOptions, DefineRunOptions>},
     {"bench", "measure the probe's overhead and throughput", RunBench,
      DefineForListing<bench::BenchOptions, bench::DefineBenchOptions>},
     {"completion", "print a shell completion script (bash)", RunCompletion,

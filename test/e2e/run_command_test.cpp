@@ -1,0 +1,128 @@
+// `kestrel run` without a probe: --dry-run's syscall set and why, the
+// config file and -o (and which wins), and how bad ones are reported.
+#include <gtest/gtest.h>
+#include <sys/syscall.h>
+
+#include <string>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "kestrel_process.h"
+#include "run_triggers.h"
+
+namespace kestrel::e2e {
+namespace {
+
+bool HasLine(const std::string& text, const std::string& line) {
+  return absl::StrContains(absl::StrCat("\n", text), absl::StrCat("\n", line, "\n"));
+}
+
+bool Mentions(const std::string& text, const std::string& syscall) {
+  return absl::StrContains(absl::StrCat("\n", text), absl::StrCat("\n", syscall, "  "));
+}
+
+class RunCommandTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    rules_ = dir_.File("rules.yaml");
+    WriteWhole(rules_, OpenRule(dir_.path()) + ConnectRule(4242));
+  }
+  RunTempDir dir_;
+  std::string rules_;
+};
+
+TEST_F(RunCommandTest, DryRunPrintsEachSyscallWithWhy) {
+  const CliResult r = RunKestrel({"run", "-r", rules_, "--dry-run"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(HasLine(r.out, "openat  rule \"Open marker\", state")) << r.out;
+  EXPECT_TRUE(HasLine(r.out, "connect  rule \"Connect marker\", state")) << r.out;
+  EXPECT_TRUE(HasLine(r.out, "close  state")) << r.out;
+  EXPECT_TRUE(HasLine(r.out, "execve  state")) << r.out;
+  EXPECT_FALSE(Mentions(r.out, "getpid")) << r.out;
+  // Neither rule reads a result or a buffer.
+  EXPECT_TRUE(absl::StrContains(r.err, "2 rules loaded (2 evaluated), 0 skipped;")) << r.err;
+  EXPECT_TRUE(absl::StrContains(r.err, "snaplen 0, io data off, drop_failed on")) << r.err;
+}
+
+TEST_F(RunCommandTest, BaseSyscallsAddAndRemove) {
+  const CliResult r = RunKestrel({"run", "-r", rules_, "--dry-run", "-o",
+                                  "base_syscalls.custom_set=[getpid, '!connect']", "-o",
+                                  "base_syscalls.repair=true"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(HasLine(r.out, "getpid  base_syscalls.custom_set")) << r.out;
+  EXPECT_TRUE(HasLine(r.out, "close  base_syscalls.repair")) << r.out;
+  EXPECT_FALSE(Mentions(r.out, "connect")) << r.out;
+}
+
+// The config's priority keeps only the connect rule; -o, given later, wins.
+TEST_F(RunCommandTest, OverridesWinOverTheConfigFile) {
+  const std::string config = dir_.File("kestrel.yaml");
+  WriteWhole(config, absl::StrCat("rules_files: [", rules_, "]\npriority: critical\n"));
+  CliResult r = RunKestrel({"run", "-c", config, "--dry-run"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(HasLine(r.out, "connect  rule \"Connect marker\", state")) << r.out;
+  EXPECT_TRUE(HasLine(r.out, "openat  state")) << r.out;
+
+  r = RunKestrel({"run", "-c", config, "-o", "priority=warning", "--dry-run"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(HasLine(r.out, "openat  rule \"Open marker\", state")) << r.out;
+  EXPECT_TRUE(HasLine(r.out, "connect  rule \"Connect marker\", state")) << r.out;
+
+  // -r replaces the config's rules_files.
+  const std::string other = dir_.File("other.yaml");
+  WriteWhole(other, OpenRule(dir_.path()));
+  r = RunKestrel({"run", "-c", config, "-r", other, "-o", "priority=debug", "--dry-run"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(HasLine(r.out, "connect  state")) << r.out;
+}
+
+TEST_F(RunCommandTest, ABadConfigLineIsAnErrorNamingIt) {
+  const std::string config = dir_.File("bad.yaml");
+  WriteWhole(config, "json_output: true\npriority: loud\n");
+  const CliResult r = RunKestrel({"run", "-r", rules_, "-c", config, "--dry-run"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, absl::StrCat("kestrel run: ", config,
+                                ":2:1: priority: \"loud\" is not a priority (emergency, alert, "
+                                "critical, error, warning, notice, informational, debug)\n"));
+}
+
+TEST_F(RunCommandTest, UnknownConfigKeysWarnButUnknownOverridesFail) {
+  const std::string config = dir_.File("odd.yaml");
+  WriteWhole(config, "load_plugins: []\n");
+  CliResult r = RunKestrel({"run", "-r", rules_, "-c", config, "--dry-run"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(
+      absl::StrContains(r.err, absl::StrCat("kestrel run: warning: ", config,
+                                            ":1:1: unknown key \"load_plugins\" ignored\n")))
+      << r.err;
+
+  r = RunKestrel({"run", "-r", rules_, "-o", "json_outptu=true", "--dry-run"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(absl::StartsWith(r.err, "kestrel run: -o: unknown key \"json_outptu\" (keys: "))
+      << r.err;
+  EXPECT_TRUE(absl::StrContains(r.err, "Run 'kestrel run --help' for the options.")) << r.err;
+}
+
+TEST_F(RunCommandTest, BrokenRulesExitTwoWithTheirPlace) {
+  const std::string broken = dir_.File("broken.yaml");
+  WriteWhole(broken,
+             "- rule: Broken\n  desc: x\n  condition: evt.type = openat and\n"
+             "  output: x\n  priority: WARNING\n");
+  const CliResult r = RunKestrel({"run", "-r", broken, "--dry-run"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(absl::StrContains(r.err, absl::StrCat("kestrel run: ", broken, ":"))) << r.err;
+  EXPECT_TRUE(absl::StrContains(r.err, "kestrel run: the rules did not load")) << r.err;
+}
+
+TEST(RunHelpTest, HelpDocumentsExitCodesAndThePin) {
+  const CliResult r = RunKestrel({"run", "--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_TRUE(absl::StrContains(r.out, "Exit codes: 0 ok, 1 the run failed")) << r.out;
+  EXPECT_TRUE(absl::StrContains(r.out, "/sys/fs/bpf/kestrel")) << r.out;
+  EXPECT_TRUE(absl::StrContains(r.out, "--replay")) << r.out;
+}
+
+}  // namespace
+}  // namespace kestrel::e2e

@@ -1,0 +1,248 @@
+// `kestrel run` on the live probe: real triggers raise exact JSON alerts; a
+// rules change reloads live, the probe's table follows it through the pin
+// with no record lost; a capture file replays to the same alerts.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "kestrel_process.h"
+#include "pin_dir_guard.h"
+#include "run_triggers.h"
+
+namespace kestrel::e2e {
+namespace {
+
+constexpr auto kAlertTimeout = std::chrono::seconds(20);
+
+std::string TestPinDir() { return absl::StrCat("/sys/fs/bpf/kestrel-e2e-run-", getpid()); }
+
+// The state `kestrel syscalls list` prints for `name` ("on" / "off").
+std::string SyscallState(const std::string& list, const std::string& name) {
+  for (absl::string_view line : absl::StrSplit(list, '\n')) {
+    std::vector<std::string> words = absl::StrSplit(line, ' ', absl::SkipEmpty());
+    if (words.size() == 3 && words[1] == name) return words[2];
+  }
+  return "missing";
+}
+
+std::string Listed(const std::string& pin_dir, const std::string& name) {
+  const CliResult r = RunKestrel({"syscalls", "list", "--pin-dir", pin_dir});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return SyscallState(r.out, name);
+}
+
+// The lines of `lines` that contain `needle`.
+std::vector<std::string> With(const std::vector<std::string>& lines, const std::string& needle) {
+  std::vector<std::string> found;
+  for (const std::string& l : lines) {
+    if (absl::StrContains(l, needle)) found.push_back(l);
+  }
+  return found;
+}
+
+// The value of "key": in a one-line JSON object, as written (a string
+// with its quotes, or a bare number).
+std::string JsonValue(const std::string& json, const std::string& key) {
+  const std::string k = absl::StrCat("\"", key, "\":");
+  const size_t at = json.find(k);
+  if (at == std::string::npos) return "<absent>";
+  size_t start = at + k.size(), end = start;
+  if (json[start] == '"') {
+    end = start + 1;
+    while (end < json.size() && json[end] != '"') end += json[end] == '\\' ? 2 : 1;
+    return json.substr(start, end + 1 - start);
+  }
+  if (json[start] == '[' || json[start] == '{') {
+    end = json.find(json[start] == '[' ? ']' : '}', start);
+    return json.substr(start, end + 1 - start);
+  }
+  end = json.find_first_of(",}", start);
+  return json.substr(start, end - start);
+}
+
+class RunLiveTest : public ::testing::Test {
+ protected:
+  void SetUp() override { ASSERT_EQ(geteuid(), 0u) << "kestrel tests never skip: run as root"; }
+  RunTempDir dir_;
+  LoopbackListener listener_;
+  const std::string mark_ = absl::StrCat("kestrel-run-e2e-", getpid());
+};
+
+TEST_F(RunLiveTest, RealTriggersRaiseExactJsonAlerts) {
+  const std::string rules = dir_.File("rules.yaml");
+  WriteWhole(rules, OpenRule(dir_.path()) + ExecRule(mark_) + ConnectRule(listener_.port()));
+  KestrelProcess run({"run", "-r", rules, "--no-pin", "-o", "json_output=true"});
+  ASSERT_TRUE(WaitUntilAlerting(run, dir_));
+
+  const std::string opened = dir_.File("mark-open");
+  OpenFile(opened);
+  const std::optional<std::string> open_alert = run.WaitForLine(opened + "\"", kAlertTimeout);
+  ExecTrue(mark_);
+  const std::optional<std::string> exec_alert = run.WaitForLine(mark_, kAlertTimeout);
+  const uint16_t client_port = listener_.Connect();
+  const std::optional<std::string> connect_alert = run.WaitForLine("Connect marker", kAlertTimeout);
+  run.Signal(SIGINT);
+  const CliResult r = run.Wait();
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+
+  ASSERT_TRUE(open_alert) << r.out << r.err;
+  EXPECT_EQ(JsonValue(*open_alert, "rule"), "\"Open marker\"");
+  EXPECT_EQ(JsonValue(*open_alert, "priority"), "\"Warning\"");
+  EXPECT_EQ(JsonValue(*open_alert, "source"), "\"syscall\"");
+  EXPECT_EQ(JsonValue(*open_alert, "fd.name"), absl::StrCat("\"", opened, "\""));
+  EXPECT_EQ(JsonValue(*open_alert, "proc.name"), "\"kestrel_e2e_tes\"");
+  EXPECT_EQ(JsonValue(*open_alert, "proc.pid"), absl::StrCat(getpid()));
+  EXPECT_EQ(JsonValue(*open_alert, "tags"), "[\"files\",\"test\"]");
+  EXPECT_TRUE(absl::StrContains(
+      *open_alert, absl::StrCat("opened ", opened, " by kestrel_e2e_tes (pid ", getpid(), ")")))
+      << *open_alert;
+
+  ASSERT_TRUE(exec_alert) << r.out << r.err;
+  EXPECT_EQ(JsonValue(*exec_alert, "rule"), "\"Exec marker\"");
+  EXPECT_EQ(JsonValue(*exec_alert, "priority"), "\"Notice\"");
+  EXPECT_EQ(JsonValue(*exec_alert, "proc.cmdline"), absl::StrCat("\"true ", mark_, "\""));
+  char exe[PATH_MAX];
+  ASSERT_NE(realpath("/bin/true", exe), nullptr);
+  EXPECT_EQ(JsonValue(*exec_alert, "proc.exepath"), absl::StrCat("\"", exe, "\""));
+
+  ASSERT_TRUE(connect_alert) << r.out << r.err;
+  EXPECT_EQ(JsonValue(*connect_alert, "rule"), "\"Connect marker\"");
+  EXPECT_EQ(JsonValue(*connect_alert, "priority"), "\"Critical\"");
+  EXPECT_EQ(JsonValue(*connect_alert, "fd.name"),
+            absl::StrCat("\"127.0.0.1:", client_port, "->127.0.0.1:", listener_.port(), "\""));
+  // Each trigger alerted once.
+  EXPECT_EQ(With(run.lines(), opened + "\"").size(), 1u);
+  EXPECT_EQ(With(run.lines(), "Exec marker").size(), 1u);
+  EXPECT_EQ(With(run.lines(), "Connect marker").size(), 1u);
+  // The final stats: nothing dropped, the alerts by priority.
+  EXPECT_TRUE(absl::StrContains(r.err, "dropped 0 (ring full 0,")) << r.err;
+  EXPECT_TRUE(absl::StrContains(r.err, "(Critical 1, Warning ")) << r.err;
+  EXPECT_TRUE(absl::StrContains(r.err, ", Notice 1);")) << r.err;
+}
+
+// The syscall-set test of issue 19: a rule on openat only, the table seen
+// through the pin; the rules file rewritten to a rule on connect, the table
+// changes live; an openat right before the reload and a connect right after
+// both alert, and the probe dropped nothing.
+TEST_F(RunLiveTest, ReloadChangesTheProbesSyscallsLiveWithNoEventLost) {
+  PinDirGuard pin(TestPinDir());
+  const std::string rules = dir_.File("rules.yaml");
+  WriteWhole(rules, OpenRule(dir_.path()));
+  // openat and connect are both state syscalls: a custom base set (Falco's
+  // base_syscalls.custom_set replaces the state's) leaves the rules alone
+  // in charge of them (socket stays, so connect knows its socket).
+  KestrelProcess run({"run", "-r", rules, "--pin-dir", pin.dir(), "-o", "json_output=true", "-o",
+                      "base_syscalls.custom_set=[execve, socket]"});
+  ASSERT_TRUE(WaitUntilAlerting(run, dir_));
+  EXPECT_EQ(Listed(pin.dir(), "openat"), "on");
+  EXPECT_EQ(Listed(pin.dir(), "execve"), "on");  // the custom set's
+  EXPECT_EQ(Listed(pin.dir(), "close"), "off");
+  EXPECT_EQ(Listed(pin.dir(), "connect"), "off");
+
+  const std::string before = dir_.File("mark-before-reload");
+  OpenFile(before);
+  WriteWhole(rules, ConnectRule(listener_.port()));
+  // The reload is live once connect is on.
+  const auto deadline = std::chrono::steady_clock::now() + kAlertTimeout;
+  while (Listed(pin.dir(), "connect") != "on" && std::chrono::steady_clock::now() < deadline) {
+    usleep(50'000);
+  }
+  EXPECT_EQ(Listed(pin.dir(), "connect"), "on");
+  EXPECT_EQ(Listed(pin.dir(), "openat"), "off");
+  listener_.Connect();
+  const std::optional<std::string> connect_alert = run.WaitForLine("Connect marker", kAlertTimeout);
+  // After the reload an openat no longer alerts.
+  const std::string after = dir_.File("mark-after-reload");
+  OpenFile(after);
+  run.Signal(SIGINT);
+  const CliResult r = run.Wait();
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(connect_alert) << r.out << r.err;
+  EXPECT_EQ(With(run.lines(), before + "\"").size(), 1u) << r.out;
+  EXPECT_EQ(With(run.lines(), after + "\"").size(), 0u) << r.out;
+  EXPECT_TRUE(absl::StrContains(r.err,
+                                "kestrel run: rules reloaded: 1 rules loaded (1 evaluated), "
+                                "0 skipped; syscalls +connect -openat\n"))
+      << r.err;
+  EXPECT_TRUE(absl::StrContains(r.err, "dropped 0 (ring full 0,")) << r.err;
+  EXPECT_FALSE(PathExists(pin.dir())) << "the pin outlived kestrel run";
+}
+
+// A rules file that does not load leaves the running rules in place.
+TEST_F(RunLiveTest, ABrokenReloadKeepsTheOldRules) {
+  const std::string rules = dir_.File("rules.yaml");
+  WriteWhole(rules, OpenRule(dir_.path()));
+  KestrelProcess run({"run", "-r", rules, "--no-pin", "-o", "json_output=true"});
+  ASSERT_TRUE(WaitUntilAlerting(run, dir_));
+  WriteWhole(rules,
+             "- rule: Broken\n  desc: x\n  condition: evt.type = openat and\n"
+             "  output: x\n  priority: WARNING\n");
+  kill(run.pid(), SIGHUP);  // and a SIGHUP, which reloads the same way
+  usleep(500'000);
+  const std::string still = dir_.File("mark-still");
+  OpenFile(still);
+  const std::optional<std::string> alert = run.WaitForLine(still + "\"", kAlertTimeout);
+  run.Signal(SIGINT);
+  const CliResult r = run.Wait();
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(alert) << r.out << r.err;
+  EXPECT_TRUE(absl::StrContains(r.err,
+                                "kestrel run: reload failed, the current rules keep "
+                                "running: "))
+      << r.err;
+}
+
+// `capture -w` records while `run` alerts live; `run --replay` of the file
+// gives the same alerts, byte for byte.
+// DISABLED until capture files carry the system snapshot (capsnap): without
+// it the replay knows none of the test's threads or descriptors, so the
+// openat and connect alerts are missing, and each probe's own boot_time_ns
+// shifts evt.time by microseconds.
+TEST_F(RunLiveTest, DISABLED_ReplayOfACaptureFileGivesTheLiveAlerts) {
+  const std::string rules = dir_.File("rules.yaml");
+  WriteWhole(rules, OpenRule(dir_.path()) + ExecRule(mark_) + ConnectRule(listener_.port()));
+  KestrelProcess run({"run", "-r", rules, "--no-pin", "-o", "json_output=true"});
+  ASSERT_TRUE(WaitUntilAlerting(run, dir_));
+  const std::string file = dir_.File("capture.kcap");
+  PinDirGuard pin(TestPinDir());
+  KestrelProcess capture({"capture", "-w", file, "--pin-dir", pin.dir()});
+  // Pinned just before it attaches.
+  const auto deadline = std::chrono::steady_clock::now() + kAlertTimeout;
+  while (!PathExists(pin.dir()) && std::chrono::steady_clock::now() < deadline) usleep(50'000);
+  usleep(500'000);
+
+  const std::string opened = dir_.File("mark-replayed");
+  OpenFile(opened);
+  ExecTrue(mark_);
+  listener_.Connect();
+  const std::optional<std::string> last = run.WaitForLine("Connect marker", kAlertTimeout);
+  ASSERT_TRUE(run.WaitForLine(opened + "\"", std::chrono::seconds(1)) ||
+              !With(run.lines(), opened + "\"").empty());
+  capture.Signal(SIGINT);
+  const CliResult captured = capture.Wait();
+  EXPECT_EQ(captured.exit_code, 0) << captured.err;
+  run.Signal(SIGINT);
+  const CliResult live = run.Wait();
+  EXPECT_EQ(live.exit_code, 0) << live.err;
+  ASSERT_TRUE(last);
+
+  const CliResult replay =
+      RunKestrel({"run", "-r", rules, "--replay", file, "-o", "json_output=true"});
+  EXPECT_EQ(replay.exit_code, 0) << replay.err;
+  std::vector<std::string> replayed = absl::StrSplit(replay.out, '\n', absl::SkipEmpty());
+  for (const std::string& needle :
+       {opened + "\"", std::string("Exec marker"), std::string("Connect marker")}) {
+    const std::vector<std::string> live_alerts = With(run.lines(), needle);
+    ASSERT_EQ(live_alerts.size(), 1u) << needle << "\n" << live.out;
+    EXPECT_EQ(With(replayed, needle), live_alerts) << needle << "\n" << replay.out << replay.err;
+  }
+}
+
+}  // namespace
+}  // namespace kestrel::e2e

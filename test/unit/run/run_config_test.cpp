@@ -1,0 +1,140 @@
+// `kestrel run`'s config: Falco's keys from a YAML file, -o on top.
+#include "run_config.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+namespace kestrel::cli {
+namespace {
+
+class RunConfigTest : public ::testing::Test {
+ protected:
+  void TearDown() override { std::remove(path_.c_str()); }
+  const std::string& Write(const std::string& text) {
+    std::ofstream(path_) << text;
+    return path_;
+  }
+  const std::string path_ = "/tmp/kestrel-run-config-" + std::to_string(getpid()) + ".yaml";
+};
+
+TEST_F(RunConfigTest, FileSetsFalcosKeys) {
+  RunConfig c;
+  std::vector<std::string> warnings;
+  ASSERT_TRUE(LoadRunConfigFile(Write("rules_files:\n"
+                                      "  - /etc/a.yaml\n"
+                                      "  - /etc/rules.d\n"
+                                      "json_output: true\n"
+                                      "json_include_output_property: false\n"
+                                      "json_include_tags_property: false\n"
+                                      "rule_matching: all\n"
+                                      "priority: warning\n"
+                                      "stdout_output:\n  enabled: false\n"
+                                      "file_output:\n  enabled: true\n  filename: /tmp/x.log\n"
+                                      "  keep_alive: true\n"
+                                      "syslog_output:\n  enabled: true\n"
+                                      "http_output:\n  enabled: true\n  url: http://h/\n"
+                                      "program_output:\n  enabled: true\n  program: cat\n"
+                                      "  keep_alive: true\n"
+                                      "base_syscalls:\n  custom_set: [openat, '!close']\n"
+                                      "  repair: true\n"
+                                      "buffered_outputs: true\n"
+                                      "outputs:\n  rate: 2.5\n  max_burst: 10\n"),
+                                c, warnings)
+                  .ok());
+  EXPECT_TRUE(warnings.empty());
+  EXPECT_EQ(c.rules_files, (std::vector<std::string>{"/etc/a.yaml", "/etc/rules.d"}));
+  EXPECT_TRUE(c.json_output);
+  EXPECT_FALSE(c.json_include_output_property);
+  EXPECT_FALSE(c.json_include_tags_property);
+  EXPECT_TRUE(c.rule_matching_all);
+  EXPECT_EQ(c.priority, engine::rules::Priority::kWarning);
+  EXPECT_FALSE(c.stdout_enabled);
+  EXPECT_TRUE(c.file_output.enabled);
+  EXPECT_EQ(c.file_output.filename, "/tmp/x.log");
+  EXPECT_TRUE(c.file_output.keep_alive);
+  EXPECT_TRUE(c.syslog_enabled);
+  EXPECT_TRUE(c.http_output.enabled);
+  EXPECT_EQ(c.http_output.url, "http://h/");
+  EXPECT_TRUE(c.program_output.enabled);
+  EXPECT_EQ(c.program_output.program, "cat");
+  EXPECT_TRUE(c.program_output.keep_alive);
+  EXPECT_EQ(c.base_syscalls.custom_set, (std::vector<std::string>{"openat", "!close"}));
+  EXPECT_TRUE(c.base_syscalls.repair);
+  EXPECT_TRUE(c.buffered_outputs);
+  EXPECT_EQ(c.outputs.rate, 2.5);
+  EXPECT_EQ(c.outputs.max_burst, 10);
+}
+
+TEST_F(RunConfigTest, UnknownKeysInTheFileAreWarnedAboutWithTheirPlace) {
+  RunConfig c;
+  std::vector<std::string> warnings;
+  ASSERT_TRUE(LoadRunConfigFile(Write("json_output: true\n"
+                                      "load_plugins: []\n"
+                                      "file_output:\n  enabled: true\n  colour: red\n"),
+                                c, warnings)
+                  .ok());
+  EXPECT_TRUE(c.json_output);
+  EXPECT_TRUE(c.file_output.enabled);
+  EXPECT_EQ(warnings,
+            (std::vector<std::string>{path_ + ":2:1: unknown key \"load_plugins\" ignored",
+                                      path_ + ":5:3: unknown key \"file_output.colour\" ignored"}));
+}
+
+TEST_F(RunConfigTest, ABadValueNamesItsLineAndKey) {
+  RunConfig c;
+  std::vector<std::string> warnings;
+  absl::Status s = LoadRunConfigFile(Write("json_output: true\npriority: loud\n"), c, warnings);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(s.message(),
+            path_ +
+                ":2:1: priority: \"loud\" is not a priority (emergency, alert, critical, error, "
+                "warning, notice, informational, debug)");
+  s = LoadRunConfigFile(Write("stdout_output:\n  enabled: maybe\n"), c, warnings);
+  EXPECT_EQ(s.message(),
+            path_ + ":2:3: stdout_output.enabled: \"maybe\" is not a boolean (true or false)");
+  s = LoadRunConfigFile(Write("json_output: [true\n"), c, warnings);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(std::string(s.message()).starts_with(path_ + ":")) << s.message();
+}
+
+TEST_F(RunConfigTest, AMissingFileIsAnError) {
+  RunConfig c;
+  std::vector<std::string> warnings;
+  absl::Status s = LoadRunConfigFile("/nonexistent/kestrel.yaml", c, warnings);
+  EXPECT_EQ(s.message(), "/nonexistent/kestrel.yaml: cannot be read");
+}
+
+TEST(RunOverrideTest, OverridesSetKeysWithYamlValues) {
+  RunConfig c;
+  ASSERT_TRUE(ApplyRunOverride("json_output=true", c).ok());
+  ASSERT_TRUE(ApplyRunOverride("priority=ERROR", c).ok());
+  ASSERT_TRUE(ApplyRunOverride("rules_files=[a.yaml, b.yaml]", c).ok());
+  ASSERT_TRUE(ApplyRunOverride("base_syscalls.custom_set=openat", c).ok());
+  ASSERT_TRUE(ApplyRunOverride("file_output.filename=/var/log/k.log", c).ok());
+  EXPECT_TRUE(c.json_output);
+  EXPECT_EQ(c.priority, engine::rules::Priority::kError);
+  EXPECT_EQ(c.rules_files, (std::vector<std::string>{"a.yaml", "b.yaml"}));
+  EXPECT_EQ(c.base_syscalls.custom_set, (std::vector<std::string>{"openat"}));
+  EXPECT_EQ(c.file_output.filename, "/var/log/k.log");
+}
+
+TEST(RunOverrideTest, UnknownKeysAndBadValuesAreErrors) {
+  RunConfig c;
+  absl::Status s = ApplyRunOverride("json_outptu=true", c);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(
+      std::string(s.message()).starts_with("-o: unknown key \"json_outptu\" (keys: rules_files, "))
+      << s.message();
+  EXPECT_EQ(ApplyRunOverride("json_output", c).message(), "-o \"json_output\": needs key=value");
+  EXPECT_EQ(ApplyRunOverride("rule_matching=some", c).message(),
+            "-o rule_matching: \"some\" is not first or all");
+  EXPECT_EQ(ApplyRunOverride("outputs.rate=-1", c).message(),
+            "-o outputs.rate: \"-1\" is not a number >= 0");
+}
+
+}  // namespace
+}  // namespace kestrel::cli

@@ -1,0 +1,249 @@
+#include "engine/rules/condition_builder.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/strip.h"
+#include "engine/filter/parser.h"
+#include "engine/filter/scanner.h"
+
+namespace kestrel::engine::rules {
+namespace {
+
+using filter::Expr;
+using filter::ExprPtr;
+using filter::Sv;
+
+// A parse error's "line L, column C: what" mapped into the file.
+void ReportParseError(Definitions& defs, const Place& value, std::string item,
+                      const absl::Status& status) {
+  absl::string_view msg = status.message();
+  uint32_t line = 0;
+  uint32_t column = 0;
+  absl::string_view rest = msg;
+  if (absl::ConsumePrefix(&rest, "line ")) {
+    const size_t comma = rest.find(", column ");
+    const size_t colon = rest.find(": ");
+    if (comma != absl::string_view::npos && colon != absl::string_view::npos && comma < colon &&
+        absl::SimpleAtoi(rest.substr(0, comma), &line) &&
+        absl::SimpleAtoi(rest.substr(comma + 9, colon - comma - 9), &column)) {
+      const Place at = Within(value, line, column);
+      const std::string where =
+          at.verbatim ? "" : absl::StrCat("condition line ", line, ", column ", column, ": ");
+      defs.Error(at, std::move(item),
+                 absl::StrCat("condition does not parse: ", where, rest.substr(colon + 2)));
+      return;
+    }
+  }
+  defs.Error(value, std::move(item), absl::StrCat("condition does not parse: ", msg));
+}
+
+ExprPtr MakeExpr(decltype(Expr::node) node) {
+  auto e = std::make_unique<Expr>();
+  e->node = std::move(node);
+  return e;
+}
+
+filter::Literal LiteralOf(const ListItem& item) { return {item.text, item.quoted, {}}; }
+
+}  // namespace
+
+ConditionBuilder::ConditionBuilder(Definitions& defs) : defs_(defs) {
+  for (const MacroDef& m : defs.macros) {
+    Macro& macro = macros_[m.name];
+    absl::StatusOr<ExprPtr> parsed = filter::ParseCondition(m.condition);
+    if (!parsed.ok()) {
+      ReportParseError(defs_, m.condition_place, absl::StrCat("macro '", m.name, "'"),
+                       parsed.status());
+      continue;
+    }
+    macro.parsed = *std::move(parsed);
+  }
+}
+
+absl::Status ConditionBuilder::ListItems(const std::string& name, std::vector<std::string>& stack,
+                                         std::vector<filter::Literal>& out) {
+  if (std::find(stack.begin(), stack.end(), name) != stack.end()) {
+    stack.push_back(name);
+    return absl::InvalidArgumentError(
+        absl::StrCat("list '", name, "' contains itself: ", absl::StrJoin(stack, " -> ")));
+  }
+  const ListDef& list = defs_.lists[defs_.list_index.at(name)];
+  stack.push_back(name);
+  for (const ListItem& item : list.items) {
+    if (!item.quoted && defs_.list_index.contains(item.text)) {
+      if (absl::Status s = ListItems(item.text, stack, out); !s.ok()) return s;
+    } else {
+      out.push_back(LiteralOf(item));
+    }
+  }
+  stack.pop_back();
+  return absl::OkStatus();
+}
+
+// `in (a, shell_binaries)` and `in shell_binaries`: list names become their
+// items, as Falco substitutes them.
+absl::Status ConditionBuilder::ExpandOperand(filter::Operand& operand) {
+  if (auto* ref = std::get_if<filter::ListRef>(&operand.value)) {
+    if (!defs_.list_index.contains(ref->name)) {
+      return absl::InvalidArgumentError(absl::StrCat("list '", ref->name, "' is not defined"));
+    }
+    std::vector<filter::Literal> items;
+    std::vector<std::string> stack;
+    if (absl::Status s = ListItems(ref->name, stack, items); !s.ok()) return s;
+    operand.value = std::move(items);
+    return absl::OkStatus();
+  }
+  auto* items = std::get_if<std::vector<filter::Literal>>(&operand.value);
+  if (items == nullptr) return absl::OkStatus();
+  const bool any_list = std::any_of(items->begin(), items->end(), [&](const filter::Literal& l) {
+    return !l.quoted && defs_.list_index.contains(l.text);
+  });
+  if (!any_list) return absl::OkStatus();
+  std::vector<filter::Literal> out;
+  for (filter::Literal& l : *items) {
+    if (!l.quoted && defs_.list_index.contains(l.text)) {
+      std::vector<std::string> stack;
+      if (absl::Status s = ListItems(l.text, stack, out); !s.ok()) return s;
+    } else {
+      out.push_back(std::move(l));
+    }
+  }
+  *items = std::move(out);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<const Expr*> ConditionBuilder::ExpandMacro(const std::string& name,
+                                                          std::vector<std::string>& stack) {
+  auto it = macros_.find(name);
+  if (it == macros_.end()) {
+    return absl::InvalidArgumentError(absl::StrCat("macro '", name, "' is not defined"));
+  }
+  Macro& m = it->second;
+  if (m.expanded) return m.expanded.get();
+  if (!m.parsed) {
+    return absl::InvalidArgumentError(absl::StrCat("macro '", name, "' does not parse"));
+  }
+  if (m.expanding) {
+    stack.push_back(name);
+    return absl::InvalidArgumentError(
+        absl::StrCat("macro '", name, "' uses itself: ", absl::StrJoin(stack, " -> ")));
+  }
+  m.expanding = true;
+  stack.push_back(name);
+  ExprPtr copy = filter::Clone(*m.parsed);
+  absl::Status s = Substitute(*copy, stack);
+  stack.pop_back();
+  m.expanding = false;
+  if (!s.ok()) return s;
+  m.expanded = std::move(copy);
+  return m.expanded.get();
+}
+
+absl::Status ConditionBuilder::Substitute(Expr& e, std::vector<std::string>& stack) {
+  if (auto* m = std::get_if<filter::MacroRef>(&e.node)) {
+    absl::StatusOr<const Expr*> body = ExpandMacro(m->name, stack);
+    if (!body.ok()) return body.status();
+    ExprPtr copy = filter::Clone(**body);
+    e.node = std::move(copy->node);
+    return absl::OkStatus();
+  }
+  if (auto* c = std::get_if<filter::Comparison>(&e.node)) return ExpandOperand(c->operand);
+  if (auto* n = std::get_if<filter::Not>(&e.node)) return Substitute(*n->operand, stack);
+  std::vector<ExprPtr>& operands = std::holds_alternative<filter::And>(e.node)
+                                       ? std::get<filter::And>(e.node).operands
+                                       : std::get<filter::Or>(e.node).operands;
+  for (ExprPtr& operand : operands) {
+    if (absl::Status s = Substitute(*operand, stack); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+// One exception as Falco writes it: each value tuple is `f1 c1 v1 and f2
+// c2 v2 ...`, the tuples or-ed; a list comparison (in, pmatch,
+// intersects) takes a list of values or a list name.
+absl::StatusOr<ExprPtr> ConditionBuilder::ExceptionExpr(const ExceptionDef& e) {
+  std::vector<filter::FieldRef> fields;
+  std::vector<filter::CompareOp> ops;
+  for (size_t i = 0; i < e.fields.size(); ++i) {
+    // The parser reads the field and the operator, as a condition would.
+    absl::StatusOr<ExprPtr> probe =
+        filter::ParseCondition(absl::StrCat(e.fields[i], " ", e.comps[i], " (x)"));
+    if (!probe.ok() || !std::holds_alternative<filter::Comparison>((*probe)->node)) {
+      probe = filter::ParseCondition(absl::StrCat(e.fields[i], " ", e.comps[i], " x"));
+    }
+    if (!probe.ok() || !std::holds_alternative<filter::Comparison>((*probe)->node)) {
+      return absl::InvalidArgumentError(absl::StrCat("field '", e.fields[i], "' with comp '",
+                                                     e.comps[i], "' is not a comparison"));
+    }
+    const auto& c = std::get<filter::Comparison>((*probe)->node);
+    fields.push_back(c.field);
+    ops.push_back(c.op);
+  }
+  filter::Or any;
+  for (const std::vector<ExceptionValue>& row : e.values) {
+    filter::And all;
+    for (size_t i = 0; i < row.size(); ++i) {
+      filter::Comparison c{fields[i], ops[i], {}};
+      const ExceptionValue& v = row[i];
+      if (filter::TakesList(ops[i])) {
+        std::vector<filter::Literal> items;
+        for (const ListItem& item : v.items) items.push_back(LiteralOf(item));
+        c.operand.value = std::move(items);
+        if (absl::Status s = ExpandOperand(c.operand); !s.ok()) return s;
+      } else if (v.is_list || v.items.size() != 1) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("comp '", e.comps[i], "' takes one value, not a list"));
+      } else {
+        c.operand.value = filter::Literal{v.items[0].text, true, {}};
+      }
+      all.operands.push_back(MakeExpr(std::move(c)));
+    }
+    if (all.operands.size() == 1) {
+      any.operands.push_back(std::move(all.operands[0]));
+    } else {
+      any.operands.push_back(MakeExpr(std::move(all)));
+    }
+  }
+  if (any.operands.empty()) return ExprPtr();
+  if (any.operands.size() == 1) return std::move(any.operands[0]);
+  return MakeExpr(std::move(any));
+}
+
+ExprPtr ConditionBuilder::Build(const RuleDef& rule) {
+  const std::string item = absl::StrCat("rule '", rule.rule.name, "'");
+  absl::StatusOr<ExprPtr> parsed = filter::ParseCondition(rule.condition);
+  if (!parsed.ok()) {
+    ReportParseError(defs_, rule.condition_place, item, parsed.status());
+    return nullptr;
+  }
+  ExprPtr cond = *std::move(parsed);
+  std::vector<std::string> stack;
+  if (absl::Status s = Substitute(*cond, stack); !s.ok()) {
+    defs_.Error(rule.condition_place, item, std::string(s.message()));
+    return nullptr;
+  }
+  filter::Or excepted;
+  for (const ExceptionDef& e : rule.exceptions) {
+    absl::StatusOr<ExprPtr> ex = ExceptionExpr(e);
+    if (!ex.ok()) {
+      defs_.Error(e.place, absl::StrCat(item, " exception '", e.name, "'"),
+                  std::string(ex.status().message()));
+      return nullptr;
+    }
+    if (*ex) excepted.operands.push_back(*std::move(ex));
+  }
+  if (excepted.operands.empty()) return cond;
+  ExprPtr none = excepted.operands.size() == 1 ? std::move(excepted.operands[0])
+                                               : MakeExpr(std::move(excepted));
+  filter::And both;
+  both.operands.push_back(std::move(cond));
+  both.operands.push_back(MakeExpr(filter::Not{std::move(none)}));
+  return MakeExpr(std::move(both));
+}
+
+}  // namespace kestrel::engine::rules

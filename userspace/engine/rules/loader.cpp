@@ -1,0 +1,176 @@
+// Ruleset::Load: files read in order into Definitions, then each rule's
+// condition built, checked for fields Kestrel lacks, compiled into the
+// shared program and analysed for the syscalls it can match.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "engine/rules/condition_builder.h"
+#include "engine/rules/definitions.h"
+#include "engine/rules/ruleset.h"
+#include "engine/rules/syscall_analysis.h"
+
+namespace kestrel::engine::rules {
+namespace {
+
+namespace fs = std::filesystem;
+
+void ForEachField(const filter::Expr& e, std::vector<const filter::FieldRef*>& out) {
+  if (const auto* c = std::get_if<filter::Comparison>(&e.node)) {
+    out.push_back(&c->field);
+    if (const auto* f = std::get_if<filter::FieldRef>(&c->operand.value)) out.push_back(f);
+    return;
+  }
+  if (const auto* n = std::get_if<filter::Not>(&e.node)) return ForEachField(*n->operand, out);
+  if (const auto* a = std::get_if<filter::And>(&e.node)) {
+    for (const auto& o : a->operands) ForEachField(*o, out);
+  }
+  if (const auto* o = std::get_if<filter::Or>(&e.node)) {
+    for (const auto& x : o->operands) ForEachField(*x, out);
+  }
+}
+
+std::string FieldName(const filter::FieldRef& f) {
+  return f.index ? absl::StrCat(f.name, "[", *f.index, "]") : f.name;
+}
+
+// The files a path names: itself, or a directory's *.yaml / *.yml sorted.
+std::vector<std::string> FilesOf(const std::string& path, Definitions& defs) {
+  std::error_code ec;
+  if (!fs::is_directory(path, ec)) return {path};
+  std::vector<std::string> files;
+  for (const fs::directory_entry& entry : fs::directory_iterator(path, ec)) {
+    const std::string ext = entry.path().extension().string();
+    if (entry.is_regular_file(ec) && (ext == ".yaml" || ext == ".yml")) {
+      files.push_back(entry.path().string());
+    }
+  }
+  if (ec) defs.Error(Place{path}, "", absl::StrCat("cannot list the directory: ", ec.message()));
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace
+
+class RulesetBuilder {
+ public:
+  static absl::StatusOr<std::unique_ptr<Ruleset>> Build(Definitions& defs,
+                                                        const LoadOptions& options,
+                                                        const filter::FieldResolver& fields,
+                                                        std::vector<Diagnostic>* diags) {
+    std::unique_ptr<Ruleset> set(new Ruleset());
+    set->skipped_ = defs.skipped;
+    if (!defs.has_error()) {
+      ConditionBuilder builder(defs);
+      for (const RuleDef& def : defs.rules) Compile(def, builder, options, fields, defs, *set);
+    }
+    set->Reindex();
+    const bool failed = defs.has_error();
+    size_t errors = 0;
+    for (const Diagnostic& d : defs.diags) errors += d.severity == Diagnostic::Severity::kError;
+    if (diags != nullptr) {
+      diags->insert(diags->end(), defs.diags.begin(), defs.diags.end());
+    }
+    if (failed) {
+      const Diagnostic& first = *std::find_if(defs.diags.begin(), defs.diags.end(), [](auto& d) {
+        return d.severity == Diagnostic::Severity::kError;
+      });
+      return absl::InvalidArgumentError(
+          absl::StrCat(errors, errors == 1 ? " error" : " errors",
+                       " in the rules; the first: ", first.ToString()));
+    }
+    return set;
+  }
+
+ private:
+  static void Compile(const RuleDef& def, ConditionBuilder& builder, const LoadOptions& options,
+                      const filter::FieldResolver& fields, Definitions& defs, Ruleset& set) {
+    const std::string item = absl::StrCat("rule '", def.rule.name, "'");
+    filter::ExprPtr cond = builder.Build(def);
+    if (!cond) return;
+    std::vector<const filter::FieldRef*> refs;
+    ForEachField(*cond, refs);
+    std::vector<std::string> missing;
+    for (const filter::FieldRef* f : refs) {
+      absl::StatusOr<filter::FieldSpec> spec = fields.Resolve(*f);
+      if (!spec.ok() && absl::IsNotFound(spec.status())) {
+        const std::string name = FieldName(*f);
+        if (std::find(missing.begin(), missing.end(), name) == missing.end()) {
+          missing.push_back(name);
+        }
+      }
+    }
+    if (!missing.empty()) {
+      if (def.skip_if_unknown_filter) {
+        ++set.skipped_;
+        return;
+      }
+      const std::string why =
+          absl::StrCat(missing.size() == 1 ? "field '" : "fields '", absl::StrJoin(missing, "', '"),
+                       missing.size() == 1 ? "' is" : "' are", " not one Kestrel has");
+      if (options.strict) {
+        defs.Error(def.condition_place, item, why);
+      } else {
+        defs.Warn(def.condition_place, item, absl::StrCat(why, ": rule skipped"));
+        ++set.skipped_;
+      }
+      return;
+    }
+    absl::StatusOr<filter::FilterProgram::ConditionId> id = set.program_->Add(*cond, fields);
+    if (!id.ok()) {
+      defs.Error(def.condition_place, item,
+                 absl::StrCat("condition does not compile: ", id.status().message()));
+      return;
+    }
+    Rule rule = def.rule;
+    rule.condition_text = def.condition;
+    rule.condition = *id;
+    rule.compiled = true;
+    const SyscallSet syscalls = AnalyzeSyscalls(*cond);
+    rule.syscalls = syscalls.syscalls;
+    rule.any_syscall = syscalls.any;
+    if (syscalls.any && def.warn_evttypes) {
+      defs.Warn(def.condition_place, item,
+                "the condition does not constrain evt.type: it is evaluated for every syscall");
+    } else if (!syscalls.any && syscalls.syscalls.empty() && def.warn_evttypes) {
+      defs.Warn(def.condition_place, item, "the condition can match no syscall");
+    }
+    set.rules_.push_back(std::move(rule));
+  }
+};
+
+absl::StatusOr<std::unique_ptr<Ruleset>> Ruleset::Load(const std::vector<std::string>& paths,
+                                                       const LoadOptions& options,
+                                                       const filter::FieldResolver& fields,
+                                                       std::vector<Diagnostic>* diags) {
+  Definitions defs;
+  for (const std::string& path : paths) {
+    for (const std::string& file : FilesOf(path, defs)) {
+      std::ifstream in(file, std::ios::binary);
+      if (!in) {
+        defs.Error(Place{file}, "", "cannot open the file");
+        continue;
+      }
+      std::stringstream text;
+      text << in.rdbuf();
+      ReadRulesText(text.str(), file, defs);
+    }
+  }
+  return RulesetBuilder::Build(defs, options, fields, diags);
+}
+
+absl::StatusOr<std::unique_ptr<Ruleset>> Ruleset::LoadText(std::string_view yaml,
+                                                           std::string_view file,
+                                                           const LoadOptions& options,
+                                                           const filter::FieldResolver& fields,
+                                                           std::vector<Diagnostic>* diags) {
+  Definitions defs;
+  ReadRulesText(yaml, file, defs);
+  return RulesetBuilder::Build(defs, options, fields, diags);
+}
+
+}  // namespace kestrel::engine::rules

@@ -1,0 +1,84 @@
+// Ruleset: matching per event and the enable/priority switches. Loading is
+// in loader.cpp.
+#include "engine/rules/ruleset.h"
+
+#include <algorithm>
+
+#include "engine/decode/syscall_names.h"
+
+namespace kestrel::engine::rules {
+
+Ruleset::Ruleset() : program_(std::make_unique<filter::FilterProgram>()) {}
+Ruleset::~Ruleset() = default;
+
+void Ruleset::SetEnabledByName(std::string_view name, bool on) {
+  for (Rule& r : rules_) {
+    if (r.name == name) r.enabled = on;
+  }
+  Reindex();
+}
+
+void Ruleset::SetEnabledByTag(std::string_view tag, bool on) {
+  for (Rule& r : rules_) {
+    if (std::find(r.tags.begin(), r.tags.end(), tag) != r.tags.end()) r.enabled = on;
+  }
+  Reindex();
+}
+
+void Ruleset::SetMinimumPriority(Priority p) {
+  minimum_priority_ = p;
+  Reindex();
+}
+
+// A rule is evaluated when it compiled, is enabled and passes the
+// priority threshold.
+void Ruleset::Reindex() {
+  size_t universe = 0;
+  for (const SyscallEntry& e : AllSyscalls()) universe = std::max<size_t>(universe, e.id + 1);
+  by_syscall_.assign(universe, {});
+  any_syscall_rules_.clear();
+  for (uint32_t i = 0; i < rules_.size(); ++i) {
+    const Rule& r = rules_[i];
+    if (!r.compiled || !r.enabled || !AtLeast(r.priority, minimum_priority_)) continue;
+    if (r.any_syscall) {
+      any_syscall_rules_.push_back(i);
+      for (std::vector<uint32_t>& list : by_syscall_) list.push_back(i);
+      continue;
+    }
+    for (uint32_t nr : r.syscalls) {
+      if (nr < by_syscall_.size()) by_syscall_[nr].push_back(i);
+    }
+  }
+}
+
+SyscallNeeds Ruleset::Syscalls() const {
+  SyscallNeeds needs;
+  for (const Rule& r : rules_) {
+    if (!r.compiled || !r.enabled || !AtLeast(r.priority, minimum_priority_)) continue;
+    if (r.any_syscall) {
+      needs.any = true;
+      needs.unconstrained_rules.push_back(r.name);
+    }
+    needs.syscalls.insert(needs.syscalls.end(), r.syscalls.begin(), r.syscalls.end());
+  }
+  std::sort(needs.syscalls.begin(), needs.syscalls.end());
+  needs.syscalls.erase(std::unique(needs.syscalls.begin(), needs.syscalls.end()),
+                       needs.syscalls.end());
+  return needs;
+}
+
+void Ruleset::Evaluate(uint32_t syscall_nr, filter::FieldReader& reader, bool first_only,
+                       absl::FunctionRef<void(const Rule&)> on_match) {
+  const std::vector<uint32_t>& candidates =
+      syscall_nr < by_syscall_.size() ? by_syscall_[syscall_nr] : any_syscall_rules_;
+  if (candidates.empty()) return;
+  program_->BeginEvent(reader);
+  for (uint32_t i : candidates) {
+    const Rule& r = rules_[i];
+    if (!program_->Matches(r.condition)) continue;
+    on_match(r);
+    if (first_only) return;
+  }
+}
+
+}  // namespace kestrel::engine::rules

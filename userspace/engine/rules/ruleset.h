@@ -1,0 +1,138 @@
+// A set of rules loaded from Falco-format rules files, compiled into one
+// filter program and matched per event.
+//
+// Loading reads the files in order, merges `append`/`override` items into
+// the ones they name, substitutes lists and macros into every condition,
+// compiles exceptions in as `and not (...)`, and adds each enabled rule's
+// condition to one shared FilterProgram (a macro forty rules use is one node,
+// evaluated once per event). Rules are indexed by the syscalls their
+// condition can match, so an event only meets the rules that can match it.
+#ifndef KESTREL_ENGINE_RULES_RULESET_H_
+#define KESTREL_ENGINE_RULES_RULESET_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/functional/function_ref.h"
+#include "absl/status/statusor.h"
+#include "engine/filter/field_binding.h"
+#include "engine/filter/filter_program.h"
+#include "engine/rules/diagnostic.h"
+#include "engine/rules/priority.h"
+
+namespace kestrel::engine::rules {
+
+// The Falco engine version whose rules language Kestrel reads: files whose
+// `required_engine_version` is at most this load (Falco's public rules
+// files ask for 0.57.0). The old integer form (`2`, `17`) compares with the
+// minor number, as Falco does.
+inline constexpr uint32_t kEngineVersionMajor = 0;
+inline constexpr uint32_t kEngineVersionMinor = 57;
+inline constexpr uint32_t kEngineVersionPatch = 0;
+
+struct LoadOptions {
+  // A rule naming a field Kestrel lacks is an error instead of a skip.
+  bool strict = false;
+};
+
+struct Rule {
+  std::string name;
+  std::string desc;
+  std::string condition_text;  // as written, after append/override merges
+  std::string output;
+  std::string source = "syscall";
+  Priority priority = Priority::kDebug;
+  std::vector<std::string> tags;
+  bool enabled = true;  // as the file says, then by SetEnabledBy*
+  bool capture = false;
+  uint64_t capture_duration_ms = 0;  // 0: the engine's default
+  std::string file;
+  uint32_t line = 0;
+
+  // The compiled condition (macros, lists and exceptions in); valid only
+  // when `compiled`.
+  filter::FilterProgram::ConditionId condition = 0;
+  bool compiled = false;
+  // The syscall numbers this rule can match; empty with any_syscall set
+  // when the condition does not constrain evt.type.
+  std::vector<uint32_t> syscalls;
+  bool any_syscall = false;
+};
+
+// The syscalls the enabled rules can match, for the probe's syscall set.
+struct SyscallNeeds {
+  std::vector<uint32_t> syscalls;                // sorted, unique
+  bool any = false;                              // some rule matches every syscall
+  std::vector<std::string> unconstrained_rules;  // the rules that make `any`
+};
+
+class Ruleset {
+ public:
+  // Loads `paths` in order (a directory: its *.yaml / *.yml files sorted by
+  // name) and compiles every enabled rule against `fields`. Errors and
+  // warnings go to `diags` (when not null) in the order found; the result
+  // is an error when any diagnostic is an error. Rules skipped for a field
+  // Kestrel lacks are warnings (errors under options.strict).
+  static absl::StatusOr<std::unique_ptr<Ruleset>> Load(const std::vector<std::string>& paths,
+                                                       const LoadOptions& options,
+                                                       const filter::FieldResolver& fields,
+                                                       std::vector<Diagnostic>* diags);
+
+  // The same from YAML text, `file` naming it in diagnostics (tests, stdin).
+  static absl::StatusOr<std::unique_ptr<Ruleset>> LoadText(std::string_view yaml,
+                                                           std::string_view file,
+                                                           const LoadOptions& options,
+                                                           const filter::FieldResolver& fields,
+                                                           std::vector<Diagnostic>* diags);
+
+  ~Ruleset();
+  Ruleset(const Ruleset&) = delete;
+  Ruleset& operator=(const Ruleset&) = delete;
+
+  // Every rule loaded and not skipped, enabled or not, in load order.
+  const std::vector<Rule>& rules() const { return rules_; }
+  // Rules left out with a warning (a field Kestrel lacks, another source).
+  size_t skipped() const { return skipped_; }
+
+  // Falco's -D / -t / -T: enable or disable rules by name or by tag. A
+  // rule disabled in its file can be enabled here (when it compiled).
+  void SetEnabledByName(std::string_view name, bool on);
+  void SetEnabledByTag(std::string_view tag, bool on);
+  // Rules less severe than `p` are not evaluated (`priority: notice`).
+  void SetMinimumPriority(Priority p);
+  Priority minimum_priority() const { return minimum_priority_; }
+
+  // The union of the enabled, evaluated rules' syscalls.
+  SyscallNeeds Syscalls() const;
+
+  // Evaluates the enabled rules that can match an event of syscall
+  // `syscall_nr`, reading fields through `reader`, and calls on_match for
+  // each match in load order; `first_only` stops at the first
+  // (rule_matching: first). Events with no syscall are not evaluated.
+  void Evaluate(uint32_t syscall_nr, filter::FieldReader& reader, bool first_only,
+                absl::FunctionRef<void(const Rule&)> on_match);
+
+  // The compiled program, for its size and counters.
+  const filter::FilterProgram& program() const { return *program_; }
+
+ private:
+  friend class RulesetBuilder;
+  Ruleset();
+  void Reindex();
+
+  std::vector<Rule> rules_;
+  size_t skipped_ = 0;
+  Priority minimum_priority_ = Priority::kDebug;
+  std::unique_ptr<filter::FilterProgram> program_;
+  // By syscall number: the indexes into rules_ of the active rules that can
+  // match it, in load order (unconstrained rules merged in).
+  std::vector<std::vector<uint32_t>> by_syscall_;
+  std::vector<uint32_t> any_syscall_rules_;  // for numbers past by_syscall_
+};
+
+}  // namespace kestrel::engine::rules
+
+#endif  // KESTREL_ENGINE_RULES_RULESET_H_

@@ -1,0 +1,373 @@
+#include "run_command.h"
+
+#include <time.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <memory>
+#include <optional>
+
+#include "absl/strings/str_cat.h"
+#include "capture_options.h"
+#include "cli_app.h"
+#include "engine/capture_file/capture_reader.h"
+#include "engine/fields/field_registry.h"
+#include "engine/state/thread_table.h"
+#include "libpman.h"
+#include "preflight.h"
+#include "probe_loader.h"
+#include "run_config.h"
+#include "run_default_rules.h"
+#include "run_options.h"
+#include "run_pipeline.h"
+#include "run_probe_settings.h"
+#include "run_reload.h"
+#include "run_rules.h"
+#include "run_stats.h"
+#include "run_syscall_set.h"
+
+namespace kestrel::cli {
+namespace {
+
+volatile std::sig_atomic_t g_stop = 0;
+volatile std::sig_atomic_t g_reload = 0;
+volatile std::sig_atomic_t g_reopen = 0;
+
+// The first SIGINT/SIGTERM drains and stops; a second one, during a long
+// drain, ends the process at once.
+void OnStopSignal(int sig) {
+  if (g_stop) {
+    std::signal(sig, SIG_DFL);
+    std::raise(sig);
+  }
+  g_stop = 1;
+}
+void OnReloadSignal(int) { g_reload = 1; }
+void OnReopenSignal(int) { g_reopen = 1; }
+
+// No SA_RESTART: a signal must cut pman_wait_for_events short.
+void InstallSignalHandlers() {
+  struct sigaction sa {};
+  sigemptyset(&sa.sa_mask);
+  sa.sa_handler = OnStopSignal;
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+  sa.sa_handler = OnReloadSignal;
+  sigaction(SIGHUP, &sa, nullptr);
+  sa.sa_handler = OnReopenSignal;
+  sigaction(SIGUSR1, &sa, nullptr);
+}
+
+void Say(const std::string& line) { std::fprintf(stderr, "kestrel run: %s\n", line.c_str()); }
+
+uint64_t BootClockNs() {
+  timespec ts{};
+  clock_gettime(CLOCK_BOOTTIME, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000 + static_cast<uint64_t>(ts.tv_nsec);
+}
+
+engine::alerts::OutputsConfig OutputsOf(const RunConfig& c) {
+  engine::alerts::OutputsConfig o;
+  o.json_output = c.json_output;
+  o.json.include_output = c.json_include_output_property;
+  o.json.include_tags = c.json_include_tags_property;
+  o.buffered = c.buffered_outputs;
+  o.stdout_enabled = c.stdout_enabled;
+  o.file.enabled = c.file_output.enabled;
+  o.file.filename = c.file_output.filename;
+  o.file.keep_alive = c.file_output.keep_alive;
+  o.syslog_enabled = c.syslog_enabled;
+  o.program.enabled = c.program_output.enabled;
+  o.program.program = c.program_output.program;
+  o.program.keep_alive = c.program_output.keep_alive;
+  o.http.enabled = c.http_output.enabled;
+  o.http.url = c.http_output.url;
+  o.rate_limit.tokens_per_second = c.outputs.rate;
+  o.rate_limit.max_burst = c.outputs.max_burst;
+  return o;
+}
+
+// Everything the run is configured with once the command line, the config
+// and the rules are read.
+struct RunSetup {
+  RunOptions options;
+  RunConfig config;
+  RunRulesOptions rules_options;
+  engine::fields::FieldRegistry fields;
+  std::shared_ptr<const RunRules> rules;
+  std::vector<ChosenSyscall> syscalls;
+};
+
+void PrintDiagnostics(const std::vector<engine::rules::Diagnostic>& diags) {
+  for (const engine::rules::Diagnostic& d : diags) Say(d.ToString());
+}
+
+// Loads the rules and chooses the syscall set; on failure prints why and
+// returns the exit code.
+std::optional<int> LoadRules(RunSetup& setup) {
+  std::vector<engine::rules::Diagnostic> diags;
+  absl::StatusOr<std::unique_ptr<RunRules>> rules =
+      LoadRunRules(setup.rules_options, setup.fields, diags);
+  PrintDiagnostics(diags);
+  if (!rules.ok()) {
+    Say(absl::StrCat("the rules did not load: ", rules.status().message()));
+    return kExitUsage;
+  }
+  setup.rules = *std::move(rules);
+  std::vector<std::string> warnings;
+  setup.syscalls = ChooseSyscalls(setup.rules->syscalls, setup.config.base_syscalls.custom_set,
+                                  setup.config.base_syscalls.repair, warnings);
+  for (const std::string& w : warnings) Say(absl::StrCat("warning: ", w));
+  return std::nullopt;
+}
+
+// Reads -c then -o; on failure prints why and returns the exit code.
+std::optional<int> Configure(CLI::App& app, RunSetup& setup) {
+  if (setup.options.config) {
+    std::vector<std::string> warnings;
+    absl::Status s = LoadRunConfigFile(*setup.options.config, setup.config, warnings);
+    for (const std::string& w : warnings) Say(absl::StrCat("warning: ", w));
+    if (!s.ok()) {
+      Say(std::string(s.message()));
+      return kExitUsage;
+    }
+  }
+  for (const std::string& o : setup.options.overrides) {
+    if (absl::Status s = ApplyRunOverride(o, setup.config); !s.ok()) {
+      return UsageError(app, std::string(s.message()));
+    }
+  }
+  if (!setup.options.rules.empty()) setup.config.rules_files = setup.options.rules;
+  if (setup.config.rules_files.empty()) setup.config.rules_files = {DefaultRulesDir()};
+  setup.rules_options.paths = setup.config.rules_files;
+  setup.rules_options.strict = setup.options.strict;
+  setup.rules_options.minimum_priority = setup.config.priority;
+  return std::nullopt;
+}
+
+void PrintStatsLine(const RunPipeline& pipeline, pman_handle* handle, double rate,
+                    const engine::alerts::AlertOutputs& outputs) {
+  pman_stats stats{};
+  const bool have = handle != nullptr && pman_get_stats(handle, &stats, nullptr, 0) == 0;
+  Say(FormatRunStats(pipeline.counters(), have ? &stats : nullptr, rate, outputs.Stats(),
+                     outputs.rate_limited()));
+}
+
+int RunReplay(RunSetup& setup, engine::alerts::AlertOutputs& outputs) {
+  absl::StatusOr<std::unique_ptr<engine::capture_file::CaptureReader>> reader =
+      engine::capture_file::CaptureReader::Open(*setup.options.replay);
+  if (!reader.ok()) {
+    Say(std::string(reader.status().message()));
+    return kExitFailure;
+  }
+  // The file's records are the only truth about its processes: this
+  // machine's /proc is not theirs.
+  engine::ThreadTableOptions table_options;
+  table_options.proc_fallback = false;
+  engine::ThreadTable threads(table_options);
+  RunPipeline pipeline(setup.fields, threads, outputs, (*reader)->info().boot_time_ns,
+                       !setup.config.rule_matching_all);
+  pipeline.SetRules(setup.rules);
+  const auto start = std::chrono::steady_clock::now();
+  while (const kestrel_record_header* header = (*reader)->Next()) pipeline.Take(header);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  outputs.Close(std::chrono::seconds(5));
+  PrintStatsLine(pipeline, nullptr,
+                 seconds > 0 ? static_cast<double>(pipeline.counters().events) / seconds : -1,
+                 outputs);
+  if (const auto& damage = (*reader)->damage()) {
+    Say(absl::StrCat(*setup.options.replay, " is damaged: ", damage->what, "; the ",
+                     damage->bytes_lost, " bytes from byte ", damage->offset, " on were not read"));
+    return kExitFailure;
+  }
+  return kExitOk;
+}
+
+// The probe options for the rules' syscalls and settings.
+CaptureOptions ProbeOptionsOf(const RunSetup& setup) {
+  CaptureOptions probe;
+  probe.all_syscalls = false;
+  for (const ChosenSyscall& s : setup.syscalls) probe.syscalls.push_back(s.id);
+  if (!setup.options.no_pin) probe.pin_dir = setup.options.pin_dir;
+  probe.buffer_bytes = setup.options.buffer_bytes;
+  probe.cpus_per_buffer = setup.options.cpus_per_buffer;
+  const kestrel_capture_settings wanted = SettingsForNeeds({}, setup.rules->needs);
+  probe.io_data = wanted.capture_io_data != 0;
+  probe.settings.values["snaplen"] = wanted.snaplen;
+  probe.settings.values["drop_failed"] = wanted.drop_failed;
+  return probe;
+}
+
+// Loads the rules again and, when they load, has the running probe
+// capture what they need: the syscalls they add are turned on first, the
+// new rules judge every record from then on, and only then are the
+// syscalls they drop turned off, so no record falls between the two.
+void Reload(RunSetup& setup, pman_handle* handle, RunPipeline& pipeline) {
+  std::vector<engine::rules::Diagnostic> diags;
+  absl::StatusOr<std::unique_ptr<RunRules>> loaded =
+      LoadRunRules(setup.rules_options, setup.fields, diags);
+  if (!loaded.ok()) {
+    std::string why(loaded.status().message());
+    for (const engine::rules::Diagnostic& d : diags) {
+      if (d.severity == engine::rules::Diagnostic::Severity::kError) {
+        why = d.ToString();
+        break;
+      }
+    }
+    Say(absl::StrCat("reload failed, the current rules keep running: ", why));
+    return;
+  }
+  std::shared_ptr<const RunRules> rules = *std::move(loaded);
+  std::vector<std::string> warnings;
+  std::vector<ChosenSyscall> syscalls =
+      ChooseSyscalls(rules->syscalls, setup.config.base_syscalls.custom_set,
+                     setup.config.base_syscalls.repair, warnings);
+  const SyscallChange change = DiffSyscallSets(setup.syscalls, syscalls);
+  if (absl::Status s = MarkSyscalls(handle, change.added, true); !s.ok()) {
+    Say(absl::StrCat("reload failed, the current rules keep running: ", s.message()));
+    MarkSyscalls(handle, change.added, false).IgnoreError();
+    return;
+  }
+  kestrel_capture_settings settings{};
+  if (pman_get_capture_settings(handle, &settings) == 0) {
+    const kestrel_capture_settings wanted = SettingsForNeeds(settings, rules->needs);
+    if (wanted.snaplen != settings.snaplen || wanted.drop_failed != settings.drop_failed ||
+        wanted.capture_io_data != settings.capture_io_data) {
+      pman_update_capture_settings(handle, &wanted);
+    }
+  }
+  pipeline.SetRulesFrom(rules, BootClockNs());
+  if (absl::Status s = MarkSyscalls(handle, change.removed, false); !s.ok())
+    Say(std::string(s.message()));
+  setup.rules = rules;
+  setup.syscalls = std::move(syscalls);
+  Say(absl::StrCat("rules reloaded: ", DescribeRunRules(*rules), "; syscalls ",
+                   DescribeChange(change)));
+}
+
+int RunLive(RunSetup& setup, engine::alerts::AlertOutputs& outputs) {
+  if (absl::Status s = CheckCanLoadProbe(); !s.ok()) {
+    Say(std::string(s.message()));
+    return kExitFailure;
+  }
+  InstallSignalHandlers();
+  HandlePtr handle = LoadProbe(ProbeOptionsOf(setup));
+  if (!handle) return kExitFailure;
+  kestrel_capture_settings settings{};
+  pman_get_capture_settings(handle.get(), &settings);
+  // Seeded after the probe is attached: a thread is either in the seed or
+  // created under the probe's eyes.
+  engine::ThreadTable threads;
+  threads.SeedFromProc();
+  RunPipeline pipeline(setup.fields, threads, outputs, settings.boot_time_ns,
+                       !setup.config.rule_matching_all);
+  pipeline.SetRules(setup.rules);
+  std::unique_ptr<RulesWatcher> watcher;
+  if (absl::StatusOr<std::unique_ptr<RulesWatcher>> created =
+          RulesWatcher::Create(setup.rules_options.paths);
+      created.ok()) {
+    watcher = *std::move(created);
+  } else {
+    Say(absl::StrCat("warning: rules files are not watched (SIGHUP still reloads): ",
+                     created.status().message()));
+  }
+  Say(absl::StrCat(
+      DescribeRunRules(*setup.rules), "; ", setup.syscalls.size(), " syscalls; ",
+      DescribeNeeds(settings),
+      setup.options.no_pin ? "" : absl::StrCat("; pinned at ", setup.options.pin_dir)));
+
+  using Clock = std::chrono::steady_clock;
+  const auto interval = setup.options.stats_interval_s
+                            ? std::chrono::duration_cast<Clock::duration>(
+                                  std::chrono::duration<double>(*setup.options.stats_interval_s))
+                            : Clock::duration::max();
+  auto next_stats =
+      setup.options.stats_interval_s ? Clock::now() + interval : Clock::time_point::max();
+  uint64_t events_at_last_stats = 0;
+  auto last_stats = Clock::now();
+  auto next = [&]() -> const kestrel_record_header* {
+    void* record = nullptr;
+    int16_t ring = 0;
+    if (pman_consume_first_event(handle.get(), &record, &ring) != 0) return nullptr;
+    return static_cast<const kestrel_record_header*>(record);
+  };
+  // Flags and files are looked at between batches, not per record.
+  constexpr int kBatch = 4096;
+  while (!g_stop) {
+    int taken = 0;
+    while (taken < kBatch) {
+      const kestrel_record_header* header = next();
+      if (header == nullptr) break;
+      pipeline.Take(header);
+      ++taken;
+    }
+    if (g_reload || (watcher && watcher->Changed())) {
+      g_reload = 0;
+      Reload(setup, handle.get(), pipeline);
+    }
+    if (g_reopen) {
+      g_reopen = 0;
+      outputs.Reopen();
+    }
+    if (Clock::now() >= next_stats) {
+      const auto now = Clock::now();
+      const double seconds = std::chrono::duration<double>(now - last_stats).count();
+      const uint64_t events = pipeline.counters().events;
+      PrintStatsLine(pipeline, handle.get(),
+                     seconds > 0 ? static_cast<double>(events - events_at_last_stats) / seconds : 0,
+                     outputs);
+      events_at_last_stats = events;
+      last_stats = now;
+      next_stats = now + interval;
+    }
+    if (taken < kBatch) pman_wait_for_events(handle.get(), 50);
+  }
+  // What the probe wrote before it stopped is still judged.
+  const bool settled = pman_detach_and_settle(handle.get()) == 0;
+  while (const kestrel_record_header* header = next()) pipeline.Take(header);
+  outputs.Close(std::chrono::seconds(5));
+  PrintStatsLine(pipeline, handle.get(), -1, outputs);
+  return settled ? kExitOk : kExitFailure;
+}
+
+}  // namespace
+
+int RunRun(const std::vector<std::string>& args) {
+  std::unique_ptr<CLI::App> app = MakeVerbApp(
+      "run",
+      "Loads Falco-format rules, captures what they need and prints an alert for every event\n"
+      "that matches one, until Ctrl-C (SIGINT) or SIGTERM; then the stats on stderr.\n"
+      "Without -r or rules_files: Kestrel's own rules (" KESTREL_INSTALLED_RULES_DIR
+      ").\n"
+      "The probe captures only the rules' syscalls and the state's (--dry-run lists them),\n"
+      "and the capture is pinned at --pin-dir (default " PMAN_DEFAULT_PIN_DIR
+      ") for `kestrel syscalls` and `kestrel settings`; the pin goes away on exit.\n"
+      "SIGHUP, or a change to a rules file, reloads the rules: on an error the current ones\n"
+      "keep running. SIGUSR1 reopens file_output's file (logrotate).\n"
+      "Exit codes: 0 ok, 1 the run failed (privileges, kernel, a capture file that cannot be\n"
+      "read), 2 usage, config or rules error (nothing was started).",
+      "kestrel run -r my_rules.yaml -o json_output=true -o priority=warning");
+  RunSetup setup;
+  DefineRunOptions(*app, setup.options);
+  if (std::optional<int> done = ParseVerb(*app, args)) return *done;
+  if (std::optional<int> failed = Configure(*app, setup)) return *failed;
+  if (std::optional<int> failed = LoadRules(setup)) return *failed;
+  if (setup.options.dry_run) {
+    std::fputs(FormatSyscallSet(setup.syscalls).c_str(), stdout);
+    Say(absl::StrCat(DescribeRunRules(*setup.rules), "; ", setup.syscalls.size(), " syscalls; ",
+                     DescribeNeeds(SettingsForNeeds({}, setup.rules->needs))));
+    return kExitOk;
+  }
+  absl::StatusOr<std::unique_ptr<engine::alerts::AlertOutputs>> outputs =
+      engine::alerts::AlertOutputs::Start(OutputsOf(setup.config));
+  if (!outputs.ok()) {
+    Say(std::string(outputs.status().message()));
+    return kExitUsage;
+  }
+  if (setup.options.replay) return RunReplay(setup, **outputs);
+  return RunLive(setup, **outputs);
+}
+
+}  // namespace kestrel::cli

@@ -1,0 +1,244 @@
+#include "run_config.h"
+
+#include <functional>
+#include <optional>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "cli_app.h"
+#include "yaml-cpp/yaml.h"
+
+namespace kestrel::cli {
+namespace {
+
+using Setter = std::function<absl::Status(const YAML::Node&, RunConfig&)>;
+
+struct Key {
+  const char* name;
+  Setter set;
+};
+
+absl::Status Scalar(const YAML::Node& node, std::string& out) {
+  if (!node.IsScalar()) return absl::InvalidArgumentError("needs a single value");
+  out = node.Scalar();
+  return absl::OkStatus();
+}
+
+absl::Status ParseBool(const YAML::Node& node, bool& out) {
+  std::string text;
+  if (absl::Status s = Scalar(node, text); !s.ok()) return s;
+  const std::string lower = absl::AsciiStrToLower(text);
+  if (lower == "true" || lower == "yes" || lower == "on") {
+    out = true;
+  } else if (lower == "false" || lower == "no" || lower == "off") {
+    out = false;
+  } else {
+    return absl::InvalidArgumentError(
+        absl::StrCat(Quote(text), " is not a boolean (true or false)"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ParseDouble(const YAML::Node& node, double& out) {
+  std::string text;
+  if (absl::Status s = Scalar(node, text); !s.ok()) return s;
+  if (!absl::SimpleAtod(text, &out) || out < 0) {
+    return absl::InvalidArgumentError(absl::StrCat(Quote(text), " is not a number >= 0"));
+  }
+  return absl::OkStatus();
+}
+
+// A list of strings; a single scalar is a list of one, as Falco takes it.
+absl::Status ParseStrings(const YAML::Node& node, std::vector<std::string>& out) {
+  out.clear();
+  if (node.IsNull()) return absl::OkStatus();
+  if (node.IsScalar()) {
+    out.push_back(node.Scalar());
+    return absl::OkStatus();
+  }
+  if (!node.IsSequence()) return absl::InvalidArgumentError("needs a list of names");
+  for (const YAML::Node& item : node) {
+    if (!item.IsScalar()) return absl::InvalidArgumentError("needs a list of names");
+    out.push_back(item.Scalar());
+  }
+  return absl::OkStatus();
+}
+
+// Setters for members in nested structs, written out: a lambda per key
+// reads more plainly than member-pointer plumbing.
+#define KESTREL_BOOL_KEY(key, expr)                                           \
+  Key {                                                                       \
+    key, [](const YAML::Node& n, RunConfig& c) { return ParseBool(n, expr); } \
+  }
+#define KESTREL_STRING_KEY(key, expr)                                      \
+  Key {                                                                    \
+    key, [](const YAML::Node& n, RunConfig& c) { return Scalar(n, expr); } \
+  }
+#define KESTREL_DOUBLE_KEY(key, expr)                                           \
+  Key {                                                                         \
+    key, [](const YAML::Node& n, RunConfig& c) { return ParseDouble(n, expr); } \
+  }
+
+const std::vector<Key>& Keys() {
+  static const std::vector<Key> keys = {
+      {"rules_files",
+       [](const YAML::Node& n, RunConfig& c) { return ParseStrings(n, c.rules_files); }},
+      KESTREL_BOOL_KEY("json_output", c.json_output),
+      KESTREL_BOOL_KEY("json_include_output_property", c.json_include_output_property),
+      KESTREL_BOOL_KEY("json_include_tags_property", c.json_include_tags_property),
+      {"rule_matching",
+       [](const YAML::Node& n, RunConfig& c) -> absl::Status {
+         std::string text;
+         if (absl::Status s = Scalar(n, text); !s.ok()) return s;
+         if (text != "first" && text != "all") {
+           return absl::InvalidArgumentError(absl::StrCat(Quote(text), " is not first or all"));
+         }
+         c.rule_matching_all = text == "all";
+         return absl::OkStatus();
+       }},
+      {"priority",
+       [](const YAML::Node& n, RunConfig& c) -> absl::Status {
+         std::string text;
+         if (absl::Status s = Scalar(n, text); !s.ok()) return s;
+         std::optional<engine::rules::Priority> p = engine::rules::ParsePriority(text);
+         if (!p) {
+           return absl::InvalidArgumentError(absl::StrCat(
+               Quote(text),
+               " is not a priority (emergency, alert, critical, error, warning, notice, "
+               "informational, debug)"));
+         }
+         c.priority = *p;
+         return absl::OkStatus();
+       }},
+      KESTREL_BOOL_KEY("stdout_output.enabled", c.stdout_enabled),
+      KESTREL_BOOL_KEY("file_output.enabled", c.file_output.enabled),
+      KESTREL_STRING_KEY("file_output.filename", c.file_output.filename),
+      KESTREL_BOOL_KEY("file_output.keep_alive", c.file_output.keep_alive),
+      KESTREL_BOOL_KEY("syslog_output.enabled", c.syslog_enabled),
+      KESTREL_BOOL_KEY("http_output.enabled", c.http_output.enabled),
+      KESTREL_STRING_KEY("http_output.url", c.http_output.url),
+      KESTREL_BOOL_KEY("program_output.enabled", c.program_output.enabled),
+      KESTREL_STRING_KEY("program_output.program", c.program_output.program),
+      KESTREL_BOOL_KEY("program_output.keep_alive", c.program_output.keep_alive),
+      {"base_syscalls.custom_set",
+       [](const YAML::Node& n, RunConfig& c) {
+         return ParseStrings(n, c.base_syscalls.custom_set);
+       }},
+      KESTREL_BOOL_KEY("base_syscalls.repair", c.base_syscalls.repair),
+      KESTREL_BOOL_KEY("buffered_outputs", c.buffered_outputs),
+      KESTREL_DOUBLE_KEY("outputs.rate", c.outputs.rate),
+      KESTREL_DOUBLE_KEY("outputs.max_burst", c.outputs.max_burst),
+  };
+  return keys;
+}
+
+#undef KESTREL_BOOL_KEY
+#undef KESTREL_STRING_KEY
+#undef KESTREL_DOUBLE_KEY
+
+const Key* FindKey(std::string_view name) {
+  for (const Key& key : Keys()) {
+    if (name == key.name) return &key;
+  }
+  return nullptr;
+}
+
+// Whether some key starts with `prefix.`: a mapping to descend into.
+bool IsSection(std::string_view prefix) {
+  for (const Key& key : Keys()) {
+    std::string_view name = key.name;
+    if (name.size() > prefix.size() && name.starts_with(prefix) && name[prefix.size()] == '.') {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string Where(const std::string& path, const YAML::Mark& mark) {
+  return absl::StrCat(path, ":", mark.line + 1, ":", mark.column + 1);
+}
+
+absl::Status ApplyMapping(const std::string& path, const YAML::Node& map, const std::string& prefix,
+                          RunConfig& config, std::vector<std::string>& warnings) {
+  for (const auto& entry : map) {
+    const std::string name =
+        prefix.empty() ? entry.first.Scalar() : absl::StrCat(prefix, ".", entry.first.Scalar());
+    if (const Key* key = FindKey(name)) {
+      if (absl::Status s = key->set(entry.second, config); !s.ok()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(Where(path, entry.first.Mark()), ": ", name, ": ", s.message()));
+      }
+      continue;
+    }
+    if (IsSection(name) && entry.second.IsMap()) {
+      if (absl::Status s = ApplyMapping(path, entry.second, name, config, warnings); !s.ok()) {
+        return s;
+      }
+      continue;
+    }
+    warnings.push_back(
+        absl::StrCat(Where(path, entry.first.Mark()), ": unknown key ", Quote(name), " ignored"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+std::vector<std::string> RunConfigKeys() {
+  std::vector<std::string> names;
+  for (const Key& key : Keys()) names.push_back(key.name);
+  return names;
+}
+
+absl::Status LoadRunConfigFile(const std::string& path, RunConfig& config,
+                               std::vector<std::string>& warnings) {
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::BadFile&) {
+    return absl::NotFoundError(absl::StrCat(path, ": cannot be read"));
+  } catch (const YAML::Exception& e) {
+    return absl::InvalidArgumentError(absl::StrCat(Where(path, e.mark), ": ", e.msg));
+  }
+  if (root.IsNull()) return absl::OkStatus();  // an empty file changes nothing
+  if (!root.IsMap()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(Where(path, root.Mark()), ": the config must be a mapping of keys"));
+  }
+  try {
+    return ApplyMapping(path, root, "", config, warnings);
+  } catch (const YAML::Exception& e) {
+    return absl::InvalidArgumentError(absl::StrCat(Where(path, e.mark), ": ", e.msg));
+  }
+}
+
+absl::Status ApplyRunOverride(std::string_view assignment, RunConfig& config) {
+  const size_t eq = assignment.find('=');
+  if (eq == std::string_view::npos || eq == 0) {
+    return absl::InvalidArgumentError(absl::StrCat("-o ", Quote(assignment), ": needs key=value"));
+  }
+  const std::string_view name = assignment.substr(0, eq);
+  const std::string value(assignment.substr(eq + 1));
+  const Key* key = FindKey(name);
+  if (key == nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "-o: unknown key ", Quote(name), " (keys: ", absl::StrJoin(RunConfigKeys(), ", "), ")"));
+  }
+  YAML::Node node;
+  try {
+    node = YAML::Load(value);
+  } catch (const YAML::Exception& e) {
+    return absl::InvalidArgumentError(absl::StrCat("-o ", std::string(name), ": ", Quote(value),
+                                                   " is not a YAML value: ", e.msg));
+  }
+  // `-o file_output.filename=` is an empty string, not YAML's null.
+  if (node.IsNull()) node = YAML::Node(value);
+  if (absl::Status s = key->set(node, config); !s.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("-o ", std::string(name), ": ", s.message()));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace kestrel::cli

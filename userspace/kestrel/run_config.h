@@ -1,0 +1,67 @@
+// The configuration of `kestrel run`: a YAML file with Falco's key names
+// (falco.yaml's, where the meaning is the same), then `-o key=value`
+// overrides on top, in order.
+#ifndef KESTREL_CLI_RUN_CONFIG_H_
+#define KESTREL_CLI_RUN_CONFIG_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "engine/rules/priority.h"
+
+namespace kestrel::cli {
+
+struct RunConfig {
+  std::vector<std::string> rules_files;  // files or directories, loaded in order
+  bool json_output = false;
+  bool json_include_output_property = true;
+  bool json_include_tags_property = true;
+  bool rule_matching_all = false;  // rule_matching: first (Falco's default) | all
+  engine::rules::Priority priority = engine::rules::Priority::kDebug;
+  bool stdout_enabled = true;
+  struct {
+    bool enabled = false;
+    std::string filename;
+    bool keep_alive = false;
+  } file_output;
+  // Off by default, unlike Falco: a foreground `kestrel run` prints its
+  // alerts and does not fill the system log unless asked to.
+  bool syslog_enabled = false;
+  struct {
+    bool enabled = false;
+    std::string url;
+  } http_output;
+  struct {
+    bool enabled = false;
+    std::string program;
+    bool keep_alive = false;
+  } program_output;
+  struct {
+    std::vector<std::string> custom_set;  // names; "!name" removes
+    bool repair = false;
+  } base_syscalls;
+  bool buffered_outputs = false;
+  struct {
+    double rate = 0;  // alerts per second per rule; 0 = no limit
+    double max_burst = 1000;
+  } outputs;
+};
+
+// Reads `path` into `config`. Keys Kestrel does not know are skipped, each
+// with one line in `warnings` ("FILE:LINE:COL: unknown key \"a.b\" ignored");
+// a known key with a bad value is an error naming the file, line and key.
+absl::Status LoadRunConfigFile(const std::string& path, RunConfig& config,
+                               std::vector<std::string>& warnings);
+
+// Applies one `-o key=value` (the value is YAML: `-o rules_files=[a,b]`).
+// An unknown key or a bad value is an error naming it.
+absl::Status ApplyRunOverride(std::string_view assignment, RunConfig& config);
+
+// Every key the config takes, dotted, in the order --help lists them.
+std::vector<std::string> RunConfigKeys();
+
+}  // namespace kestrel::cli
+
+#endif  // KESTREL_CLI_RUN_CONFIG_H_

@@ -1,0 +1,83 @@
+// The engine of `kestrel run`, fed one record at a time by the live probe
+// or a capture file alike: decode, update the thread table, evaluate the
+// rules that can match the event's syscall, and emit an alert per match.
+#ifndef KESTREL_CLI_RUN_PIPELINE_H_
+#define KESTREL_CLI_RUN_PIPELINE_H_
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/alerts/alert.h"
+#include "engine/alerts/alert_outputs.h"
+#include "engine/fields/field_extractor.h"
+#include "engine/fields/field_registry.h"
+#include "engine/state/thread_table.h"
+#include "engine/state/user_directory.h"
+#include "run_rules.h"
+#include "shared/record_format.h"
+
+namespace kestrel::cli {
+
+struct RunCounters {
+  uint64_t records = 0;              // every record taken, drop markers included
+  uint64_t events = 0;               // syscall events evaluated against the rules
+  uint64_t undecodable = 0;          // records that did not decode
+  uint64_t lost = 0;                 // records the probe lost, as its drop markers say
+  std::array<uint64_t, 8> alerts{};  // by engine::rules::Priority
+  uint64_t AlertsTotal() const;
+};
+
+class RunPipeline {
+ public:
+  // `fields` resolved the rules' fields; `threads` is fed by this pipeline
+  // only; `outputs` receives the alerts. All must outlive the pipeline.
+  RunPipeline(const engine::fields::FieldRegistry& fields, engine::ThreadTable& threads,
+              engine::alerts::AlertOutputs& outputs, uint64_t boot_time_ns, bool first_only);
+
+  // The rules evaluated from now on.
+  void SetRules(std::shared_ptr<const RunRules> rules);
+
+  // Rules that take over from the first record at or after `ts_ns` (the
+  // probe's boot-time clock): records made before a reload are judged by
+  // the rules of their time, whenever they are read.
+  void SetRulesFrom(std::shared_ptr<const RunRules> rules, uint64_t ts_ns);
+  bool switch_pending() const { return pending_ != nullptr; }
+
+  void Take(const kestrel_record_header* record);
+
+  const RunCounters& counters() const { return counters_; }
+  const RunRules& rules() const { return *rules_; }
+
+ private:
+  struct TypeInfo {
+    bool known = false;
+    int64_t syscall = -1;  // -1: no syscall (not evaluated)
+    bool close = false;    // fields read before the table forgets the fd
+  };
+  const TypeInfo& InfoOf(uint16_t type, std::string_view syscall_name);
+  void Evaluate(const kestrel_record_header& header, uint32_t syscall,
+                const engine::fields::EventContext& context);
+  void Emit(const engine::rules::Rule& rule, const kestrel_record_header& header);
+
+  const engine::fields::FieldRegistry& fields_;
+  engine::ThreadTable& threads_;
+  engine::alerts::AlertOutputs& outputs_;
+  const uint64_t boot_time_ns_;
+  const bool first_only_;
+  const std::string hostname_;
+  engine::state::UserDirectory users_;
+  engine::fields::FieldExtractor extractor_;
+  std::shared_ptr<const RunRules> rules_;
+  std::shared_ptr<const RunRules> pending_;
+  uint64_t pending_from_ns_ = 0;
+  std::vector<TypeInfo> types_;
+  RunCounters counters_;
+  engine::alerts::Alert alert_;  // reused: its strings keep their capacity
+};
+
+}  // namespace kestrel::cli
+
+#endif  // KESTREL_CLI_RUN_PIPELINE_H_

@@ -1,0 +1,48 @@
+// The probe settings `kestrel run` derives from its rules: what the rules'
+// conditions read decides how much the probe copies and what it may skip.
+#ifndef KESTREL_CLI_RUN_PROBE_SETTINGS_H_
+#define KESTREL_CLI_RUN_PROBE_SETTINGS_H_
+
+#include <string>
+
+#include "engine/filter/field_binding.h"
+#include "shared/capture_settings.h"
+
+namespace kestrel::cli {
+
+// What the conditions compiled through a FieldNeedsRecorder read.
+struct FieldNeeds {
+  bool buffers = false;  // evt.buffer, evt.arg.data: I/O data must be copied
+  bool result = false;   // evt.res, evt.rawres, evt.failed: failed calls matter
+};
+
+// A FieldResolver that resolves through `fields` and notes what is asked
+// for, so the rules loader's compile tells which probe settings it needs.
+class FieldNeedsRecorder : public engine::filter::FieldResolver {
+ public:
+  explicit FieldNeedsRecorder(const engine::filter::FieldResolver& fields) : fields_(fields) {}
+  absl::StatusOr<engine::filter::FieldSpec> Resolve(
+      const engine::filter::FieldRef& field) const override;
+  const FieldNeeds& needs() const { return needs_; }
+
+ private:
+  const engine::filter::FieldResolver& fields_;
+  mutable FieldNeeds needs_;
+};
+
+// The bytes of I/O data kept per buffer when a rule reads one: Falco's
+// default snaplen, enough for the prefixes rules compare.
+inline constexpr uint32_t kRuleBufferSnaplen = 80;
+
+// `settings` adjusted to `needs`: I/O data off and snaplen 0 when no rule
+// reads a buffer (kRuleBufferSnaplen when one does), drop_failed on when no
+// rule reads a syscall's result.
+kestrel_capture_settings SettingsForNeeds(kestrel_capture_settings settings,
+                                          const FieldNeeds& needs);
+
+// One line for people: "snaplen 0, io data off, drop_failed on".
+std::string DescribeNeeds(const kestrel_capture_settings& settings);
+
+}  // namespace kestrel::cli
+
+#endif  // KESTREL_CLI_RUN_PROBE_SETTINGS_H_

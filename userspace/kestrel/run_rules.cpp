@@ -1,0 +1,55 @@
+#include "run_rules.h"
+
+#include "absl/strings/str_cat.h"
+
+namespace kestrel::cli {
+
+absl::StatusOr<std::unique_ptr<RunRules>> LoadRunRules(
+    const RunRulesOptions& options, const engine::filter::FieldResolver& fields,
+    std::vector<engine::rules::Diagnostic>& diags) {
+  auto loaded = std::make_unique<RunRules>();
+  // Only the conditions are compiled through the recorder: a field a rule
+  // merely prints does not make the probe copy more.
+  FieldNeedsRecorder recorder(fields);
+  engine::rules::LoadOptions load_options;
+  load_options.strict = options.strict;
+  absl::StatusOr<std::unique_ptr<engine::rules::Ruleset>> ruleset =
+      engine::rules::Ruleset::Load(options.paths, load_options, recorder, &diags);
+  if (!ruleset.ok()) return ruleset.status();
+  loaded->ruleset = *std::move(ruleset);
+  loaded->ruleset->SetMinimumPriority(options.minimum_priority);
+  loaded->needs = recorder.needs();
+
+  bool output_errors = false;
+  for (const engine::rules::Rule& rule : loaded->ruleset->rules()) {
+    absl::StatusOr<engine::alerts::OutputFormat> format =
+        engine::alerts::OutputFormat::Compile(rule.output, fields);
+    if (!format.ok()) {
+      diags.push_back({engine::rules::Diagnostic::Severity::kError, rule.file, rule.line, 0,
+                       absl::StrCat("rule '", rule.name, "'"),
+                       absl::StrCat("output: ", format.status().message())});
+      output_errors = true;
+      // A placeholder keeps the outputs indexed like the rules.
+      loaded->outputs.push_back(*engine::alerts::OutputFormat::Compile("", fields));
+      continue;
+    }
+    loaded->outputs.push_back(*std::move(format));
+    if (!rule.enabled || !rule.compiled ||
+        !engine::rules::AtLeast(rule.priority, options.minimum_priority)) {
+      continue;
+    }
+    ++loaded->evaluated;
+    loaded->syscalls.push_back({rule.name, rule.syscalls, rule.any_syscall});
+  }
+  if (output_errors) {
+    return absl::InvalidArgumentError("a rule's output names a field Kestrel does not have");
+  }
+  return loaded;
+}
+
+std::string DescribeRunRules(const RunRules& rules) {
+  return absl::StrCat(rules.ruleset->rules().size(), " rules loaded (", rules.evaluated,
+                      " evaluated), ", rules.ruleset->skipped(), " skipped");
+}
+
+}  // namespace kestrel::cli

@@ -1,0 +1,54 @@
+// Rules as `kestrel run` uses them: the loaded ruleset with each rule's
+// output compiled, what the rules need from the probe (syscalls, settings),
+// and the loading diagnostics.
+#ifndef KESTREL_CLI_RUN_RULES_H_
+#define KESTREL_CLI_RUN_RULES_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "engine/alerts/output_format.h"
+#include "engine/filter/field_binding.h"
+#include "engine/rules/diagnostic.h"
+#include "engine/rules/ruleset.h"
+#include "run_probe_settings.h"
+#include "run_syscall_set.h"
+
+namespace kestrel::cli {
+
+struct RunRules {
+  std::unique_ptr<engine::rules::Ruleset> ruleset;
+  // By rule index (ruleset->rules()); only the evaluated rules' are used.
+  std::vector<engine::alerts::OutputFormat> outputs;
+  FieldNeeds needs;  // what the evaluated rules' conditions read
+  // The rules that are evaluated (enabled, compiled, at or above the
+  // priority threshold) and the syscalls each can match.
+  std::vector<RuleSyscalls> syscalls;
+  size_t evaluated = 0;
+
+  size_t IndexOf(const engine::rules::Rule& rule) const {
+    return static_cast<size_t>(&rule - ruleset->rules().data());
+  }
+};
+
+struct RunRulesOptions {
+  std::vector<std::string> paths;
+  bool strict = false;
+  engine::rules::Priority minimum_priority = engine::rules::Priority::kDebug;
+};
+
+// Loads and compiles the rules. Every diagnostic (warnings too) is added to
+// `diags`; an error in a rules file or a rule output naming a field Kestrel
+// lacks fails the load.
+absl::StatusOr<std::unique_ptr<RunRules>> LoadRunRules(
+    const RunRulesOptions& options, const engine::filter::FieldResolver& fields,
+    std::vector<engine::rules::Diagnostic>& diags);
+
+// "N rules loaded (E evaluated), S skipped from FILES".
+std::string DescribeRunRules(const RunRules& rules);
+
+}  // namespace kestrel::cli
+
+#endif  // KESTREL_CLI_RUN_RULES_H_

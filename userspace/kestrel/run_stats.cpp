@@ -1,0 +1,45 @@
+#include "run_stats.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "engine/rules/priority.h"
+
+namespace kestrel::cli {
+
+std::string FormatRunStats(const RunCounters& counters, const pman_stats* probe, double rate,
+                           const std::vector<engine::alerts::AlertOutputs::ChannelStats>& channels,
+                           uint64_t rate_limited) {
+  std::string line = absl::StrCat("events ", counters.events);
+  if (rate >= 0) absl::StrAppend(&line, absl::StrFormat(" (%.1f/s)", rate));
+  if (probe != nullptr) {
+    const kestrel_cpu_counters& t = probe->total;
+    absl::StrAppend(&line, ", dropped ",
+                    t.drops_ring_full + t.drops_too_large + t.drops_no_ring +
+                        t.drops_settings_busy + t.drops_sampling,
+                    " (ring full ", t.drops_ring_full, ", too large ", t.drops_too_large,
+                    ", no ring ", t.drops_no_ring, ", settings busy ", t.drops_settings_busy,
+                    ", sampling ", t.drops_sampling, ")");
+  } else {
+    absl::StrAppend(&line, ", dropped ", counters.lost, " (as the file's drop markers say)");
+  }
+  absl::StrAppend(&line, ", alerts ", counters.AlertsTotal());
+  std::string by_priority;
+  for (size_t p = 0; p < counters.alerts.size(); ++p) {
+    if (counters.alerts[p] == 0) continue;
+    absl::StrAppend(
+        &by_priority, by_priority.empty() ? "" : ", ",
+        std::string(engine::rules::PriorityName(static_cast<engine::rules::Priority>(p))), " ",
+        counters.alerts[p]);
+  }
+  if (!by_priority.empty()) absl::StrAppend(&line, " (", by_priority, ")");
+  absl::StrAppend(&line, "; outputs:");
+  for (const auto& c : channels) {
+    absl::StrAppend(&line, " ", c.name, " sent ", c.sent, " failed ", c.failed, " dropped ",
+                    c.dropped, ",");
+  }
+  absl::StrAppend(&line, " rate-limited ", rate_limited);
+  if (counters.undecodable > 0) absl::StrAppend(&line, "; undecodable ", counters.undecodable);
+  return line;
+}
+
+}  // namespace kestrel::cli

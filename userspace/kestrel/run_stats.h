@@ -1,0 +1,28 @@
+// `kestrel run`'s stats line: events, what the probe dropped and why,
+// alerts by priority, and each output channel's counters.
+#ifndef KESTREL_CLI_RUN_STATS_H_
+#define KESTREL_CLI_RUN_STATS_H_
+
+#include <string>
+#include <vector>
+
+#include "engine/alerts/alert_outputs.h"
+#include "libpman.h"
+#include "run_pipeline.h"
+
+namespace kestrel::cli {
+
+// One line (no newline):
+//   events E (R/s), dropped D (ring full a, too large b, no ring c,
+//   settings busy d, sampling e), alerts A (Critical 1, Warning 2), outputs:
+//   stdout sent s failed f dropped d, ..., rate-limited r
+// `probe` is null for a replay (drops are then what the file's drop
+// markers say); `rate` is events per second over the interval, < 0 for
+// none.
+std::string FormatRunStats(const RunCounters& counters, const pman_stats* probe, double rate,
+                           const std::vector<engine::alerts::AlertOutputs::ChannelStats>& channels,
+                           uint64_t rate_limited);
+
+}  // namespace kestrel::cli
+
+#endif  // KESTREL_CLI_RUN_STATS_H_
