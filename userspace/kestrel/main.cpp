@@ -23,6 +23,7 @@
 #include "libpman.h"
 #include "recorder_command.h"
 #include "recorder_options.h"
+#include "rules_command.h"
 #include "settings_command.h"
 #include "settings_options.h"
 #include "stats_command.h"
@@ -60,6 +61,7 @@ const Verb kVerbs[] = {
     {"settings", kSettingsDescription, RunSettings,
      DefineForListing<SettingsOptions, DefineSettingsOptions>},
     {"fields", kFieldsDescription, RunFields, DefineForListing<FieldsOptions, DefineFieldsOptions>},
+    {"rules", kRulesDescription, RunRules, DefineForListing<RulesOptions, DefineRulesOptions>},
     {"recorder", "start or stop a flight recorder", RunRecorder,
      DefineForListing<RecorderOptions, DefineRecorderOptions>},
     {"dump", "print a flight recorder's newest records", RunDump,
