@@ -42,9 +42,9 @@ constexpr char kValid[] = R"(- required_engine_version: 0.57.0
   output: shell %proc.name (parent %proc.pname)
   priority: WARNING
 - rule: Pod shell
-  desc: needs a Kubernetes field
-  condition: spawned and k8s.pod.name exists
-  output: pod %k8s.pod.name
+  desc: needs a field Kestrel lacks
+  condition: spawned and k8s.deployment.name exists
+  output: pod %k8s.deployment.name
   priority: NOTICE
 )";
 
@@ -53,7 +53,7 @@ TEST_F(RulesValidateTest, ValidFilePrintsCountsAndSkippedRules) {
   CliResult r = RunKestrel({"rules", "validate", file});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, file +
-                       ":13:14: warning: rule 'Pod shell': field 'k8s.pod.name' is not one "
+                       ":13:14: warning: rule 'Pod shell': field 'k8s.deployment.name' is not one "
                        "Kestrel has: rule skipped\n"
                        "valid: 1 rules loaded (1 enabled), 1 skipped\n");
   EXPECT_EQ(r.err, "");
@@ -64,7 +64,7 @@ TEST_F(RulesValidateTest, StrictMakesAMissingFieldAnError) {
   CliResult r = RunKestrel({"rules", "validate", "--strict", file});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.out, file +
-                       ":13:14: error: rule 'Pod shell': field 'k8s.pod.name' is not one "
+                       ":13:14: error: rule 'Pod shell': field 'k8s.deployment.name' is not one "
                        "Kestrel has\n"
                        "invalid: 1 error\n");
 }
