@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "cli_app.h"
 #include "engine/fields/field_catalog.h"
@@ -35,10 +36,29 @@ std::string_view TypeWord(engine::filter::ValueType type) {
   return "string";
 }
 
+// The catalog's fields, each class together in the order classes first
+// appear (fields appended later to the catalog join their class).
+std::vector<const FieldDef*> ByClass() {
+  std::vector<std::string_view> classes;
+  for (const FieldDef& f : FieldCatalog()) {
+    if (std::find(classes.begin(), classes.end(), FieldClass(f.name)) == classes.end()) {
+      classes.push_back(FieldClass(f.name));
+    }
+  }
+  std::vector<const FieldDef*> out;
+  for (std::string_view klass : classes) {
+    for (const FieldDef& f : FieldCatalog()) {
+      if (FieldClass(f.name) == klass) out.push_back(&f);
+    }
+  }
+  return out;
+}
+
 std::string FormatText() {
   std::string out;
   std::string_view klass;
-  for (const FieldDef& f : FieldCatalog()) {
+  for (const FieldDef* def : ByClass()) {
+    const FieldDef& f = *def;
     if (FieldClass(f.name) != klass) {
       klass = FieldClass(f.name);
       if (!out.empty()) out.push_back('\n');

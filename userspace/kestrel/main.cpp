@@ -25,6 +25,7 @@
 #include "recorder_options.h"
 #include "run_command.h"
 #include "run_options.h"
+#include "rules_command.h"
 #include "settings_command.h"
 #include "settings_options.h"
 #include "stats_command.h"
@@ -62,6 +63,7 @@ const Verb kVerbs[] = {
     {"settings", kSettingsDescription, RunSettings,
      DefineForListing<SettingsOptions, DefineSettingsOptions>},
     {"fields", kFieldsDescription, RunFields, DefineForListing<FieldsOptions, DefineFieldsOptions>},
+    {"rules", kRulesDescription, RunRules, DefineForListing<RulesOptions, DefineRulesOptions>},
     {"recorder", "start or stop a flight recorder", RunRecorder,
      DefineForListing<RecorderOptions, DefineRecorderOptions>},
     {"dump", "print a flight recorder's newest records", RunDump,

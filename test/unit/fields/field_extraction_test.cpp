@@ -193,6 +193,9 @@ TEST_F(FieldExtractionTest, ClientSocketFields) {
   EXPECT_EQ(Text("fd.connected"), "true");
   EXPECT_EQ(Text("fd.is_server"), "false");
   EXPECT_EQ(Text("fd.sip.name"), "");
+  EXPECT_EQ(Text("fd.cip.name"), "");
+  EXPECT_EQ(Text("fd.lip.name"), "");
+  EXPECT_EQ(Text("fd.rip.name"), "");
   EXPECT_EQ(Text("fd.directory"), "<none>");
 }
 
@@ -245,6 +248,30 @@ TEST_F(FieldExtractionTest, ContainerIdFromTheCgroup) {
   sys_.threads().Insert(t);
   OpenEtcPasswd();
   EXPECT_EQ(Text("container.id"), std::string(12, 'a'));
+}
+
+// Fields Falco's public rules name: an ancestor's proc.exe, the process
+// group leader, and container mounts (none known: <NA>, as Falco prints).
+TEST_F(FieldExtractionTest, AncestorExeGroupLeaderAndMountDest) {
+  engine::ThreadInfo t = *sys_.threads().Find(testing::kCatPid);
+  t.pgid = t.tgid;
+  sys_.threads().Insert(t);
+  OpenEtcPasswd();
+  EXPECT_EQ(Text("proc.aexe[0]"), "cat");
+  EXPECT_EQ(Text("proc.aexe[1]"), "-bash");
+  EXPECT_EQ(Text("proc.aexe[4]"), "<none>");
+  EXPECT_EQ(Text("proc.is_vpgid_leader"), "true");
+  EXPECT_EQ(Text("container.mount.dest[/etc*]"), "<NA>");
+  t.pgid = 200;
+  sys_.threads().Insert(t);
+  OpenEtcPasswd();
+  EXPECT_EQ(Text("proc.is_vpgid_leader"), "false");
+  filter::FieldRef bare;
+  bare.name = "container.mount.dest";
+  EXPECT_FALSE(sys_.registry().Resolve(bare).ok());
+  filter::FieldRef no_index;
+  no_index.name = "proc.aexe";
+  EXPECT_FALSE(sys_.registry().Resolve(no_index).ok());
 }
 
 TEST_F(FieldExtractionTest, UnknownThreadHasNoProcessFields) {

@@ -172,6 +172,8 @@ TEST(FilterParserTest, QuotedStringsResolveTheirEscapes) {
   EXPECT_EQ(text_of(R"(proc.name = "\x41\x7a")"), "Az");
   EXPECT_EQ(text_of(R"(proc.name = "a'b")"), "a'b");
   EXPECT_EQ(text_of("proc.name = \"\""), "");
+  // Falco's reading of a backslash before a space: one backslash.
+  EXPECT_EQ(text_of(R"(proc.args contains "\ ")"), "\\");
 }
 
 TEST(FilterParserTest, ConditionsMaySpanLines) {

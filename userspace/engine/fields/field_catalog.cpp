@@ -169,6 +169,19 @@ constexpr FieldDef kFields[] = {
      "the Kubernetes namespace; empty (Kestrel does not ask Kubernetes)"},
     {"k8s.pod.name", FieldKind::kK8sPodName, S, kNo,
      "the Kubernetes pod; empty (Kestrel does not ask Kubernetes)"},
+    {"proc.aexe", FieldKind::kProcAexe, S, FieldArg::kIndex,
+     "proc.exe of the ancestor N levels up (1 = the parent)"},
+    {"proc.is_vpgid_leader", FieldKind::kProcIsVpgidLeader, B, kNo,
+     "true when the process leads its process group"},
+    {"container.mount.dest", FieldKind::kContainerMountDest, S, FieldArg::kPath,
+     "the source of the container mount at a destination (a glob); <NA> (Kestrel does not "
+     "ask the runtime, so no mount matches)"},
+    {"fd.cip.name", FieldKind::kFdCipName, S, kNo,
+     "the client address's domain name; empty (Kestrel does not follow DNS)"},
+    {"fd.lip.name", FieldKind::kFdLipName, S, kNo,
+     "the local address's domain name; empty (Kestrel does not follow DNS)"},
+    {"fd.rip.name", FieldKind::kFdRipName, S, kNo,
+     "the remote address's domain name; empty (Kestrel does not follow DNS)"},
 };
 
 static_assert(std::size(kFields) == static_cast<size_t>(FieldKind::kFieldKindCount),
@@ -202,6 +215,8 @@ std::string_view FieldArgSyntax(FieldArg arg) {
       return ".NAME";
     case FieldArg::kEnvName:
       return "[VAR] (optional)";
+    case FieldArg::kPath:
+      return "[PATH]";
   }
   return "";
 }

@@ -116,6 +116,12 @@ enum class FieldKind : uint16_t {
   kContainerStartTs,
   kK8sNsName,
   kK8sPodName,
+  kProcAexe,
+  kProcIsVpgidLeader,
+  kContainerMountDest,
+  kFdCipName,
+  kFdLipName,
+  kFdRipName,
   kFieldKindCount,
 };
 
@@ -127,6 +133,7 @@ enum class FieldArg : uint8_t {
   kParam,          // NAME.PARAM or NAME[N] (evt.arg)
   kParamName,      // NAME.PARAM only (evt.rawarg)
   kEnvName,        // NAME[VAR] optional (proc.env[HOME])
+  kPath,           // NAME[PATH] required, any text (container.mount.dest[/etc])
 };
 
 struct FieldDef {

@@ -155,6 +155,19 @@ std::string_view FieldExtractor::AbsolutePath(std::string_view path) {
 
 bool FieldExtractor::Read(const FieldSpec& field, FieldValue& out) {
   const FieldId id = FieldId::Unpack(field.id);
+  // Kinds appended to the catalog after its classes were laid out go to
+  // their class's reader by name, not by range.
+  switch (id.kind) {
+    case FieldKind::kProcAexe:
+    case FieldKind::kProcIsVpgidLeader:
+      return ReadProc(id, out);
+    case FieldKind::kFdCipName:
+    case FieldKind::kFdLipName:
+    case FieldKind::kFdRipName:
+      return ReadFd(id, out);
+    default:
+      break;
+  }
   const auto kind = static_cast<uint16_t>(id.kind);
   if (kind < static_cast<uint16_t>(FieldKind::kProcName)) return ReadEvt(id, out);
   if (kind < static_cast<uint16_t>(FieldKind::kUserUid)) return ReadProc(id, out);
@@ -323,6 +336,15 @@ bool FieldExtractor::ReadProc(FieldId id, FieldValue& out) {
       const ThreadInfo* a = Ancestor(id.arg);
       return a != nullptr && Str(out, a->exepath);
     }
+    case FieldKind::kProcAexe: {
+      const ThreadInfo* a = Ancestor(id.arg);
+      return a != nullptr && Str(out, a->exe);
+    }
+    case FieldKind::kProcIsVpgidLeader:
+      // The group id may be numbered on the host or in the process's own
+      // pid namespace (as an execve reports it): a leader's equals its pid
+      // in the same numbering.
+      return t->pgid != 0 && Bool(out, t->pgid == t->tgid || t->pgid == t->vpid);
     case FieldKind::kProcCmdline:
     case FieldKind::kProcExeline: {
       std::string& s = Scratch();
@@ -532,6 +554,9 @@ bool FieldExtractor::ReadFd(FieldId id, FieldValue& out) {
     case FieldKind::kFdIsServer:
       return Bool(out, fd->is_server);
     case FieldKind::kFdSipName:
+    case FieldKind::kFdCipName:
+    case FieldKind::kFdLipName:
+    case FieldKind::kFdRipName:
       // Falco learns names from the DNS answers it sees; Kestrel does not
       // follow DNS, so no address has a name.
       return ip && Str(out, "");
@@ -596,6 +621,11 @@ bool FieldExtractor::ReadContainer(FieldId id, FieldValue& out) {
     case FieldKind::kContainerImage:
     case FieldKind::kContainerImageRepository:
     case FieldKind::kContainerImageTag:
+      return Str(out, "");
+    // No mount is known, so none matches a destination: Falco's rules test
+    // for "<NA>", the value Falco gives a mount that does not exist.
+    case FieldKind::kContainerMountDest:
+      return Str(out, "<NA>");
     case FieldKind::kContainerMounts:
     case FieldKind::kK8sNsName:
     case FieldKind::kK8sPodName:

@@ -86,6 +86,9 @@ absl::StatusOr<FieldSpec> FieldRegistry::Resolve(const FieldRef& field) const {
     case FieldArg::kEnvName:
       if (field.index) arg = EnvSlotFor(*field.index);
       break;
+    case FieldArg::kPath:
+      if (!field.index || field.index->empty()) return FieldError(field, "needs a path in [ ]");
+      break;
     case FieldArg::kIndex:
     case FieldArg::kOptionalIndex:
     case FieldArg::kParam: {

@@ -138,6 +138,11 @@ absl::StatusOr<std::optional<std::string>> Scanner::ReadQuoted() {
       case '/':
         out += e;
         break;
+      case ' ':
+        // Falco reads "\ " as one backslash, and its public rules rely on
+        // it ("\ " for an argument ending in a backslash).
+        out += '\\';
+        break;
       case '"':
       case '\'':
         // Only the quote that opened the literal needs escaping; escaping

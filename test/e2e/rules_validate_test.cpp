@@ -1,0 +1,131 @@
+// `kestrel rules validate` through the binary: a valid file, a file with a
+// skipped rule, a broken file with its exact error line, exit codes, help.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "kestrel_process.h"
+
+namespace kestrel::e2e {
+namespace {
+
+class RulesValidateTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("kestrel-rules-validate-" + std::to_string(getpid()));
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  std::string Write(const std::string& name, const std::string& text) {
+    const std::string path = (dir_ / name).string();
+    std::ofstream(path) << text;
+    return path;
+  }
+
+  std::filesystem::path dir_;
+};
+
+constexpr char kValid[] = R"(- required_engine_version: 0.57.0
+- list: shells
+  items: [bash, sh]
+- macro: spawned
+  condition: evt.type = execve
+- rule: Shell spawned
+  desc: a shell started
+  condition: spawned and proc.name in (shells)
+  output: shell %proc.name (parent %proc.pname)
+  priority: WARNING
+- rule: Pod shell
+  desc: needs a field Kestrel lacks
+  condition: spawned and k8s.deployment.name exists
+  output: pod %k8s.deployment.name
+  priority: NOTICE
+)";
+
+TEST_F(RulesValidateTest, ValidFilePrintsCountsAndSkippedRules) {
+  const std::string file = Write("valid.yaml", kValid);
+  CliResult r = RunKestrel({"rules", "validate", file});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, file +
+                       ":13:14: warning: rule 'Pod shell': field 'k8s.deployment.name' is not one "
+                       "Kestrel has: rule skipped\n"
+                       "valid: 1 rules loaded (1 enabled), 1 skipped\n");
+  EXPECT_EQ(r.err, "");
+}
+
+TEST_F(RulesValidateTest, StrictMakesAMissingFieldAnError) {
+  const std::string file = Write("valid.yaml", kValid);
+  CliResult r = RunKestrel({"rules", "validate", "--strict", file});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, file +
+                       ":13:14: error: rule 'Pod shell': field 'k8s.deployment.name' is not one "
+                       "Kestrel has\n"
+                       "invalid: 1 error\n");
+}
+
+TEST_F(RulesValidateTest, BrokenFileNamesTheLineAndColumn) {
+  const std::string file = Write("broken.yaml", R"(- rule: Bad
+  desc: d
+  condition: evt.type = openat and fd.name startswith
+  output: o
+  priority: WARNING
+- macro: loop
+  condition: loop
+- rule: Loops
+  desc: d
+  condition: evt.type = open and loop
+  output: o
+  priority: LOUD
+)");
+  CliResult r = RunKestrel({"rules", "validate", file});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, file +
+                       ":12:13: error: rule 'Loops': unknown priority 'LOUD' (emergency, alert, "
+                       "critical, error, warning, notice, informational, debug)\n"
+                       "invalid: 1 error\n");
+  // Fixed priority: now the conditions are checked.
+  const std::string second = Write("broken2.yaml", R"(- rule: Bad
+  desc: d
+  condition: evt.type = openat and fd.name startswith
+  output: o
+  priority: WARNING
+- macro: loop
+  condition: loop
+- rule: Loops
+  desc: d
+  condition: evt.type = open and loop
+  output: o
+  priority: ERROR
+)");
+  r = RunKestrel({"rules", "validate", second});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, second +
+                       ":3:54: error: rule 'Bad': condition does not parse: expected a value "
+                       "after 'startswith', found the end of the condition\n" +
+                       second +
+                       ":10:14: error: rule 'Loops': macro 'loop' uses itself: loop -> "
+                       "loop\n"
+                       "invalid: 2 errors\n");
+}
+
+TEST_F(RulesValidateTest, MissingFileAndUsage) {
+  CliResult r = RunKestrel({"rules", "validate", (dir_ / "none.yaml").string()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out,
+            (dir_ / "none.yaml").string() + ": error: cannot open the file\ninvalid: 1 error\n");
+  EXPECT_EQ(RunKestrel({"rules", "validate"}).exit_code, 2);
+  EXPECT_EQ(RunKestrel({"rules"}).exit_code, 2);
+  CliResult help = RunKestrel({"rules", "--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.out.find("validate"), std::string::npos) << help.out;
+  EXPECT_NE(help.out.find("1 an error was found"), std::string::npos) << help.out;
+}
+
+}  // namespace
+}  // namespace kestrel::e2e

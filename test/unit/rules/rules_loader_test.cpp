@@ -1,0 +1,476 @@
+// Rules files item by item: lists, macros, rules, append/override,
+// exceptions, versions, and every error with its file, line and column.
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engine/decode/syscall_names.h"
+#include "engine/rules/ruleset.h"
+#include "gtest/gtest.h"
+#include "test_fields.h"
+
+namespace kestrel::engine::rules {
+namespace {
+
+using test::TestFields;
+
+struct Loaded {
+  absl::StatusOr<std::unique_ptr<Ruleset>> set;
+  std::vector<Diagnostic> diags;
+  std::vector<std::string> lines;  // diags as text
+};
+
+Loaded Load(const std::string& yaml, LoadOptions options = {}) {
+  static TestFields fields;
+  Loaded out;
+  out.set = Ruleset::LoadText(yaml, "r.yaml", options, fields, &out.diags);
+  for (const Diagnostic& d : out.diags) out.lines.push_back(d.ToString());
+  return out;
+}
+
+// The condition a rule compiled to, matched against one event.
+bool Matches(Ruleset& set, const std::map<std::string, std::string>& values,
+             std::string_view rule) {
+  TestFields reader;
+  reader.values = values;
+  bool hit = false;
+  set.Evaluate(*SyscallId(values.at("evt.type")), reader, false, [&](const Rule& r) {
+    if (r.name == rule) hit = true;
+  });
+  return hit;
+}
+
+TEST(RulesLoaderTest, ReadsEveryKeyOfARule) {
+  Loaded l = Load(R"(
+- rule: Shell in container
+  desc: a shell started
+  condition: evt.type = execve and proc.name = bash
+  output: shell %proc.name
+  priority: WARNING
+  tags: [shell, mitre_execution]
+  enabled: false
+  capture: true
+  capture_duration: 3000
+  warn_evttypes: false
+  skip-if-unknown-filter: true
+)");
+  ASSERT_TRUE(l.set.ok()) << l.set.status();
+  EXPECT_TRUE(l.lines.empty()) << l.lines[0];
+  ASSERT_EQ((*l.set)->rules().size(), 1u);
+  const Rule& r = (*l.set)->rules()[0];
+  EXPECT_EQ(r.name, "Shell in container");
+  EXPECT_EQ(r.desc, "a shell started");
+  EXPECT_EQ(r.condition_text, "evt.type = execve and proc.name = bash");
+  EXPECT_EQ(r.output, "shell %proc.name");
+  EXPECT_EQ(r.priority, Priority::kWarning);
+  EXPECT_EQ(r.tags, (std::vector<std::string>{"shell", "mitre_execution"}));
+  EXPECT_FALSE(r.enabled);
+  EXPECT_TRUE(r.capture);
+  EXPECT_EQ(r.capture_duration_ms, 3000u);
+  EXPECT_EQ(r.source, "syscall");
+  EXPECT_EQ(r.file, "r.yaml");
+  EXPECT_EQ(r.line, 2u);
+  EXPECT_EQ(r.syscalls, std::vector<uint32_t>{*SyscallId("execve")});
+  EXPECT_FALSE(r.any_syscall);
+}
+
+TEST(RulesLoaderTest, ListsInListsAndListNamesInsideParentheses) {
+  Loaded l = Load(R"(
+- list: shells
+  items: [bash, sh]
+- list: tools
+  items: [shells, nc, '"shells"']
+- rule: r
+  desc: d
+  condition: evt.type = execve and proc.name in (tools, socat)
+  output: o
+  priority: notice
+)");
+  ASSERT_TRUE(l.set.ok()) << l.set.status();
+  Ruleset& set = **l.set;
+  for (const char* name : {"bash", "sh", "nc", "socat", "shells"}) {
+    EXPECT_TRUE(Matches(set, {{"evt.type", "execve"}, {"proc.name", name}}, "r")) << name;
+  }
+  EXPECT_FALSE(Matches(set, {{"evt.type", "execve"}, {"proc.name", "tools"}}, "r"));
+}
+
+TEST(RulesLoaderTest, MacrosInMacros) {
+  Loaded l = Load(R"(
+- rule: r
+  desc: d
+  condition: spawned and shell
+  output: o
+  priority: notice
+- macro: spawned
+  condition: evt.type = execve
+- macro: shell
+  condition: proc.name in (shells) and not trusted
+- macro: trusted
+  condition: proc.pname = sshd
+- list: shells
+  items: [bash]
+)");
+  ASSERT_TRUE(l.set.ok()) << l.set.status();
+  Ruleset& set = **l.set;
+  EXPECT_TRUE(
+      Matches(set, {{"evt.type", "execve"}, {"proc.name", "bash"}, {"proc.pname", "x"}}, "r"));
+  EXPECT_FALSE(
+      Matches(set, {{"evt.type", "execve"}, {"proc.name", "bash"}, {"proc.pname", "sshd"}}, "r"));
+  EXPECT_EQ(set.rules()[0].syscalls, std::vector<uint32_t>{*SyscallId("execve")});
+}
+
+TEST(RulesLoaderTest, MacroCycleIsAnErrorAtTheRule) {
+  Loaded l = Load(R"(
+- macro: a
+  condition: b and proc.name = x
+- macro: b
+  condition: a
+- rule: r
+  desc: d
+  condition: evt.type = open and a
+  output: o
+  priority: notice
+)");
+  ASSERT_FALSE(l.set.ok());
+  ASSERT_EQ(l.lines.size(), 1u);
+  EXPECT_EQ(l.lines[0], "r.yaml:8:14: error: rule 'r': macro 'a' uses itself: a -> b -> a");
+}
+
+TEST(RulesLoaderTest, ListCycleIsAnError) {
+  Loaded l = Load(R"(
+- list: a
+  items: [b]
+- list: b
+  items: [a]
+- rule: r
+  desc: d
+  condition: proc.name in (a)
+  output: o
+  priority: notice
+)");
+  ASSERT_FALSE(l.set.ok());
+  ASSERT_EQ(l.lines.size(), 1u);
+  EXPECT_EQ(l.lines[0], "r.yaml:8:14: error: rule 'r': list 'a' contains itself: a -> b -> a");
+}
+
+TEST(RulesLoaderTest, UndefinedMacro) {
+  Loaded l = Load(R"(
+- rule: r
+  desc: d
+  condition: evt.type = open and nothere
+  output: o
+  priority: notice
+)");
+  ASSERT_FALSE(l.set.ok());
+  ASSERT_EQ(l.lines.size(), 1u);
+  EXPECT_EQ(l.lines[0], "r.yaml:4:14: error: rule 'r': macro 'nothere' is not defined");
+}
+
+TEST(RulesLoaderTest, ParseErrorPointsIntoTheCondition) {
+  Loaded l = Load(R"(
+- rule: r
+  desc: d
+  condition: evt.type = open and proc.name sh
+  output: o
+  priority: notice
+- macro: m
+  condition: "proc.name = (x"
+)");
+  ASSERT_FALSE(l.set.ok());
+  ASSERT_EQ(l.lines.size(), 2u);
+  // The macro is parsed first (used or not); the rule's error is at `sh`.
+  EXPECT_EQ(l.lines[0].rfind("r.yaml:8:27: error: macro 'm': condition does not parse: ", 0), 0u)
+      << l.lines[0];
+  EXPECT_EQ(l.lines[1].rfind("r.yaml:4:44: error: rule 'r': condition does not parse: ", 0), 0u)
+      << l.lines[1];
+}
+
+TEST(RulesLoaderTest, AppendAndOverride) {
+  Loaded l = Load(R"(
+- list: l
+  items: [a]
+- list: l
+  items: [b]
+  append: true
+- macro: m
+  condition: proc.name in (l)
+- macro: m
+  condition: or proc.name = c
+  append: true
+- rule: r
+  desc: d
+  condition: evt.type = open and m
+  output: o
+  priority: notice
+  tags: [one]
+- rule: r
+  condition: and fd.name = /x
+  append: true
+- rule: r
+  priority: error
+  tags: [two]
+  override:
+    priority: replace
+    tags: append
+- rule: r2
+  desc: d
+  condition: evt.type = open
+  output: o
+  priority: notice
+- rule: r2
+  enabled: false
+- rule: r3
+  desc: d
+  condition: evt.type = open
+  output: o
+  priority: notice
+- rule: r3
+  desc: d3
+  condition: evt.type = openat
+  output: o
+  priority: notice
+)");
+  ASSERT_TRUE(l.set.ok()) << l.set.status();
+  Ruleset& set = **l.set;
+  ASSERT_EQ(set.rules().size(), 3u);
+  const Rule& r = set.rules()[0];
+  EXPECT_EQ(r.condition_text, "evt.type = open and m and fd.name = /x");
+  EXPECT_EQ(r.priority, Priority::kError);
+  EXPECT_EQ(r.tags, (std::vector<std::string>{"one", "two"}));
+  for (const char* name : {"a", "b", "c"}) {
+    EXPECT_TRUE(Matches(set, {{"evt.type", "open"}, {"proc.name", name}, {"fd.name", "/x"}}, "r"))
+        << name;
+  }
+  EXPECT_FALSE(Matches(set, {{"evt.type", "open"}, {"proc.name", "a"}, {"fd.name", "/y"}}, "r"));
+  EXPECT_FALSE(set.rules()[1].enabled);
+  EXPECT_EQ(set.rules()[2].desc, "d3");  // a redefinition replaces
+  EXPECT_EQ(set.rules()[2].syscalls, std::vector<uint32_t>{*SyscallId("openat")});
+}
+
+TEST(RulesLoaderTest, AppendToUndefinedAndOverrideErrors) {
+  Loaded l = Load(R"(
+- rule: r
+  condition: and proc.name = x
+  append: true
+- macro: m
+  condition: x
+  override:
+    condition: prepend
+)");
+  ASSERT_FALSE(l.set.ok());
+  ASSERT_EQ(l.lines.size(), 2u);
+  EXPECT_EQ(l.lines[0], "r.yaml:2:3: error: rule 'r': changes a rule not defined before");
+  EXPECT_EQ(l.lines[1],
+            "r.yaml:8:16: error: macro 'm': override of 'condition' must be append or replace");
+}
+
+TEST(RulesLoaderTest, ExceptionsTupleAndSingleFieldForms) {
+  Loaded l = Load(R"(
+- list: allowed_dirs
+  items: [/opt, /srv]
+- rule: r
+  desc: d
+  condition: evt.type = open and fd.name startswith /etc
+  output: o
+  priority: notice
+  exceptions:
+    - name: proc_file
+      fields: [proc.name, fd.name]
+      values:
+        - [vi, /etc/hosts]
+        - [vim, /etc/passwd]
+    - name: names
+      fields: proc.name
+      values: [puppet, chef]
+    - name: dirs
+      fields: [proc.pname, fd.directory]
+      comps: [=, pmatch]
+      values:
+        - [dpkg, [/etc/apt]]
+        - [rpm, allowed_dirs]
+- rule: r
+  exceptions:
+    - name: names
+      values: [salt]
+  append: true
+)");
+  ASSERT_TRUE(l.set.ok()) << l.set.status();
+  Ruleset& set = **l.set;
+  auto ev = [](const char* proc, const char* pname, const char* file, const char* dir) {
+    return std::map<std::string, std::string>{{"evt.type", "open"},
+                                              {"proc.name", proc},
+                                              {"proc.pname", pname},
+                                              {"fd.name", file},
+                                              {"fd.directory", dir}};
+  };
+  EXPECT_TRUE(Matches(set, ev("cat", "bash", "/etc/hosts", "/etc"), "r"));
+  EXPECT_FALSE(Matches(set, ev("vi", "bash", "/etc/hosts", "/etc"), "r"));
+  EXPECT_TRUE(Matches(set, ev("vi", "bash", "/etc/passwd", "/etc"), "r"));
+  EXPECT_FALSE(Matches(set, ev("vim", "bash", "/etc/passwd", "/etc"), "r"));
+  EXPECT_FALSE(Matches(set, ev("chef", "bash", "/etc/x", "/etc"), "r"));
+  EXPECT_FALSE(Matches(set, ev("salt", "bash", "/etc/x", "/etc"), "r"));
+  EXPECT_FALSE(Matches(set, ev("x", "dpkg", "/etc/apt/s", "/etc/apt/sources.d"), "r"));
+  EXPECT_TRUE(Matches(set, ev("x", "dpkg", "/etc/s", "/etc"), "r"));
+  EXPECT_FALSE(Matches(set, ev("x", "rpm", "/etc/s", "/srv/y"), "r"));
+}
+
+TEST(RulesLoaderTest, ExceptionWithMismatchedValues) {
+  Loaded l = Load(R"(
+- rule: r
+  desc: d
+  condition: evt.type = open
+  output: o
+  priority: notice
+  exceptions:
+    - name: e
+      fields: [proc.name, fd.name]
+      values:
+        - [vi]
+)");
+  ASSERT_FALSE(l.set.ok());
+  ASSERT_EQ(l.lines.size(), 1u);
+  EXPECT_EQ(l.lines[0],
+            "r.yaml:8:7: error: rule 'r' exception 'e': a value has 1 items for 2 fields");
+}
+
+TEST(RulesLoaderTest, MissingFieldSkipsTheRuleUnlessStrict) {
+  const std::string yaml = R"(
+- rule: r
+  desc: d
+  condition: evt.type = open and k8s.ns.name = x
+  output: o
+  priority: notice
+- rule: quiet
+  desc: d
+  condition: evt.type = open and k8s.pod.name = x
+  output: o
+  priority: notice
+  skip-if-unknown-filter: true
+- rule: ok
+  desc: d
+  condition: evt.type = open
+  output: o
+  priority: notice
+)";
+  Loaded l = Load(yaml);
+  ASSERT_TRUE(l.set.ok()) << l.set.status();
+  ASSERT_EQ(l.lines.size(), 1u);
+  EXPECT_EQ(l.lines[0],
+            "r.yaml:4:14: warning: rule 'r': field 'k8s.ns.name' is not one Kestrel has: rule "
+            "skipped");
+  EXPECT_EQ((*l.set)->skipped(), 2u);
+  ASSERT_EQ((*l.set)->rules().size(), 1u);
+  EXPECT_EQ((*l.set)->rules()[0].name, "ok");
+
+  Loaded strict = Load(yaml, {.strict = true});
+  ASSERT_FALSE(strict.set.ok());
+  EXPECT_EQ(strict.lines[0],
+            "r.yaml:4:14: error: rule 'r': field 'k8s.ns.name' is not one Kestrel has");
+}
+
+TEST(RulesLoaderTest, UnknownKeysAreWarnings) {
+  Loaded l = Load(R"(
+- rule: r
+  desc: d
+  condition: evt.type = open
+  output: o
+  priority: notice
+  colour: red
+- frobnicate: 1
+)");
+  ASSERT_TRUE(l.set.ok()) << l.set.status();
+  ASSERT_EQ(l.lines.size(), 2u);
+  EXPECT_EQ(l.lines[0], "r.yaml:7:3: warning: rule 'r': unknown key 'colour': ignored");
+  EXPECT_EQ(l.lines[1], "r.yaml:8:3: warning: unknown item (keys: frobnicate): ignored");
+}
+
+TEST(RulesLoaderTest, MissingKeysAndBadValues) {
+  Loaded l = Load(R"(
+- rule: r
+  desc: d
+  condition: evt.type = open
+  priority: notice
+- rule: p
+  desc: d
+  condition: evt.type = open
+  output: o
+  priority: urgent
+- list: l
+  items: x
+)");
+  ASSERT_FALSE(l.set.ok());
+  ASSERT_EQ(l.lines.size(), 3u);
+  EXPECT_EQ(l.lines[0], "r.yaml:2:3: error: rule 'r': a rule needs 'output'");
+  EXPECT_EQ(l.lines[1],
+            "r.yaml:10:13: error: rule 'p': unknown priority 'urgent' (emergency, alert, "
+            "critical, error, warning, notice, informational, debug)");
+  EXPECT_EQ(l.lines[2], "r.yaml:12:10: error: list 'l': items must be a list");
+}
+
+TEST(RulesLoaderTest, NotYaml) {
+  Loaded l = Load("- rule: [\n");
+  ASSERT_FALSE(l.set.ok());
+  ASSERT_EQ(l.lines.size(), 1u);
+  EXPECT_EQ(l.lines[0].rfind("r.yaml:2:1: error: not valid YAML: ", 0), 0u) << l.lines[0];
+}
+
+TEST(RulesLoaderTest, EngineAndPluginVersions) {
+  EXPECT_TRUE(Load("- required_engine_version: 0.57.0\n").set.ok());
+  EXPECT_TRUE(Load("- required_engine_version: 17\n").set.ok());
+  Loaded newer = Load("- required_engine_version: 0.99.0\n");
+  ASSERT_FALSE(newer.set.ok());
+  EXPECT_EQ(newer.lines[0],
+            "r.yaml:1:28: error: required_engine_version: the file needs engine version "
+            "0.99.0; Kestrel's is 0.57.0");
+  EXPECT_TRUE(
+      Load("- required_plugin_versions:\n    - name: container\n      version: 0.4.0\n").set.ok());
+  Loaded k8s = Load("- required_plugin_versions:\n    - name: k8saudit\n      version: 0.1.0\n");
+  ASSERT_FALSE(k8s.set.ok());
+  EXPECT_EQ(k8s.lines[0],
+            "r.yaml:2:7: error: required_plugin_versions: needs the plugin 'k8saudit': Kestrel "
+            "loads no plugins (only the container plugin's fields are built in)");
+}
+
+TEST(RulesLoaderTest, OtherSourcesAreSkipped) {
+  Loaded l = Load(R"(
+- rule: audit
+  desc: d
+  condition: ka.verb = create
+  output: o
+  priority: notice
+  source: k8s_audit
+)");
+  ASSERT_TRUE(l.set.ok()) << l.set.status();
+  EXPECT_EQ((*l.set)->skipped(), 1u);
+  ASSERT_EQ(l.lines.size(), 1u);
+  EXPECT_EQ(l.lines[0],
+            "r.yaml:7:11: warning: rule 'audit': source 'k8s_audit' is not one Kestrel reads: "
+            "rule skipped");
+}
+
+TEST(RulesLoaderTest, DirectoriesLoadTheirYamlFilesByName) {
+  const std::string dir = ::testing::TempDir() + "/kestrel-rules-dir";
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream(dir + "/b.yaml") << "- rule: r\n  condition: or evt.type = openat\n"
+                                      "  append: true\n";
+    std::ofstream(dir + "/a.yml") << "- rule: r\n  desc: d\n  condition: evt.type = open\n"
+                                     "  output: o\n  priority: notice\n";
+    std::ofstream(dir + "/c.txt") << "not yaml [";
+  }
+  TestFields fields;
+  std::vector<Diagnostic> diags;
+  auto set = Ruleset::Load({dir}, {}, fields, &diags);
+  std::filesystem::remove_all(dir);
+  ASSERT_TRUE(set.ok()) << set.status();
+  EXPECT_EQ((*set)->rules()[0].syscalls.size(), 2u);
+
+  auto missing = Ruleset::Load({dir + "/nope.yaml"}, {}, fields, &diags);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(diags.back().ToString(), dir + "/nope.yaml: error: cannot open the file");
+}
+
+}  // namespace
+}  // namespace kestrel::engine::rules

@@ -1,0 +1,27 @@
+// `kestrel rules validate FILE...`: loads rules files as `kestrel run` would,
+// without capturing, and prints what loaded, what was skipped and why.
+#ifndef KESTREL_CLI_RULES_COMMAND_H_
+#define KESTREL_CLI_RULES_COMMAND_H_
+
+#include <string>
+#include <vector>
+
+#include "CLI/CLI.hpp"
+
+namespace kestrel::cli {
+
+struct RulesOptions {
+  std::string action;              // the sub-command given: "validate"
+  std::vector<std::string> files;  // files or directories, in load order
+  bool strict = false;             // a rule naming a missing field is an error
+};
+
+inline constexpr char kRulesDescription[] = "check rules files without capturing";
+
+void DefineRulesOptions(CLI::App& app, RulesOptions& options);
+
+int RunRules(const std::vector<std::string>& args);
+
+}  // namespace kestrel::cli
+
+#endif  // KESTREL_CLI_RULES_COMMAND_H_
