@@ -117,7 +117,8 @@ constexpr FieldDef kFields[] = {
      "the absolute path of a file, the tuple of a socket (1.2.3.4:5->6.7.8.9:10)"},
     {"fd.nameraw", FieldKind::kFdNameraw, S, kNo, "the path as the opening call passed it"},
     {"fd.name_changed", FieldKind::kFdNameChanged, B, kNo,
-     "true when this event changed the descriptor's name"},
+     "true when this event changed the descriptor's name; always false for now: the "
+     "descriptor state keeps no previous name to compare with"},
     {"fd.connected", FieldKind::kFdConnected, B, kNo, "true for a connected socket"},
     {"fd.directory", FieldKind::kFdDirectory, S, kNo, "the directory of a file descriptor's path"},
     {"fd.filename", FieldKind::kFdFilename, S, kNo,
