@@ -141,5 +141,32 @@ TEST(BenchCliTest, SettingsJsonHasAVerdictOnEveryJudgedRow) {
   }
 }
 
+// The engine's three stages side by side: decode, + state, + conditions,
+// each in events/s, the conditions row against the state row.
+TEST(BenchCliTest, EngineStateHasTheConditionsRow) {
+  const CliResult r = RunKestrel(
+      {"bench", "engine", "--state", "--json", "--repetitions", "1", "--events", "20000"},
+      std::chrono::seconds(120));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  ASSERT_TRUE(absl::StartsWith(r.out, "{\"reports\":[{\"mode\":\"engine\",\"rows\":[")) << r.out;
+  const std::vector<std::string> rows = RowObjects(r.out);
+  std::vector<std::string> names;
+  for (const std::string& row : rows) {
+    const size_t at = row.find("\"name\":\"");
+    ASSERT_NE(at, std::string::npos) << row;
+    names.push_back(row.substr(at + 8, row.find('"', at + 8) - at - 8));
+    EXPECT_NE(row.find("\"unit\":\"events/s\""), std::string::npos) << row;
+  }
+  ASSERT_EQ(names.size(), 4u) << r.out;
+  EXPECT_EQ(names[0], "decode only");
+  EXPECT_EQ(names[1], "decode + state");
+  EXPECT_EQ(names[2], "decode + state, against libsinsp");
+  EXPECT_EQ(names[3], "decode + state + conditions");
+  EXPECT_NE(rows[3].find("\"ratio_of\":\"decode + state\""), std::string::npos) << rows[3];
+  EXPECT_EQ(rows[3].find("\"value\":0,"), std::string::npos) << "a rate was measured: " << rows[3];
+  EXPECT_NE(r.out.find("conditions: 5 evaluated on every event"), std::string::npos) << r.out;
+}
+
 }  // namespace
 }  // namespace kestrel::e2e

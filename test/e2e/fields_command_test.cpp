@@ -131,6 +131,8 @@ TEST(FieldsCommandTest, TextListsEveryFieldByClass) {
     EXPECT_TRUE(Contains(r.out, std::string("  ") + name + " ")) << name;
   }
   EXPECT_TRUE(Contains(r.out, "  proc.aname [N] (optional)")) << r.out;
+  EXPECT_TRUE(Contains(r.out, "  proc.apid [N] (optional)")) << r.out;
+  EXPECT_TRUE(Contains(r.out, "  proc.aexepath [N] (optional)")) << r.out;
   EXPECT_TRUE(Contains(r.out, "  evt.arg .NAME or [N]")) << r.out;
   EXPECT_TRUE(r.out.starts_with("Field class: evt\n  evt.type ")) << r.out.substr(0, 200);
 }
@@ -150,6 +152,12 @@ TEST(FieldsCommandTest, JsonIsAnArrayOfEveryField) {
                        "\"arg\":\"[N] (optional)\"}"))
       << r.out;
   EXPECT_TRUE(Contains(r.out, "{\"name\":\"fd.sport\",\"type\":\"uint64\","));
+  // Falco's address types: fd.ip compares with addresses, fd.net with CIDRs.
+  EXPECT_TRUE(Contains(r.out, "{\"name\":\"fd.ip\",\"type\":\"ipaddr\","));
+  EXPECT_TRUE(Contains(r.out, "{\"name\":\"fd.sip\",\"type\":\"ipaddr\","));
+  EXPECT_TRUE(Contains(r.out, "{\"name\":\"fd.net\",\"type\":\"ipnet\","));
+  EXPECT_TRUE(Contains(r.out, "{\"name\":\"fd.snet\",\"type\":\"ipnet\","));
+  EXPECT_TRUE(Contains(r.out, "{\"name\":\"fd.port\",\"type\":\"uint64\","));
   EXPECT_TRUE(Contains(r.out, "{\"name\":\"evt.failed\",\"type\":\"bool\","));
   size_t objects = 0;
   for (size_t at = r.out.find("{\"name\":"); at != std::string::npos;

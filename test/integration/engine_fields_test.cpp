@@ -29,6 +29,8 @@
 #include "engine/fields/event_context.h"
 #include "engine/fields/field_extractor.h"
 #include "engine/fields/field_registry.h"
+#include "engine/filter/filter_program.h"
+#include "engine/filter/parser.h"
 #include "engine/state/container_id.h"
 #include "engine/state/state_syscalls.h"
 #include "engine/state/thread_table.h"
@@ -91,9 +93,22 @@ class EngineFieldsTest : public ::testing::Test {
 
   // Applies every record now in the rings; for the first record of thread
   // `tid` of type `type`, reads `fields` (as text, "<none>" without a
-  // value) right after applying it, and returns them.
+  // value) and evaluates `conditions` ("true" / "false") right after
+  // applying it, and returns them by their text.
   std::map<std::string, std::string> FieldsAt(uint32_t tid, uint16_t type,
-                                              const std::vector<std::string>& fields) {
+                                              const std::vector<std::string>& fields,
+                                              const std::vector<std::string>& conditions = {}) {
+    engine::filter::FilterProgram program;
+    std::vector<engine::filter::FilterProgram::ConditionId> ids;
+    for (const std::string& c : conditions) {
+      absl::StatusOr<engine::filter::ExprPtr> e = engine::filter::ParseCondition(c);
+      EXPECT_TRUE(e.ok()) << e.status();
+      if (!e.ok()) return {};
+      absl::StatusOr<engine::filter::FilterProgram::ConditionId> id = program.Add(**e, registry_);
+      EXPECT_TRUE(id.ok()) << c << ": " << id.status();
+      if (!id.ok()) return {};
+      ids.push_back(*id);
+    }
     std::vector<engine::filter::FieldSpec> specs;
     for (const std::string& f : fields) {
       engine::filter::FieldRef ref;
@@ -121,6 +136,10 @@ class EngineFieldsTest : public ::testing::Test {
       for (size_t i = 0; i < fields.size(); ++i) {
         std::string text;
         got[fields[i]] = extractor_.ReadText(specs[i], text) ? text : "<none>";
+      }
+      program.BeginEvent(extractor_);
+      for (size_t i = 0; i < conditions.size(); ++i) {
+        got[conditions[i]] = program.Matches(ids[i]) ? "true" : "false";
       }
     }
     EXPECT_FALSE(got.empty()) << "no record of type " << type << " from thread " << tid;
@@ -171,10 +190,25 @@ TEST_F(EngineFieldsTest, ExecFromAKnownParent) {
 
   const std::map<std::string, std::string> f = FieldsAt(
       child, KESTREL_EVT_EXECVE,
-      {"evt.type", "evt.res", "proc.name", "proc.pid", "proc.ppid", "proc.pname", "proc.aname[1]",
-       "proc.aname[2]", "proc.apid[2]", "proc.cmdline", "proc.args", "proc.exepath",
-       "proc.pcmdline", "user.name", "user.uid", "group.name", "container.id", "evt.category"});
+      {"evt.type",   "evt.res",       "proc.name",     "proc.pid",     "proc.ppid",
+       "proc.pname", "proc.aname[1]", "proc.aname[2]", "proc.apid[2]", "proc.cmdline",
+       "proc.args",  "proc.exepath",  "proc.pcmdline", "user.name",    "user.uid",
+       "group.name", "container.id",  "evt.category",  "proc.aname",   "proc.apid"},
+      {"proc.aname = kfparent", "proc.aname in (kfparent, sshd)", "proc.aname = true",
+       "proc.apid = " + std::to_string(getpid()), "proc.aexepath = " + RealPath("/bin/true"),
+       "proc.aname startswith kfpar and proc.aname[1] = kfparent"});
   EXPECT_EQ(f.at("evt.type"), "execve");
+  // Any ancestor: the parent first, then the test process, then its own.
+  EXPECT_TRUE(f.at("proc.aname").starts_with("kfparent " + self_comm)) << f.at("proc.aname");
+  EXPECT_TRUE(
+      f.at("proc.apid").starts_with(std::to_string(parent) + " " + std::to_string(getpid())))
+      << f.at("proc.apid");
+  EXPECT_EQ(f.at("proc.aname = kfparent"), "true");
+  EXPECT_EQ(f.at("proc.aname in (kfparent, sshd)"), "true");
+  EXPECT_EQ(f.at("proc.aname = true"), "false") << "the process is not its own ancestor";
+  EXPECT_EQ(f.at("proc.apid = " + std::to_string(getpid())), "true");
+  EXPECT_EQ(f.at("proc.aexepath = " + RealPath("/bin/true")), "false");
+  EXPECT_EQ(f.at("proc.aname startswith kfpar and proc.aname[1] = kfparent"), "true");
   EXPECT_EQ(f.at("evt.res"), "SUCCESS");
   EXPECT_EQ(f.at("evt.category"), "process");
   EXPECT_EQ(f.at("proc.name"), "true");
@@ -259,9 +293,23 @@ TEST_F(EngineFieldsTest, ConnectToALoopbackListener) {
   const std::map<std::string, std::string> f = FieldsAt(
       CurrentTid(), KESTREL_EVT_CONNECT,
       {"evt.type", "fd.num", "fd.type", "fd.name", "fd.sip", "fd.sport", "fd.cip", "fd.cport",
-       "fd.l4proto", "fd.sockfamily", "fd.is_server", "fd.connected", "evt.category"});
+       "fd.l4proto", "fd.sockfamily", "fd.is_server", "fd.connected", "evt.category", "fd.port"},
+      {"fd.sip = 127.0.0.1 and fd.cip = \"127.0.0.1\"", "fd.ip = 127.0.0.1", "fd.ip != 127.0.0.1",
+       "fd.net = 127.0.0.0/8 and fd.snet in (10.0.0.0/8, 127.0.0.0/8)", "fd.cnet = 10.0.0.0/8",
+       "fd.port = " + std::to_string(server_port), "fd.port = " + std::to_string(client_port),
+       "fd.port != " + std::to_string(server_port), "fd.sip = ::1"});
   close(client);
   close(listener);
+  EXPECT_EQ(f.at("fd.port"), std::to_string(client_port) + " " + std::to_string(server_port));
+  EXPECT_EQ(f.at("fd.sip = 127.0.0.1 and fd.cip = \"127.0.0.1\""), "true");
+  EXPECT_EQ(f.at("fd.ip = 127.0.0.1"), "true");
+  EXPECT_EQ(f.at("fd.ip != 127.0.0.1"), "false");
+  EXPECT_EQ(f.at("fd.net = 127.0.0.0/8 and fd.snet in (10.0.0.0/8, 127.0.0.0/8)"), "true");
+  EXPECT_EQ(f.at("fd.cnet = 10.0.0.0/8"), "false");
+  EXPECT_EQ(f.at("fd.port = " + std::to_string(server_port)), "true");
+  EXPECT_EQ(f.at("fd.port = " + std::to_string(client_port)), "true");
+  EXPECT_EQ(f.at("fd.port != " + std::to_string(server_port)), "false");
+  EXPECT_EQ(f.at("fd.sip = ::1"), "false");
   EXPECT_EQ(f.at("evt.type"), "connect");
   EXPECT_EQ(f.at("evt.category"), "net");
   EXPECT_EQ(f.at("fd.num"), std::to_string(client));
@@ -276,6 +324,43 @@ TEST_F(EngineFieldsTest, ConnectToALoopbackListener) {
   EXPECT_EQ(f.at("fd.sockfamily"), "ip");
   EXPECT_EQ(f.at("fd.is_server"), "false");
   EXPECT_EQ(f.at("fd.connected"), "true");
+}
+
+// The same over IPv6 loopback: addresses and networks compare as IPv6.
+TEST_F(EngineFieldsTest, ConnectToAnIpv6LoopbackListener) {
+  const int listener = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  ASSERT_GE(listener, 0);
+  sockaddr_in6 addr{};
+  addr.sin6_family = AF_INET6;
+  addr.sin6_addr = in6addr_loopback;
+  ASSERT_EQ(bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  ASSERT_EQ(listen(listener, 1), 0);
+  socklen_t len = sizeof addr;
+  ASSERT_EQ(getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len), 0);
+  const uint16_t server_port = ntohs(addr.sin6_port);
+
+  ASSERT_NO_FATAL_FAILURE(Start({SYS_socket, SYS_connect}));
+  const int client = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  ASSERT_GE(client, 0);
+  ASSERT_EQ(connect(client, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+
+  const std::vector<std::string> conditions = {"fd.sip = ::1 and fd.sip = \"0:0:0:0:0:0:0:1\"",
+                                               "fd.snet = ::1/128 and fd.net in (fd00::/8, ::/64)",
+                                               "fd.ip = 127.0.0.1", "fd.net = 0.0.0.0/0",
+                                               "fd.sport = " + std::to_string(server_port) +
+                                                   " and fd.port = " + std::to_string(server_port)};
+  const std::map<std::string, std::string> f =
+      FieldsAt(CurrentTid(), KESTREL_EVT_CONNECT, {"fd.type", "fd.sip", "fd.ip"}, conditions);
+  close(client);
+  close(listener);
+  EXPECT_EQ(f.at("fd.type"), "ipv6");
+  EXPECT_EQ(f.at("fd.sip"), "::1");
+  EXPECT_EQ(f.at("fd.ip"), "::1 ::1");
+  EXPECT_EQ(f.at(conditions[0]), "true");
+  EXPECT_EQ(f.at(conditions[1]), "true");
+  EXPECT_EQ(f.at(conditions[2]), "false");
+  EXPECT_EQ(f.at(conditions[3]), "false") << "an IPv4 network holds no IPv6 address";
+  EXPECT_EQ(f.at(conditions[4]), "true");
 }
 
 }  // namespace

@@ -36,7 +36,7 @@ constexpr std::array<ModeHelp, 7> kModeHelp = {{
      "kestrel bench recorder --json"},
     {"engine",
      "events/s the engine takes on one core, replaying a stored stream of real records: decode "
-     "only and, with --state, decode + process and descriptor state",
+     "only and, with --state, decode + process and descriptor state, and that + conditions",
      "kestrel bench engine --state"},
     {"capture-file",
      "capture files: highest zero-drop rate writing -w against printing to /dev/null, the "
@@ -88,7 +88,8 @@ void DefineBenchOptions(CLI::App& app, BenchOptions& options) {
     }
     if (name == "engine") {
       mode->add_flag("--state", options.engine_state,
-                     "also measure decode + the engine's process and descriptor state");
+                     "also measure decode + the engine's process and descriptor state, and "
+                     "that + evaluating representative conditions");
       mode->add_option("--events", options.engine_events, "records in the stored stream")
           ->check(CLI::Range(uint64_t{10'000}, uint64_t{20'000'000}))
           ->capture_default_str();

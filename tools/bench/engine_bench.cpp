@@ -1,10 +1,12 @@
 #include "bench/engine_bench.h"
 
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "absl/strings/str_format.h"
 #include "bench/bench_stats.h"
+#include "bench/conditions_stage.h"
 #include "bench/stored_stream.h"
 #include "bench/syscall_loop.h"
 #include "engine/decode/event_decoder.h"
@@ -69,7 +71,7 @@ absl::StatusOr<BenchReport> RunEngineBench(const EngineBenchOptions& options) {
   absl::StatusOr<StoredStream> stream = RecordMixedStream(options.events);
   if (!stream.ok()) return stream.status();
 
-  std::vector<double> decode, state;
+  std::vector<double> decode, state, conditions;
   for (int rep = 0; rep < options.repetitions; ++rep) {
     decode.push_back(Pass(*stream, DecodeOnly));
     if (!options.state) continue;
@@ -78,12 +80,26 @@ absl::StatusOr<BenchReport> RunEngineBench(const EngineBenchOptions& options) {
     engine::ThreadTable table(table_options);
     table.SeedFromProc();
     state.push_back(Pass(*stream, [&](const engine::RecordView& view) { table.Apply(view); }));
+    absl::StatusOr<std::unique_ptr<ConditionsStage>> stage = ConditionsStage::Make();
+    if (!stage.ok()) return stage.status();
+    conditions.push_back(
+        Pass(*stream, [&](const engine::RecordView& view) { (*stage)->Visit(view); }));
   }
 
   BenchReport report;
   report.mode = "engine";
   report.rows.push_back(Row("decode only", Median(decode), "events/s"));
-  if (options.state) AddStateRows(report, decode, state);
+  if (options.state) {
+    AddStateRows(report, decode, state);
+    BenchRow with_conditions = Row("decode + state + conditions", Median(conditions), "events/s");
+    with_conditions.ratio = Median(PairedRatios(conditions, state));
+    with_conditions.ratio_of = "decode + state";
+    report.rows.push_back(with_conditions);
+    report.notes.push_back(absl::StrFormat(
+        "conditions: %d evaluated on every event (an in list, pmatch, a regex, proc.aname any "
+        "ancestor, startswith)",
+        ConditionsStage::kConditionCount));
+  }
   report.notes.push_back(absl::StrFormat(
       "stream: %u real records (%.1f MB, %u dropped while recording); one thread, CPU time, "
       "median of %d passes per stage, stages interleaved",

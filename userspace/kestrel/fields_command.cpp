@@ -32,6 +32,10 @@ std::string_view TypeWord(engine::filter::ValueType type) {
       return "bool";
     case engine::filter::ValueType::kStringList:
       return "list";
+    case engine::filter::ValueType::kIpAddr:
+      return "ipaddr";
+    case engine::filter::ValueType::kIpNet:
+      return "ipnet";
   }
   return "string";
 }

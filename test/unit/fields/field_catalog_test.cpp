@@ -153,11 +153,38 @@ TEST(FieldCatalogTest, FalcoTypes) {
   EXPECT_EQ(type("fd.sport"), filter::ValueType::kUint);
   EXPECT_EQ(type("user.uid"), filter::ValueType::kUint);
   EXPECT_EQ(type("evt.failed"), filter::ValueType::kBool);
-  EXPECT_EQ(type("proc.aname"), filter::ValueType::kStringList);
+  EXPECT_EQ(type("proc.aname"), filter::ValueType::kString);
+  EXPECT_EQ(type("proc.apid"), filter::ValueType::kInt);
+  EXPECT_EQ(type("fd.ip"), filter::ValueType::kIpAddr);
+  EXPECT_EQ(type("fd.sip"), filter::ValueType::kIpAddr);
+  EXPECT_EQ(type("fd.net"), filter::ValueType::kIpNet);
+  EXPECT_EQ(type("fd.snet"), filter::ValueType::kIpNet);
+  EXPECT_EQ(type("fd.port"), filter::ValueType::kUint);
+  EXPECT_EQ(type("container.start_ts"), filter::ValueType::kUint);
+  EXPECT_EQ(type("container.privileged"), filter::ValueType::kBool);
+  EXPECT_EQ(type("proc.is_container_healthcheck"), filter::ValueType::kBool);
+  EXPECT_EQ(type("container.mounts"), filter::ValueType::kString);
   EXPECT_EQ(type("proc.aname[1]"), filter::ValueType::kString);
   EXPECT_EQ(type("evt.rawarg.flags"), filter::ValueType::kInt);
   EXPECT_EQ(type("evt.rawarg.path"), filter::ValueType::kString);
   EXPECT_EQ(type("evt.arg.flags"), filter::ValueType::kString);
+}
+
+// Falco's fields of several values: any ancestor, either end of a socket.
+TEST(FieldCatalogTest, Multiplicity) {
+  FieldRegistry registry;
+  const auto many = [&](std::string_view name) {
+    return registry.Resolve(Ref(name))->multiplicity;
+  };
+  EXPECT_EQ(many("proc.aname"), filter::Multiplicity::kAnyValue);
+  EXPECT_EQ(many("proc.apid"), filter::Multiplicity::kAnyValue);
+  EXPECT_EQ(many("proc.aexepath"), filter::Multiplicity::kAnyValue);
+  EXPECT_EQ(many("proc.aname[1]"), filter::Multiplicity::kOne);
+  EXPECT_EQ(many("fd.ip"), filter::Multiplicity::kEitherEnd);
+  EXPECT_EQ(many("fd.port"), filter::Multiplicity::kEitherEnd);
+  EXPECT_EQ(many("fd.net"), filter::Multiplicity::kEitherEnd);
+  EXPECT_EQ(many("fd.sip"), filter::Multiplicity::kOne);
+  EXPECT_EQ(many("proc.name"), filter::Multiplicity::kOne);
 }
 
 TEST(FieldCatalogTest, Classes) {

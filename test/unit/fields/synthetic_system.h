@@ -103,6 +103,14 @@ class SyntheticSystem {
     unix_sock.family = KESTREL_AF_UNIX;
     unix_sock.name = "/run/x.sock";
     fds->Set(unix_sock);
+    engine::FdInfo sock6 = sock;  // a client over IPv6
+    sock6.fd = 7;
+    sock6.type = engine::FdType::kIpv6Socket;
+    sock6.family = KESTREL_AF_INET6;
+    sock6.name = "fd00::5:40001->::1:443";
+    sock6.local = {KESTREL_AF_INET6, "fd00::5", 40001};
+    sock6.remote = {KESTREL_AF_INET6, "::1", 443};
+    fds->Set(sock6);
     cat.fds = fds;
     threads_.Insert(cat);
   }

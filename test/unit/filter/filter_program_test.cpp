@@ -19,15 +19,26 @@ namespace {
 struct TestField {
   uint32_t id;
   ValueType type;
+  Multiplicity multiplicity = Multiplicity::kOne;
 };
 
 const std::map<std::string, TestField> kFields = {
-    {"proc.name", {1, ValueType::kString}},   {"proc.pname", {2, ValueType::kString}},
-    {"fd.name", {3, ValueType::kString}},     {"evt.res", {4, ValueType::kInt}},
-    {"proc.pid", {5, ValueType::kUint}},      {"proc.ppid", {6, ValueType::kUint}},
-    {"fd.connected", {7, ValueType::kBool}},  {"proc.args", {8, ValueType::kStringList}},
-    {"evt.buffer", {9, ValueType::kString}},  {"evt.type", {10, ValueType::kString}},
+    {"proc.name", {1, ValueType::kString}},
+    {"proc.pname", {2, ValueType::kString}},
+    {"fd.name", {3, ValueType::kString}},
+    {"evt.res", {4, ValueType::kInt}},
+    {"proc.pid", {5, ValueType::kUint}},
+    {"proc.ppid", {6, ValueType::kUint}},
+    {"fd.connected", {7, ValueType::kBool}},
+    {"proc.args", {8, ValueType::kStringList}},
+    {"evt.buffer", {9, ValueType::kString}},
+    {"evt.type", {10, ValueType::kString}},
     {"proc.aname", {11, ValueType::kString}},
+    {"fd.port", {12, ValueType::kUint, Multiplicity::kEitherEnd}},
+    {"proc.apid", {13, ValueType::kInt, Multiplicity::kAnyValue}},
+    {"fd.sip", {14, ValueType::kIpAddr}},
+    {"fd.net", {15, ValueType::kIpNet, Multiplicity::kEitherEnd}},
+    {"proc.anames", {16, ValueType::kString, Multiplicity::kAnyValue}},
 };
 
 class TableResolver : public FieldResolver {
@@ -39,7 +50,7 @@ class TableResolver : public FieldResolver {
     }
     // An indexed field is a field of its own: proc.aname[2] is not proc.aname[3].
     const uint32_t index = field.index ? 100 * (1 + std::stoul(*field.index)) : 0;
-    return FieldSpec{it->second.id + index, it->second.type};
+    return FieldSpec{it->second.id + index, it->second.type, it->second.multiplicity};
   }
 };
 
@@ -75,6 +86,11 @@ class FilterProgramTest : public ::testing::Test {
                             6));
     Str(10, "openat");
     Str(111, "systemd");  // proc.aname[0]
+    reader_.values[12].uints = ports_;
+    reader_.values[13].ints = apids_;
+    Str(14, "10.1.2.3");
+    reader_.values[15].items = ips_;
+    reader_.values[16].items = anames_;
   }
 
   void Str(uint32_t id, std::string_view s) { reader_.values[id].str = s; }
@@ -101,6 +117,10 @@ class FilterProgramTest : public ::testing::Test {
   }
 
   std::vector<std::string_view> args_;
+  const uint64_t ports_[2] = {40000, 443};
+  const int64_t apids_[3] = {200, 100, 1};
+  const std::string_view ips_[2] = {"10.0.0.5", "fd00::1"};
+  const std::string_view anames_[2] = {"bash", "sshd"};
   TableResolver resolver_;
   TableReader reader_;
 };
@@ -152,6 +172,41 @@ TEST_F(FilterProgramTest, ListFields) {
   EXPECT_TRUE(Eval("proc.args in (-c, \"curl http://x\", extra)")) << "every item is in the set";
   EXPECT_FALSE(Eval("proc.args in (-c)"));
   EXPECT_TRUE(Eval("len(proc.args) = 2"));
+}
+
+// A field of several values is compared value by value: any match decides,
+// except `!=` on either-end fields, which asks every value to differ.
+TEST_F(FilterProgramTest, FieldsOfSeveralValues) {
+  EXPECT_TRUE(Eval("fd.port = 443 and fd.port = 40000 and fd.port in (22, 443)"));
+  EXPECT_FALSE(Eval("fd.port = 22"));
+  EXPECT_FALSE(Eval("fd.port != 443"));
+  EXPECT_TRUE(Eval("fd.port != 22"));
+  EXPECT_TRUE(Eval("fd.port < 1024 and fd.port >= 40000"));
+  EXPECT_TRUE(Eval("proc.apid = 1 and proc.apid in (100) and proc.apid > 150"));
+  EXPECT_TRUE(Eval("proc.apid != 1")) << "any-value fields: some value differs";
+  EXPECT_FALSE(Eval("proc.apid < 1"));
+  EXPECT_TRUE(Eval("proc.anames = sshd and proc.anames startswith ba and proc.anames exists"));
+  EXPECT_TRUE(Eval("proc.anames in (sh, bash) and proc.anames regex 's+hd'"));
+  EXPECT_FALSE(Eval("proc.anames contains zsh"));
+  reader_.values[16].items = {};
+  EXPECT_FALSE(Eval("proc.anames exists")) << "no values: nothing to compare";
+  EXPECT_FALSE(Eval("proc.anames != x"));
+  EXPECT_NE(CompileError("len(proc.anames) > 1").find("several values"), std::string::npos);
+}
+
+TEST_F(FilterProgramTest, AddressesAndNetworks) {
+  EXPECT_TRUE(Eval("fd.sip = 10.1.2.3 and fd.sip != 10.1.2.4 and fd.sip in (::1, 10.1.2.3)"));
+  EXPECT_FALSE(Eval("fd.sip = ::1"));
+  EXPECT_TRUE(Eval("fd.net = 10.0.0.0/8 and fd.net = fd00::/8"));
+  EXPECT_FALSE(Eval("fd.net != 10.0.0.0/8"));
+  EXPECT_TRUE(Eval("fd.net != 192.168.0.0/16"));
+  EXPECT_TRUE(Eval("fd.net in (192.168.0.0/16, fd00::/16)"));
+  Str(14, "not an address");
+  EXPECT_FALSE(Eval("fd.sip = 10.1.2.3"));
+  EXPECT_TRUE(Eval("fd.sip != 10.1.2.3")) << "a value that is no address differs";
+  EXPECT_NE(CompileError("fd.sip = 10.0.0.0/8").find("is not an IP address"), std::string::npos);
+  EXPECT_NE(CompileError("fd.net = 10.0.0.0/40").find("is not an IP network"), std::string::npos);
+  EXPECT_NE(CompileError("fd.sip glob '10.*'").find("does not apply to fd.sip"), std::string::npos);
 }
 
 TEST_F(FilterProgramTest, AMissingFieldFailsEveryComparisonButNotItsNegation) {

@@ -10,8 +10,10 @@ constexpr ValueType S = ValueType::kString;
 constexpr ValueType I = ValueType::kInt;
 constexpr ValueType U = ValueType::kUint;
 constexpr ValueType B = ValueType::kBool;
-constexpr ValueType L = ValueType::kStringList;
+constexpr ValueType A = ValueType::kIpAddr;
+constexpr ValueType N = ValueType::kIpNet;
 constexpr FieldArg kNo = FieldArg::kNone;
+constexpr filter::Multiplicity kEitherEnd = filter::Multiplicity::kEitherEnd;
 
 // Types follow Falco's: pids and fds are signed (they are int64 there),
 // uids, ports, counts and times unsigned.
@@ -57,8 +59,8 @@ constexpr FieldDef kFields[] = {
     {"proc.exepath", FieldKind::kProcExepath, S, kNo, "the full path of the executable file"},
     {"proc.pexe", FieldKind::kProcPexe, S, kNo, "the parent's argv[0]"},
     {"proc.pexepath", FieldKind::kProcPexepath, S, kNo, "the parent's executable path"},
-    {"proc.aexepath", FieldKind::kProcAexepath, S, FieldArg::kIndex,
-     "the executable path of the Nth ancestor ([0] the process, [1] its parent ...)"},
+    {"proc.aexepath", FieldKind::kProcAexepath, S, FieldArg::kOptionalIndex,
+     "the executable path of the Nth ancestor ([0] the process); without [N], any ancestor's"},
     {"proc.cmdline", FieldKind::kProcCmdline, S, kNo,
      "the process's name and arguments, space separated"},
     {"proc.exeline", FieldKind::kProcExeline, S, kNo, "argv[0] and the arguments, space separated"},
@@ -71,8 +73,8 @@ constexpr FieldDef kFields[] = {
     {"proc.loginuid", FieldKind::kProcLoginuid, I, kNo, "the audit login uid; -1 when never set"},
     {"proc.aname", FieldKind::kProcAname, S, FieldArg::kOptionalIndex,
      "the name of the Nth ancestor ([0] the process); without [N], any ancestor's"},
-    {"proc.apid", FieldKind::kProcApid, I, FieldArg::kIndex,
-     "the pid of the Nth ancestor ([0] the process, [1] its parent ...)"},
+    {"proc.apid", FieldKind::kProcApid, I, FieldArg::kOptionalIndex,
+     "the pid of the Nth ancestor ([0] the process); without [N], any ancestor's"},
     {"proc.duration", FieldKind::kProcDuration, U, kNo, "ns since the process started"},
     {"proc.is_exe_writable", FieldKind::kProcIsExeWritable, B, kNo,
      "true when the executable file is writable by the process's user"},
@@ -115,27 +117,33 @@ constexpr FieldDef kFields[] = {
      "the absolute path of a file, the tuple of a socket (1.2.3.4:5->6.7.8.9:10)"},
     {"fd.nameraw", FieldKind::kFdNameraw, S, kNo, "the path as the opening call passed it"},
     {"fd.name_changed", FieldKind::kFdNameChanged, B, kNo,
-     "true when this event changed the descriptor's name"},
+     "true when this event changed the descriptor's name; always false for now: the "
+     "descriptor state keeps no previous name to compare with"},
     {"fd.connected", FieldKind::kFdConnected, B, kNo, "true for a connected socket"},
     {"fd.directory", FieldKind::kFdDirectory, S, kNo, "the directory of a file descriptor's path"},
     {"fd.filename", FieldKind::kFdFilename, S, kNo,
      "the last component of a file descriptor's path"},
-    {"fd.ip", FieldKind::kFdIp, L, kNo, "both ends' addresses of an IP socket (client, server)"},
-    {"fd.cip", FieldKind::kFdCip, S, kNo, "the client's address of an IP socket"},
-    {"fd.sip", FieldKind::kFdSip, S, kNo, "the server's address of an IP socket"},
-    {"fd.lip", FieldKind::kFdLip, S, kNo, "the local address of an IP socket"},
-    {"fd.rip", FieldKind::kFdRip, S, kNo, "the remote address of an IP socket"},
-    {"fd.port", FieldKind::kFdPort, L, kNo, "both ends' ports of an IP socket (client, server)"},
+    {"fd.ip", FieldKind::kFdIp, A, kNo,
+     "either end's address of an IP socket: fd.ip = 10.0.0.1 matches the client or the server",
+     kEitherEnd},
+    {"fd.cip", FieldKind::kFdCip, A, kNo, "the client's address of an IP socket"},
+    {"fd.sip", FieldKind::kFdSip, A, kNo, "the server's address of an IP socket"},
+    {"fd.lip", FieldKind::kFdLip, A, kNo, "the local address of an IP socket"},
+    {"fd.rip", FieldKind::kFdRip, A, kNo, "the remote address of an IP socket"},
+    {"fd.port", FieldKind::kFdPort, U, kNo,
+     "either end's port of an IP socket: fd.port = 443 matches the client or the server",
+     kEitherEnd},
     {"fd.cport", FieldKind::kFdCport, U, kNo, "the client's port"},
     {"fd.sport", FieldKind::kFdSport, U, kNo, "the server's port"},
     {"fd.lport", FieldKind::kFdLport, U, kNo, "the local port"},
     {"fd.rport", FieldKind::kFdRport, U, kNo, "the remote port"},
     {"fd.l4proto", FieldKind::kFdL4proto, S, kNo, "a socket's protocol: tcp, udp, icmp, raw"},
     {"fd.sockfamily", FieldKind::kFdSockfamily, S, kNo, "a socket's family: ip or unix"},
-    {"fd.net", FieldKind::kFdNet, L, kNo,
-     "both ends' addresses, for network comparisons (fd.net in (10.0.0.0/8))"},
-    {"fd.snet", FieldKind::kFdSnet, S, kNo, "the server's address, for network comparisons"},
-    {"fd.cnet", FieldKind::kFdCnet, S, kNo, "the client's address, for network comparisons"},
+    {"fd.net", FieldKind::kFdNet, N, kNo,
+     "either end's address compared with networks (fd.net in (10.0.0.0/8, fd00::/8))", kEitherEnd},
+    {"fd.snet", FieldKind::kFdSnet, N, kNo,
+     "the server's address compared with networks (fd.snet = 192.168.0.0/16)"},
+    {"fd.cnet", FieldKind::kFdCnet, N, kNo, "the client's address compared with networks"},
     {"fd.is_server", FieldKind::kFdIsServer, B, kNo,
      "true when the process is the server end of the socket"},
     {"fd.sip.name", FieldKind::kFdSipName, S, kNo,

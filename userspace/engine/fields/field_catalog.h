@@ -142,6 +142,7 @@ struct FieldDef {
   filter::ValueType type;
   FieldArg arg;
   std::string_view description;
+  filter::Multiplicity multiplicity = filter::Multiplicity::kOne;
 };
 
 // Every field, grouped by class (evt, proc, thread, user, group, fd, fs.path,

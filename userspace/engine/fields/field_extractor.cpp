@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <ctime>
+#include <type_traits>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -18,6 +19,7 @@ namespace {
 
 using filter::FieldSpec;
 using filter::FieldValue;
+using filter::Multiplicity;
 using filter::ValueType;
 
 bool Str(FieldValue& out, std::string_view s) {
@@ -35,6 +37,19 @@ bool Uint(FieldValue& out, uint64_t u) {
 bool Bool(FieldValue& out, bool b) {
   out.b = b;
   return true;
+}
+
+// The values of a field of several, space separated.
+template <typename T>
+void AppendJoined(std::string& out, std::span<const T> values) {
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i) out.push_back(' ');
+    if constexpr (std::is_same_v<T, std::string_view>) {
+      out.append(values[i]);
+    } else {
+      absl::StrAppend(&out, values[i]);
+    }
+  }
 }
 
 // Ids of UINT32_MAX mean "never set": Falco shows them as -1.
@@ -180,9 +195,7 @@ bool FieldExtractor::Read(const FieldSpec& field, FieldValue& out) {
 bool FieldExtractor::ReadParam(FieldId id, bool raw, FieldValue& out) {
   if (ctx_.event == nullptr) return false;
   const EventInfo& info = ctx_.event->info();
-  const int index = (id.arg & FieldId::kPositional)
-                        ? ParamAtPosition(info, id.arg & ~FieldId::kPositional)
-                        : registry_.ParamIndex(id.arg, info.type);
+  const int index = registry_.ParamIndex(id.arg, info.type);
   if (index < 0 || ctx_.event->record().param(static_cast<uint32_t>(index)).empty()) return false;
   if (raw) {
     if (IsNumericParam(*ctx_.event, index)) {
@@ -333,6 +346,15 @@ bool FieldExtractor::ReadProc(FieldId id, FieldValue& out) {
       return p != nullptr && Str(out, p->exepath);
     }
     case FieldKind::kProcAexepath: {
+      if (id.arg == FieldId::kNoArg) {
+        std::vector<std::string_view>& paths = ScratchList();
+        for (const ThreadInfo* a = Parent(t);
+             a != nullptr && paths.size() < FieldRegistry::kMaxAncestor; a = Parent(a)) {
+          paths.push_back(a->exepath);
+        }
+        out.items = paths;
+        return true;
+      }
       const ThreadInfo* a = Ancestor(id.arg);
       return a != nullptr && Str(out, a->exepath);
     }
@@ -385,17 +407,26 @@ bool FieldExtractor::ReadProc(FieldId id, FieldValue& out) {
         const ThreadInfo* a = Ancestor(id.arg);
         return a != nullptr && Str(out, a->comm);
       }
-      // Without an index: every ancestor's name, the process excluded.
+      // Without an index: every ancestor's name, the process excluded (as
+      // Falco walks them).
       std::vector<std::string_view>& names = ScratchList();
-      const ThreadInfo* a = Parent(t);
-      for (uint32_t depth = 1; a != nullptr && depth <= FieldRegistry::kMaxAncestor; ++depth) {
+      for (const ThreadInfo* a = Parent(t);
+           a != nullptr && names.size() < FieldRegistry::kMaxAncestor; a = Parent(a)) {
         names.push_back(a->comm);
-        a = Parent(a);
       }
       out.items = names;
       return true;
     }
     case FieldKind::kProcApid: {
+      if (id.arg == FieldId::kNoArg) {
+        ancestor_pids_.clear();
+        for (const ThreadInfo* a = Parent(t);
+             a != nullptr && ancestor_pids_.size() < FieldRegistry::kMaxAncestor; a = Parent(a)) {
+          ancestor_pids_.push_back(a->tgid);
+        }
+        out.ints = ancestor_pids_;
+        return true;
+      }
       const ThreadInfo* a = Ancestor(id.arg);
       return a != nullptr && Int(out, a->tgid);
     }
@@ -523,18 +554,11 @@ bool FieldExtractor::ReadFd(FieldId id, FieldValue& out) {
       return ip && Str(out, fd->local.address);
     case FieldKind::kFdRip:
       return ip && Str(out, fd->remote.address);
-    case FieldKind::kFdPort: {
+    case FieldKind::kFdPort:
       if (!ip) return false;
-      std::string& ports = Scratch();
-      absl::StrAppend(&ports, client.port, " ", server.port);
-      std::vector<std::string_view>& both = ScratchList();
-      const std::string_view text = ports;
-      const size_t space = text.find(' ');
-      both.push_back(text.substr(0, space));
-      both.push_back(text.substr(space + 1));
-      out.items = both;
+      ports_ = {client.port, server.port};
+      out.uints = ports_;
       return true;
-    }
     case FieldKind::kFdCport:
       return ip && Uint(out, client.port);
     case FieldKind::kFdSport:
@@ -638,20 +662,39 @@ bool FieldExtractor::ReadContainer(FieldId id, FieldValue& out) {
 bool FieldExtractor::ReadText(const FieldSpec& field, std::string& out) {
   FieldValue v;
   if (!Read(field, v)) return false;
+  const bool several = field.multiplicity != Multiplicity::kOne;
   switch (field.type) {
     case ValueType::kString:
+      if (several) {
+        AppendJoined(out, v.items);
+        break;
+      }
       out.append(v.str);
       break;
     case ValueType::kInt:
+      if (several) {
+        AppendJoined(out, v.ints);
+        break;
+      }
       absl::StrAppend(&out, v.i);
       break;
     case ValueType::kUint:
+      if (several) {
+        AppendJoined(out, v.uints);
+        break;
+      }
       absl::StrAppend(&out, v.u);
       break;
     case ValueType::kBool:
       out.append(v.b ? "true" : "false");
       break;
     case ValueType::kStringList:
+    case ValueType::kIpAddr:
+    case ValueType::kIpNet:
+      if (field.type != ValueType::kStringList && !several) {
+        out.append(v.str);
+        break;
+      }
       for (size_t i = 0; i < v.items.size(); ++i) {
         if (i) out.push_back(' ');
         out.append(v.items[i]);

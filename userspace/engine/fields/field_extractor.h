@@ -6,6 +6,7 @@
 #ifndef KESTREL_ENGINE_FIELDS_FIELD_EXTRACTOR_H_
 #define KESTREL_ENGINE_FIELDS_FIELD_EXTRACTOR_H_
 
+#include <array>
 #include <deque>
 #include <string>
 #include <string_view>
@@ -61,6 +62,9 @@ class FieldExtractor : public filter::FieldReader {
   size_t strings_used_ = 0;
   std::deque<std::vector<std::string_view>> lists_;
   size_t lists_used_ = 0;
+  // The values of proc.apid without an index, and fd.port's two ends.
+  std::vector<int64_t> ancestor_pids_;
+  std::array<uint64_t, 2> ports_{};
   // container.id by cgroup path: the path is parsed once per cgroup.
   absl::flat_hash_map<std::string, std::string> container_ids_;
 };

@@ -4,6 +4,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/decode/event_schema.h"
 #include "engine/filter/scanner.h"
+#include "param_text.h"
 
 namespace kestrel::engine::fields {
 namespace {
@@ -45,9 +46,24 @@ absl::StatusOr<uint32_t> FieldRegistry::ParamSlotFor(const std::string& name) co
   }
   if (!found) return absl::NotFoundError("no event has such a parameter");
   const auto id = static_cast<uint32_t>(param_slots_.size());
-  if (id >= FieldId::kPositional) return absl::ResourceExhaustedError("too many parameter names");
+  if (id >= FieldId::kNoArg) return absl::ResourceExhaustedError("too many parameter names");
   param_slots_.push_back(std::move(slot));
   param_slot_index_.emplace(name, id);
+  return id;
+}
+
+uint32_t FieldRegistry::PositionSlotFor(uint32_t n) const {
+  const std::string key = absl::StrCat("[", n, "]");
+  if (auto it = param_slot_index_.find(key); it != param_slot_index_.end()) return it->second;
+  ParamSlot slot;
+  slot.name = key;
+  slot.index_by_type.assign(static_cast<size_t>(max_event_type_) + 1, -1);
+  for (const EventInfo& e : AllEvents()) {
+    slot.index_by_type[e.type] = static_cast<int8_t>(ParamAtPosition(e, n));
+  }
+  const auto id = static_cast<uint32_t>(param_slots_.size());
+  param_slots_.push_back(std::move(slot));
+  param_slot_index_.emplace(key, id);
   return id;
 }
 
@@ -94,8 +110,7 @@ absl::StatusOr<FieldSpec> FieldRegistry::Resolve(const FieldRef& field) const {
     case FieldArg::kParam: {
       if (!field.index) {
         if (def->arg == FieldArg::kOptionalIndex) {
-          type = ValueType::kStringList;  // any ancestor's
-          break;
+          return FieldSpec{FieldId::Pack(def->kind, arg), type, filter::Multiplicity::kAnyValue};
         }
         return FieldError(field, def->arg == FieldArg::kParam
                                      ? "needs a parameter: evt.arg.NAME or evt.arg[N]"
@@ -107,11 +122,11 @@ absl::StatusOr<FieldSpec> FieldRegistry::Resolve(const FieldRef& field) const {
       }
       const uint32_t limit = def->arg == FieldArg::kParam ? 255 : kMaxAncestor;
       if (n > limit) return FieldError(field, absl::StrCat("takes an index up to ", limit));
-      arg = def->arg == FieldArg::kParam ? (n | FieldId::kPositional) : n;
+      arg = def->arg == FieldArg::kParam ? PositionSlotFor(n) : n;
       break;
     }
   }
-  return FieldSpec{FieldId::Pack(def->kind, arg), type};
+  return FieldSpec{FieldId::Pack(def->kind, arg), type, def->multiplicity};
 }
 
 }  // namespace kestrel::engine::fields

@@ -21,8 +21,6 @@ struct FieldId {
   uint32_t arg;  // see the kArg* constants and FieldRegistry
 
   static constexpr uint32_t kNoArg = 0xFFFF;
-  // evt.arg[N]: N with this bit; evt.arg.NAME: a parameter slot without it.
-  static constexpr uint32_t kPositional = 0x8000;
 
   static uint32_t Pack(FieldKind kind, uint32_t arg) {
     return static_cast<uint32_t>(kind) | (arg << 16);
@@ -41,8 +39,8 @@ class FieldRegistry : public filter::FieldResolver {
   // event has are errors naming the field.
   absl::StatusOr<filter::FieldSpec> Resolve(const filter::FieldRef& field) const override;
 
-  // Slot `slot` of evt.arg.NAME / evt.rawarg.NAME: the index of the named
-  // parameter in events of type `type`, or -1 when it has none.
+  // Slot `slot` of evt.arg.NAME / evt.rawarg.NAME / evt.arg[N]: the index
+  // of that parameter in events of type `type`, or -1 when they have none.
   int ParamIndex(uint32_t slot, uint16_t type) const {
     const std::vector<int8_t>& by_type = param_slots_[slot].index_by_type;
     return type < by_type.size() ? by_type[type] : -1;
@@ -52,12 +50,13 @@ class FieldRegistry : public filter::FieldResolver {
 
  private:
   struct ParamSlot {
-    std::string name;
+    std::string name;                   // "[N]" for evt.arg[N]
     std::vector<int8_t> index_by_type;  // by event type; -1 = no such parameter
     bool all_integers = true;           // evt.rawarg reads a number
   };
 
   absl::StatusOr<uint32_t> ParamSlotFor(const std::string& name) const;
+  uint32_t PositionSlotFor(uint32_t n) const;
   uint32_t EnvSlotFor(const std::string& name) const;
 
   // Slots are added as conditions name them; Resolve is const to its callers.

@@ -1,5 +1,7 @@
 #include "param_text.h"
 
+#include "engine/decode/falco_event_table.h"
+
 #include <fcntl.h>
 
 #include <cstring>
@@ -92,7 +94,12 @@ void AppendAllParams(std::string& out, const DecodedEvent& event) {
 }
 
 int ParamAtPosition(const EventInfo& info, uint32_t n) {
-  return n < info.params.size() ? static_cast<int>(n) : -1;
+  const FalcoEvent* falco = info.type == KESTREL_EVT_PROCESS_EXIT ? &FalcoProcessExit()
+                            : info.syscall.empty()                ? nullptr
+                                                                  : FindFalcoEvent(info.syscall);
+  if (falco == nullptr) return n < info.params.size() ? static_cast<int>(n) : -1;
+  // A parameter Falco has and Kestrel does not record has no value.
+  return n < falco->params.size() ? info.ParamIndex(falco->params[n]) : -1;
 }
 
 }  // namespace kestrel::engine::fields

@@ -29,9 +29,10 @@ void AppendParamText(std::string& out, const DecodedEvent& event, int index);
 void AppendAllParams(std::string& out, const DecodedEvent& event);
 
 // The index of the parameter evt.arg[n] names, or -1. Falco numbers an
-// event's parameters in its own order; until the Falco event table
-// (engine/decode/falco_event_table.h) maps Kestrel's to it, this is the
-// schema's order. That table is the one place to hook in here.
+// event's parameters in its own order (engine/decode/falco_event_table.h),
+// so a condition written for Falco reads the same parameter here; events
+// Falco records generically or not at all use the schema's order. A lookup
+// by name: the registry calls it once per event type at compile time.
 int ParamAtPosition(const EventInfo& info, uint32_t n);
 
 }  // namespace kestrel::engine::fields

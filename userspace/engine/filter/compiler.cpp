@@ -36,6 +36,10 @@ bool TypeTakes(ValueType type, CompareOp op) {
       return op == CompareOp::kEq || op == CompareOp::kNe;
     case ValueType::kStringList:
       return op == CompareOp::kIn || op == CompareOp::kIntersects;
+    case ValueType::kIpAddr:
+    case ValueType::kIpNet:
+      return op == CompareOp::kEq || op == CompareOp::kNe || op == CompareOp::kIn ||
+             op == CompareOp::kIntersects;
   }
   return false;
 }
@@ -148,6 +152,10 @@ class Compiler {
     absl::StatusOr<FieldSpec> spec = fields_.Resolve(bare);
     if (!spec.ok()) return Scanner::ErrorAt(f.pos, std::string(spec.status().message()));
     ValueType type = spec->type;
+    if (spec->multiplicity != Multiplicity::kOne && !f.transformers.empty()) {
+      return Scanner::ErrorAt(f.pos, absl::StrCat("transformers do not apply to ", FieldText(f),
+                                                  ", which has several values"));
+    }
     std::string key = absl::StrCat(spec->id, ":");
     for (const Transformer t : f.transformers) {
       const std::optional<ValueType> out = TransformedType(t, type);
@@ -190,6 +198,18 @@ class Compiler {
         if (l.text != "true" && l.text != "false") return not_a("true or false");
         n.b = l.text == "true";
         return absl::OkStatus();
+      case ValueType::kIpAddr: {
+        const std::optional<IpAddress> a = ParseIpAddress(l.text);
+        if (!a) return not_a("an IP address");
+        n.nets.push_back(IpNetwork{*a, static_cast<uint8_t>(a->size * 8)});
+        return absl::OkStatus();
+      }
+      case ValueType::kIpNet: {
+        const std::optional<IpNetwork> net = ParseIpNetwork(l.text);
+        if (!net) return not_a("an IP network (10.0.0.0/8, fd00::/8) or address");
+        n.nets.push_back(*net);
+        return absl::OkStatus();
+      }
       case ValueType::kString:
       case ValueType::kStringList:
         break;
@@ -270,6 +290,15 @@ class Compiler {
         return Scanner::ErrorAt(other->pos, absl::StrCat("'", Sv(CompareOpName(c.op)),
                                                          "' does not take a field on its right"));
       }
+      if (p_.slots_[*rhs]->spec.multiplicity != Multiplicity::kOne) {
+        return Scanner::ErrorAt(other->pos, absl::StrCat(FieldText(*other),
+                                                         " has several values: it cannot be the "
+                                                         "right side of a comparison"));
+      }
+      if (type == ValueType::kIpAddr || type == ValueType::kIpNet) {
+        return Scanner::ErrorAt(
+            other->pos, absl::StrCat(FieldText(c.field), " compares with address literals only"));
+      }
       if (rhs_type != type || type == ValueType::kStringList) {
         return Scanner::ErrorAt(
             other->pos, absl::StrCat(FieldText(c.field), " is ", Sv(ValueTypeName(type)), " but ",
@@ -305,6 +334,10 @@ std::string_view ValueTypeName(ValueType t) {
       return "a boolean";
     case ValueType::kStringList:
       return "a list of strings";
+    case ValueType::kIpAddr:
+      return "an IP address";
+    case ValueType::kIpNet:
+      return "an IP network";
   }
   return "?";
 }

@@ -18,7 +18,21 @@ enum class ValueType {
   kInt,         // signed: evt.res, evt.rawres
   kUint,        // ids, ports, counts, flags
   kBool,        // compared with true/false
-  kStringList,  // proc.args, container.mounts: `intersects`, `in`, `contains`
+  kStringList,  // a list as one value: `in` (every item), `intersects` (some item)
+  kIpAddr,      // an address as text ("10.0.0.1", "::1"): =, !=, in take addresses
+  kIpNet,       // an address compared with networks: =, !=, in take CIDRs (10.0.0.0/8)
+};
+
+// How many values a field has per event. A field with several is not a
+// list: each comparison is made with every value, as Falco does.
+enum class Multiplicity : uint8_t {
+  kOne,
+  // Any value matching decides, whatever the operator (proc.aname without
+  // an index: some ancestor's name; `!=`: some ancestor's differs).
+  kAnyValue,
+  // Both ends of a socket (fd.ip, fd.port, fd.net): a comparison holds when
+  // either end matches, but `!=` only when neither end equals.
+  kEitherEnd,
 };
 
 std::string_view ValueTypeName(ValueType t);
@@ -27,7 +41,8 @@ std::string_view ValueTypeName(ValueType t);
 // `id` is the fields layer's own: the compiler only passes it back.
 struct FieldSpec {
   uint32_t id = 0;
-  ValueType type = ValueType::kString;
+  ValueType type = ValueType::kString;  // of each value
+  Multiplicity multiplicity = Multiplicity::kOne;
 };
 
 // Resolves names (`proc.name`, `proc.aname[2]`, `evt.arg.path`). An unknown
@@ -40,13 +55,16 @@ class FieldResolver {
 };
 
 // One field's value for the current event. Views stay valid until the
-// event ends.
+// event ends. A field of several values (Multiplicity) gives them all in
+// `items` (string and address types), `ints` or `uints`.
 struct FieldValue {
-  std::string_view str;                     // kString
+  std::string_view str;                     // kString, kIpAddr, kIpNet
   int64_t i = 0;                            // kInt
   uint64_t u = 0;                           // kUint
   bool b = false;                           // kBool
-  std::span<const std::string_view> items;  // kStringList
+  std::span<const std::string_view> items;  // kStringList; several strings or addresses
+  std::span<const int64_t> ints;
+  std::span<const uint64_t> uints;
 };
 
 // The current event's fields. Read returns false when the field has no

@@ -103,8 +103,33 @@ const FieldValue* FilterProgram::Read(uint32_t slot_id) {
 bool FilterProgram::EvalComparison(Node& n) {
   const FieldValue* v = Read(n.slot);
   if (v == nullptr) return false;
-  if (n.op == CompareOp::kExists) return true;
-  const ValueType type = slots_[n.slot]->type;
+  const Slot& slot = *slots_[n.slot];
+  const Multiplicity many = slot.spec.multiplicity;
+  if (many == Multiplicity::kOne) return n.op == CompareOp::kExists || EvalValue(n, slot.type, *v);
+
+  // Several values: the comparison is made with each.
+  const size_t count = slot.type == ValueType::kInt    ? v->ints.size()
+                       : slot.type == ValueType::kUint ? v->uints.size()
+                                                       : v->items.size();
+  if (n.op == CompareOp::kExists) return count > 0;
+  const bool every = many == Multiplicity::kEitherEnd && n.op == CompareOp::kNe;
+  FieldValue one;
+  for (size_t i = 0; i < count; ++i) {
+    if (slot.type == ValueType::kInt) {
+      one.i = v->ints[i];
+    } else if (slot.type == ValueType::kUint) {
+      one.u = v->uints[i];
+    } else {
+      one.str = v->items[i];
+    }
+    const bool holds = EvalValue(n, slot.type, one);
+    if (holds != every) return holds;
+  }
+  return every && count > 0;
+}
+
+bool FilterProgram::EvalValue(Node& n, ValueType type, const FieldValue& value) {
+  const FieldValue* v = &value;
   if (n.rhs_slot) {
     const FieldValue* r = Read(*n.rhs_slot);
     if (r == nullptr) return false;
@@ -118,6 +143,8 @@ bool FilterProgram::EvalComparison(Node& n) {
       case ValueType::kBool:
         return Order(n.op, v->b, r->b);
       case ValueType::kStringList:
+      case ValueType::kIpAddr:
+      case ValueType::kIpNet:
         return false;  // refused at compile time
     }
     return false;
@@ -151,6 +178,14 @@ bool FilterProgram::EvalComparison(Node& n) {
       const auto in_set = [&](std::string_view item) { return n.strings.contains(Sv(item)); };
       if (n.op == CompareOp::kIn) return std::all_of(v->items.begin(), v->items.end(), in_set);
       return std::any_of(v->items.begin(), v->items.end(), in_set);
+    }
+    case ValueType::kIpAddr:
+    case ValueType::kIpNet: {
+      // A value that is no address differs from every address, as in Falco.
+      const std::optional<IpAddress> a = ParseIpAddress(v->str);
+      const bool in = a && std::any_of(n.nets.begin(), n.nets.end(),
+                                       [&](const IpNetwork& net) { return net.Contains(*a); });
+      return n.op == CompareOp::kNe ? !in : in;
     }
   }
   return false;

@@ -62,6 +62,7 @@ class FilterProgram {
   uint32_t Intern(std::string key, std::unique_ptr<Node> node);
   bool Eval(uint32_t node);
   bool EvalComparison(Node& n);
+  bool EvalValue(Node& n, ValueType type, const FieldValue& value);
   const FieldValue* Read(uint32_t slot);
 
   std::vector<std::unique_ptr<Slot>> slots_;

@@ -14,6 +14,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "engine/filter/ast.h"
 #include "engine/filter/field_binding.h"
+#include "engine/filter/ip_network.h"
 #include "engine/filter/path_prefix_set.h"
 
 namespace kestrel::engine::filter {
@@ -50,6 +51,7 @@ struct Node {
   absl::flat_hash_set<std::string> strings;  // in / intersects
   absl::flat_hash_set<int64_t> ints;
   absl::flat_hash_set<uint64_t> uints;
+  std::vector<IpNetwork> nets;      // kIpAddr, kIpNet: an address is a network of one
   PathPrefixSet prefixes;           // pmatch
   std::unique_ptr<re2::RE2> regex;  // regex
   std::string scratch;              // glob's NUL-terminated copy, icontains' lower-cased copy
