@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/filter/scanner.h"
 #include "engine/filter/transformers.h"
+#include "engine/filter/value_text.h"
 #include "engine/output/escape.h"
 
 namespace kestrel::engine::alerts {
@@ -194,31 +195,6 @@ bool OutputFormat::Read(const Reference& ref, filter::FieldReader& reader,
 
 namespace {
 
-// The value as Falco prints it, unescaped: numbers in decimal, booleans
-// true/false, lists space separated.
-void AppendRaw(std::string& out, filter::ValueType type, const filter::FieldValue& v) {
-  switch (type) {
-    case filter::ValueType::kString:
-      out.append(v.str);
-      break;
-    case filter::ValueType::kInt:
-      absl::StrAppend(&out, v.i);
-      break;
-    case filter::ValueType::kUint:
-      absl::StrAppend(&out, v.u);
-      break;
-    case filter::ValueType::kBool:
-      out.append(v.b ? "true" : "false");
-      break;
-    case filter::ValueType::kStringList:
-      for (size_t i = 0; i < v.items.size(); ++i) {
-        if (i) out.push_back(' ');
-        out.append(v.items[i]);
-      }
-      break;
-  }
-}
-
 FieldJsonKind JsonKind(filter::ValueType type) {
   switch (type) {
     case filter::ValueType::kInt:
@@ -244,7 +220,7 @@ void OutputFormat::Render(filter::FieldReader& reader, std::string& text,
     filter::FieldValue v;
     if (Read(refs_[r], reader, v)) {
       raw[r].emplace();
-      AppendRaw(*raw[r], refs_[r].type, v);
+      filter::AppendValueText(refs_[r].type, refs_[r].spec.multiplicity, v, *raw[r]);
     }
   }
   for (const Piece& piece : pieces_) {

@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "engine/decode/syscall_names.h"
+#include "engine/filter/value_text.h"
 #include "engine/state/container_id.h"
 #include "param_text.h"
 #include "value_names.h"
@@ -37,19 +38,6 @@ bool Uint(FieldValue& out, uint64_t u) {
 bool Bool(FieldValue& out, bool b) {
   out.b = b;
   return true;
-}
-
-// The values of a field of several, space separated.
-template <typename T>
-void AppendJoined(std::string& out, std::span<const T> values) {
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (i) out.push_back(' ');
-    if constexpr (std::is_same_v<T, std::string_view>) {
-      out.append(values[i]);
-    } else {
-      absl::StrAppend(&out, values[i]);
-    }
-  }
 }
 
 // Ids of UINT32_MAX mean "never set": Falco shows them as -1.
@@ -662,45 +650,7 @@ bool FieldExtractor::ReadContainer(FieldId id, FieldValue& out) {
 bool FieldExtractor::ReadText(const FieldSpec& field, std::string& out) {
   FieldValue v;
   if (!Read(field, v)) return false;
-  const bool several = field.multiplicity != Multiplicity::kOne;
-  switch (field.type) {
-    case ValueType::kString:
-      if (several) {
-        AppendJoined(out, v.items);
-        break;
-      }
-      out.append(v.str);
-      break;
-    case ValueType::kInt:
-      if (several) {
-        AppendJoined(out, v.ints);
-        break;
-      }
-      absl::StrAppend(&out, v.i);
-      break;
-    case ValueType::kUint:
-      if (several) {
-        AppendJoined(out, v.uints);
-        break;
-      }
-      absl::StrAppend(&out, v.u);
-      break;
-    case ValueType::kBool:
-      out.append(v.b ? "true" : "false");
-      break;
-    case ValueType::kStringList:
-    case ValueType::kIpAddr:
-    case ValueType::kIpNet:
-      if (field.type != ValueType::kStringList && !several) {
-        out.append(v.str);
-        break;
-      }
-      for (size_t i = 0; i < v.items.size(); ++i) {
-        if (i) out.push_back(' ');
-        out.append(v.items[i]);
-      }
-      break;
-  }
+  filter::AppendValueText(field.type, field.multiplicity, v, out);
   return true;
 }
 
