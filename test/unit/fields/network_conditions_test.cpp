@@ -63,6 +63,8 @@ TEST_F(NetworkConditionsTest, NetworksCompareWithCidrs) {
   EXPECT_TRUE(Eval("fd.cnet = 0.0.0.0/0"));
   EXPECT_FALSE(Eval("fd.snet in (10.0.0.0/8, 192.168.0.0/16)"));
   EXPECT_TRUE(Eval("fd.cnet in (10.0.0.0/8, 192.168.0.0/16)"));
+  EXPECT_TRUE(Eval("fd.lnet = 0.0.0.0/0 and fd.rnet = 0.0.0.0/0"));
+  EXPECT_FALSE(Eval("fd.lnet = ::/0 or fd.rnet = ::/0")) << "IPv4 is never in an IPv6 network";
   WriteTo(5);
   EXPECT_TRUE(Eval("fd.snet in (10.0.0.0/8, 192.168.0.0/16)"));
   WriteTo(7);

@@ -170,6 +170,31 @@ TEST_F(FdUpdatesTest, AFailedConnectLeavesTheSocketUnconnected) {
   EXPECT_EQ(Fd(3)->name, "");
 }
 
+TEST_F(FdUpdatesTest, AUdpSocketConnectedElsewhereChangesItsName) {
+  const auto at = [&](uint64_t ts, uint16_t type, const std::map<std::string, int64_t>& ints,
+                      const std::map<std::string, ParamBytes>& bytes = {}) {
+    const std::vector<uint8_t> record =
+        EventRecord(type, {.tid = 100, .tgid = 100, .ts_ns = ts}, ints, bytes);
+    ApplyRecord(table_, record);
+    return *reinterpret_cast<const kestrel_record_header*>(record.data());
+  };
+  const kestrel_record_header socket = at(
+      10, KESTREL_EVT_SOCKET, {{"fd", 3}, {"domain", AF_INET}, {"type", SOCK_DGRAM}, {"proto", 0}});
+  EXPECT_FALSE(table_.FdNameChangedBy(socket)) << "a new descriptor had no name to change";
+  const kestrel_record_header first = at(20, KESTREL_EVT_CONNECT, {{"res", 0}, {"fd", 3}},
+                                         {{"tuple", Ipv4Tuple(kLoopback, 40000, kRemote, 53)}});
+  EXPECT_TRUE(table_.FdNameChangedBy(first)) << "unnamed before, named after";
+  const kestrel_record_header same = at(30, KESTREL_EVT_CONNECT, {{"res", 0}, {"fd", 3}},
+                                        {{"tuple", Ipv4Tuple(kLoopback, 40000, kRemote, 53)}});
+  EXPECT_FALSE(table_.FdNameChangedBy(same));
+  const kestrel_record_header moved = at(40, KESTREL_EVT_CONNECT, {{"res", 0}, {"fd", 3}},
+                                         {{"tuple", Ipv4Tuple(kLoopback, 40000, kRemote, 5353)}});
+  EXPECT_TRUE(table_.FdNameChangedBy(moved));
+  EXPECT_FALSE(table_.FdNameChangedBy(first)) << "only the last record applied";
+  const kestrel_record_header close = at(50, KESTREL_EVT_CLOSE, {{"res", 0}, {"fd", 3}});
+  EXPECT_FALSE(table_.FdNameChangedBy(close));
+}
+
 TEST_F(FdUpdatesTest, AcceptedSocketIsTheServersEndOfTheListener) {
   Apply(KESTREL_EVT_SOCKET, {{"fd", 3}, {"domain", AF_INET}, {"type", SOCK_STREAM}, {"proto", 0}});
   Apply(KESTREL_EVT_BIND, {{"res", 0}, {"fd", 3}}, {{"addr", Ipv4Address(kLoopback, 8080)}});

@@ -45,4 +45,9 @@ std::string FormatFlags(kestrel_flag_set set, uint64_t value) {
   return out;
 }
 
+std::string FormatMode(kestrel_flag_set set, uint64_t value) {
+  if (set != KFS_NONE && value != 0) return FormatFlags(set, value);
+  return absl::StrFormat("%#o", value);
+}
+
 }  // namespace kestrel::engine

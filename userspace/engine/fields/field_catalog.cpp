@@ -117,8 +117,8 @@ constexpr FieldDef kFields[] = {
      "the absolute path of a file, the tuple of a socket (1.2.3.4:5->6.7.8.9:10)"},
     {"fd.nameraw", FieldKind::kFdNameraw, S, kNo, "the path as the opening call passed it"},
     {"fd.name_changed", FieldKind::kFdNameChanged, B, kNo,
-     "true when this event changed the descriptor's name; always false for now: the "
-     "descriptor state keeps no previous name to compare with"},
+     "true when this event changed the name of a descriptor it used (a UDP socket "
+     "connected to a new peer, a bind naming a unix socket)"},
     {"fd.connected", FieldKind::kFdConnected, B, kNo, "true for a connected socket"},
     {"fd.directory", FieldKind::kFdDirectory, S, kNo, "the directory of a file descriptor's path"},
     {"fd.filename", FieldKind::kFdFilename, S, kNo,
@@ -190,6 +190,10 @@ constexpr FieldDef kFields[] = {
      "the local address's domain name; empty (Kestrel does not follow DNS)"},
     {"fd.rip.name", FieldKind::kFdRipName, S, kNo,
      "the remote address's domain name; empty (Kestrel does not follow DNS)"},
+    {"fd.lnet", FieldKind::kFdLnet, N, kNo,
+     "the local address compared with networks (fd.lnet = 10.0.0.0/8)"},
+    {"fd.rnet", FieldKind::kFdRnet, N, kNo,
+     "the remote address compared with networks (fd.rnet != 10.0.0.0/8)"},
 };
 
 static_assert(std::size(kFields) == static_cast<size_t>(FieldKind::kFieldKindCount),

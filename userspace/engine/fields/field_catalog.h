@@ -122,6 +122,8 @@ enum class FieldKind : uint16_t {
   kFdCipName,
   kFdLipName,
   kFdRipName,
+  kFdLnet,
+  kFdRnet,
   kFieldKindCount,
 };
 

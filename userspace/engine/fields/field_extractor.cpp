@@ -167,6 +167,8 @@ bool FieldExtractor::Read(const FieldSpec& field, FieldValue& out) {
     case FieldKind::kFdCipName:
     case FieldKind::kFdLipName:
     case FieldKind::kFdRipName:
+    case FieldKind::kFdLnet:
+    case FieldKind::kFdRnet:
       return ReadFd(id, out);
     default:
       break;
@@ -513,8 +515,8 @@ bool FieldExtractor::ReadFd(FieldId id, FieldValue& out) {
     case FieldKind::kFdNameraw:
       return Str(out, fd->nameraw.empty() ? fd->name : fd->nameraw);
     case FieldKind::kFdNameChanged:
-      // Kestrel's fd state does not flag renames of a descriptor.
-      return Bool(out, false);
+      return Bool(out, ctx_.threads != nullptr && ctx_.header != nullptr &&
+                           ctx_.threads->FdNameChangedBy(*ctx_.header));
     case FieldKind::kFdConnected:
       return Bool(out, fd->connected);
     case FieldKind::kFdDirectory:
@@ -539,8 +541,10 @@ bool FieldExtractor::ReadFd(FieldId id, FieldValue& out) {
     case FieldKind::kFdSnet:
       return ip && Str(out, server.address);
     case FieldKind::kFdLip:
+    case FieldKind::kFdLnet:
       return ip && Str(out, fd->local.address);
     case FieldKind::kFdRip:
+    case FieldKind::kFdRnet:
       return ip && Str(out, fd->remote.address);
     case FieldKind::kFdPort:
       if (!ip) return false;

@@ -63,7 +63,7 @@ void AppendParamText(std::string& out, const DecodedEvent& event, int index) {
       out.append(FormatFlags(p.flag_set, static_cast<uint64_t>(*n)));
       return;
     case KPT_MODE:
-      absl::StrAppendFormat(&out, "%#o", *n);
+      out.append(FormatMode(p.flag_set, static_cast<uint64_t>(*n)));
       return;
     case KPT_FD:
       if (p.source != KPS_RET && *n == AT_FDCWD) {

@@ -58,19 +58,12 @@ void AppendParam(std::string& out, const DecodedEvent& event, const ParamInfo& p
       }
       return;
     case KPT_MODE:
-      // Falco prints the chmod family's modes by name and the others (open,
-      // mkdir) as numbers; the schema says which by giving a flag set.
       if (!n) {
         AppendNone(out, style);
-      } else if (p.flag_set != KFS_NONE && *n != 0) {
-        const std::string names = FormatFlags(p.flag_set, static_cast<uint64_t>(*n));
-        if (json) {
-          AppendJsonString(out, names);
-        } else {
-          out.append(names);
-        }
+      } else if (json) {
+        AppendJsonString(out, FormatMode(p.flag_set, static_cast<uint64_t>(*n)));
       } else {
-        absl::StrAppend(&out, json ? "\"" : "", absl::StrFormat("%#o", *n), json ? "\"" : "");
+        out.append(FormatMode(p.flag_set, static_cast<uint64_t>(*n)));
       }
       return;
     case KPT_PATH:

@@ -221,7 +221,17 @@ void ThreadTable::ApplyEvent(const DecodedEvent& event) {
   if (t == nullptr) return;
   ShareFds(*t);
   Others others(*this);
+  const std::optional<int64_t> fd = event.Int("fd");
+  const FdInfo* before = fd ? t->fds->Find(*fd) : nullptr;
+  if (before != nullptr) fd_name_before_ = before->name;
   update(*t, event, others);
+  if (before != nullptr) {
+    // The update may have moved or dropped the entry: look it up again.
+    const FdInfo* after = t->fds->Find(*fd);
+    fd_name_changed_ = after != nullptr && after->name != fd_name_before_;
+    fd_name_changed_ts_ = h.ts_ns;
+    fd_name_changed_tid_ = h.tid;
+  }
 }
 
 ThreadInfo* ThreadTable::Others::FindThread(uint32_t tid) {

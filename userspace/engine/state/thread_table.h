@@ -86,6 +86,14 @@ class ThreadTable {
   // fallback is off.
   const ThreadInfo* Resolve(uint32_t tgid, uint32_t tid);
 
+  // Whether applying the record with header `h` changed the name of a
+  // descriptor that existed before it (a UDP socket connected elsewhere, a
+  // bind naming a unix socket): Falco's fd.name_changed. False for any
+  // record but the last one applied.
+  bool FdNameChangedBy(const kestrel_record_header& h) const {
+    return fd_name_changed_ && fd_name_changed_ts_ == h.ts_ns && fd_name_changed_tid_ == h.tid;
+  }
+
   size_t size() const { return threads_.size(); }
   // Live or grace-period entries pushed out because the table was full.
   uint64_t evictions() const { return evictions_; }
@@ -126,6 +134,11 @@ class ThreadTable {
   uint64_t now_ns_ = 0;  // newest record time seen
   uint64_t evictions_ = 0;
   uint64_t proc_fallbacks_ = 0;
+  // FdNameChangedBy's record, and the name its descriptor had before it.
+  bool fd_name_changed_ = false;
+  uint64_t fd_name_changed_ts_ = 0;
+  uint32_t fd_name_changed_tid_ = 0;
+  std::string fd_name_before_;
 };
 
 }  // namespace kestrel::engine
