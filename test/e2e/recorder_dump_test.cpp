@@ -8,23 +8,11 @@
 
 #include "../support/strict_json.h"
 #include "absl/strings/str_split.h"
+#include "getppid_child.h"
 #include "recorder_pin_root.h"
 
 namespace kestrel::e2e {
 namespace {
-
-// Forks a child that calls getppid `n` times and exits; returns its pid.
-pid_t ChildCallingGetppid(int n) {
-  const pid_t child = fork();
-  if (child == 0) {
-    for (int i = 0; i < n; ++i) syscall(SYS_getppid);
-    _exit(0);
-  }
-  int status = 0;
-  EXPECT_EQ(waitpid(child, &status, 0), child);
-  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-  return child;
-}
 
 std::vector<std::string> Lines(const std::string& text) {
   std::vector<std::string> lines = absl::StrSplit(text, '\n', absl::SkipEmpty());
