@@ -5,6 +5,7 @@
 #include "bench/recorder_bench.h"
 #include "bench/rings_bench.h"
 #include "bench/settings_bench.h"
+#include "bench/soak_bench.h"
 
 #include <sys/utsname.h>
 
@@ -74,6 +75,11 @@ absl::StatusOr<BenchReport> RunMode(const std::string& mode, const bench::BenchO
     options.repetitions = repetitions;
     options.file_records = all.capture_file_records;
     return bench::RunCaptureFileBench(options);
+  }
+  if (mode == "soak") {
+    bench::SoakBenchOptions options;
+    options.duration_s = all.soak_duration_s;
+    return bench::RunSoakBench(options);
   }
   return absl::InvalidArgumentError(absl::StrFormat("unknown mode \"%s\"", mode));
 }

@@ -4,6 +4,7 @@
 #include <array>
 
 #include "cli_app.h"
+#include "recorder_options.h"
 
 namespace kestrel::cli::bench {
 namespace {
@@ -14,7 +15,7 @@ struct ModeHelp {
   const char* example;
 };
 
-constexpr std::array<ModeHelp, 7> kModeHelp = {{
+constexpr std::array<ModeHelp, 8> kModeHelp = {{
     {"overhead",
      "ns the probe adds to getppid and to openat+close, against an empty hook, a minimal "
      "recording hook, Falco's figures and installed peers",
@@ -42,6 +43,11 @@ constexpr std::array<ModeHelp, 7> kModeHelp = {{
      "capture files: highest zero-drop rate writing -w against printing to /dev/null, the "
      "read rate (decompress + iterate) on one core, bytes per record for zstd levels 0, 1, 3",
      "kestrel bench capture-file --records 3000000"},
+    {"soak",
+     "kestrel run with the default rules under a bounded load on every CPU for --duration: RSS "
+     "over time and its plateau, the thread table's size, events, drops by cause, alerts, and "
+     "whether every attempted record was consumed or counted as dropped (run only when named)",
+     "kestrel bench soak --duration 10m"},
 }};
 
 constexpr char kModeFooterOptions[] =
@@ -58,7 +64,10 @@ void AddMode(BenchOptions& options, const std::string& mode) {
 const std::vector<std::string>& AllBenchModes() {
   static const std::vector<std::string> modes = [] {
     std::vector<std::string> out;
-    for (const ModeHelp& m : kModeHelp) out.push_back(m.name);
+    // The soak runs for minutes: only when named.
+    for (const ModeHelp& m : kModeHelp) {
+      if (std::string_view(m.name) != "soak") out.push_back(m.name);
+    }
     return out;
   }();
   return modes;
@@ -85,6 +94,18 @@ void DefineBenchOptions(CLI::App& app, BenchOptions& options) {
                        "records in the file the reader reads")
           ->check(CLI::Range(uint64_t{10'000}, uint64_t{20'000'000}))
           ->capture_default_str();
+    }
+    if (name == "soak") {
+      mode->add_option_function<std::string>(
+              "--duration",
+              [&options](const std::string& text) {
+                absl::StatusOr<uint64_t> ns = ParseDuration(text);
+                if (!ns.ok())
+                  throw CLI::ValidationError("--duration", std::string(ns.status().message()));
+                options.soak_duration_s = static_cast<double>(*ns) / 1e9;
+              },
+              "how long the load runs (60s, 10m; default 10m)")
+          ->type_name("DURATION");
     }
     if (name == "engine") {
       mode->add_flag("--state", options.engine_state,

@@ -20,6 +20,7 @@ struct BenchOptions {
   bool engine_state = false;
   uint64_t engine_events = 2'000'000;
   uint64_t capture_file_records = 3'000'000;  // capture-file --records
+  double soak_duration_s = 600;               // soak --duration
 };
 
 // Every mode, in the order `kestrel bench` and `kestrel bench all` run them.

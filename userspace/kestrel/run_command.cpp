@@ -26,6 +26,7 @@
 #include "run_rules.h"
 #include "run_stats.h"
 #include "run_syscall_set.h"
+#include "stats_printer.h"
 
 namespace kestrel::cli {
 namespace {
@@ -151,7 +152,7 @@ void PrintStatsLine(const RunPipeline& pipeline, pman_handle* handle, double rat
   pman_stats stats{};
   const bool have = handle != nullptr && pman_get_stats(handle, &stats, nullptr, 0) == 0;
   Say(FormatRunStats(pipeline.counters(), have ? &stats : nullptr, rate, outputs.Stats(),
-                     outputs.rate_limited()));
+                     outputs.rate_limited(), pipeline.threads()));
 }
 
 int RunReplay(RunSetup& setup, engine::alerts::AlertOutputs& outputs) {
@@ -329,6 +330,12 @@ int RunLive(RunSetup& setup, engine::alerts::AlertOutputs& outputs) {
   while (const kestrel_record_header* header = next()) pipeline.Take(header);
   outputs.Close(std::chrono::seconds(5));
   PrintStatsLine(pipeline, handle.get(), -1, outputs);
+  // Every record the probe attempted is accounted for: consumed here (the
+  // whole ring was drained above) or dropped by cause.
+  ReadTally tally;
+  tally.consumed = pipeline.counters().records - pipeline.counters().drop_markers;
+  tally.undecodable = pipeline.counters().undecodable;
+  PrintStats(handle.get(), tally, stderr);
   return settled ? kExitOk : kExitFailure;
 }
 

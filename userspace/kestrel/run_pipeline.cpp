@@ -74,6 +74,7 @@ void RunPipeline::Take(const kestrel_record_header* record) {
   }
   const kestrel_record_header& h = view->header();
   if (engine::IsDropMarker(*view)) {
+    ++counters_.drop_markers;
     if (absl::StatusOr<engine::DropMarker> marker = engine::DecodeDropMarker(*view); marker.ok()) {
       counters_.lost += marker->lost;
     }

@@ -26,6 +26,7 @@ struct RunCounters {
   uint64_t events = 0;               // syscall events evaluated against the rules
   uint64_t undecodable = 0;          // records that did not decode
   uint64_t lost = 0;                 // records the probe lost, as its drop markers say
+  uint64_t drop_markers = 0;         // of records: the markers, which the probe counts apart
   std::array<uint64_t, 8> alerts{};  // by engine::rules::Priority
   uint64_t AlertsTotal() const;
 };
@@ -49,6 +50,7 @@ class RunPipeline {
   void Take(const kestrel_record_header* record);
 
   const RunCounters& counters() const { return counters_; }
+  const engine::ThreadTable& threads() const { return threads_; }
   const RunRules& rules() const { return *rules_; }
 
  private:

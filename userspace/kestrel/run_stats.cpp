@@ -8,7 +8,7 @@ namespace kestrel::cli {
 
 std::string FormatRunStats(const RunCounters& counters, const pman_stats* probe, double rate,
                            const std::vector<engine::alerts::AlertOutputs::ChannelStats>& channels,
-                           uint64_t rate_limited) {
+                           uint64_t rate_limited, const engine::ThreadTable& threads) {
   std::string line = absl::StrCat("events ", counters.events);
   if (rate >= 0) absl::StrAppend(&line, absl::StrFormat(" (%.1f/s)", rate));
   if (probe != nullptr) {
@@ -39,6 +39,8 @@ std::string FormatRunStats(const RunCounters& counters, const pman_stats* probe,
   }
   absl::StrAppend(&line, " rate-limited ", rate_limited);
   if (counters.undecodable > 0) absl::StrAppend(&line, "; undecodable ", counters.undecodable);
+  // The table's size shows whether state stays bounded over a long run.
+  absl::StrAppend(&line, "; threads ", threads.size(), " (evicted ", threads.evictions(), ")");
   return line;
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/alerts/alert_outputs.h"
+#include "engine/state/thread_table.h"
 #include "libpman.h"
 #include "run_pipeline.h"
 
@@ -15,13 +16,14 @@ namespace kestrel::cli {
 // One line (no newline):
 //   events E (R/s), dropped D (ring full a, too large b, no ring c,
 //   settings busy d, sampling e), alerts A (Critical 1, Warning 2), outputs:
-//   stdout sent s failed f dropped d, ..., rate-limited r
+//   stdout sent s failed f dropped d, ..., rate-limited r; threads T
+//   (evicted V)
 // `probe` is null for a replay (drops are then what the file's drop
 // markers say); `rate` is events per second over the interval, < 0 for
 // none.
 std::string FormatRunStats(const RunCounters& counters, const pman_stats* probe, double rate,
                            const std::vector<engine::alerts::AlertOutputs::ChannelStats>& channels,
-                           uint64_t rate_limited);
+                           uint64_t rate_limited, const engine::ThreadTable& threads);
 
 }  // namespace kestrel::cli
 
