@@ -45,7 +45,7 @@ std::optional<uint64_t> NumberAfter(std::string_view line, std::string_view key)
   size_t n = 0;
   while (n < rest.size() && rest[n] >= '0' && rest[n] <= '9') ++n;
   uint64_t value = 0;
-  if (n == 0 || !absl::SimpleAtoi(rest.substr(0, n), &value)) return std::nullopt;
+  if (n == 0 || !absl::SimpleAtoi(absl::string_view(rest.data(), n), &value)) return std::nullopt;
   return value;
 }
 
