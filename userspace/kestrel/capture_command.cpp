@@ -16,6 +16,7 @@
 #include "capture_replay.h"
 #include "capture_state.h"
 #include "cli_app.h"
+#include "engine/decode/record_view.h"
 #include "engine/decode/schema_listing.h"
 #include "engine/output/event_printer.h"
 #include "engine/state/thread_table.h"
@@ -118,6 +119,12 @@ int RunCapture(const std::vector<std::string>& args) {
   }
   engine::ThreadTable threads;
   threads.ApplySnapshot(snapshot);
+  // Each file of a rotation starts with the state at its start, so it
+  // reads alone: the thread table then follows every record written, which
+  // a single file does not need (its snapshot is the one above).
+  const bool rotating = sink && options->rotate_bytes > 0;
+  uint64_t written_ts = 0;  // the last record written: a rotated file's snapshot time
+  if (rotating) sink->SnapshotAtRotation([&] { return threads.Snapshot(written_ts); });
   engine::EventPrinter printer(
       options->json ? engine::OutputStyle::kJson : engine::OutputStyle::kText,
       settings.boot_time_ns, threads, stdout, ShownSyscallsOf(*options));
@@ -142,6 +149,13 @@ int RunCapture(const std::vector<std::string>& args) {
     if (count_reached()) {
       tally.left_unread += CountsAsWritten(*header);
       return;
+    }
+    if (rotating) {
+      if (absl::StatusOr<engine::RecordView> view = engine::RecordView::Parse(header, header->len);
+          view.ok()) {
+        threads.Apply(*view);
+      }
+      written_ts = header->ts_ns;
     }
     if (absl::Status s = sink->Append(header); !s.ok()) {
       if (!write_failed) {

@@ -41,6 +41,10 @@ absl::Status CaptureFileSink::AppendSnapshot(const engine::SnapshotRecords& snap
   if (records_ > 0 || files_ != 1) {
     return absl::FailedPreconditionError("the snapshot is written before the first record");
   }
+  return WriteSnapshot(snapshot);
+}
+
+absl::Status CaptureFileSink::WriteSnapshot(const engine::SnapshotRecords& snapshot) {
   absl::Status status;
   snapshot.ForEach([&](const kestrel_record_header* record) {
     if (status.ok()) status = writer_->AppendSnapshot(record);
@@ -74,7 +78,9 @@ absl::Status CaptureFileSink::Rotate() {
       }
     }
   }
-  return Open();
+  if (absl::Status s = Open(); !s.ok()) return s;
+  if (!snapshot_at_rotation_) return absl::OkStatus();
+  return WriteSnapshot(snapshot_at_rotation_());
 }
 
 absl::Status CaptureFileSink::Close() {

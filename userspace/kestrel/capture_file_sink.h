@@ -4,6 +4,7 @@
 #define KESTREL_CLI_CAPTURE_FILE_SINK_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -28,9 +29,13 @@ class CaptureFileSink {
   absl::Status SetSettings(const kestrel_capture_settings& settings);
 
   // The snapshot of the system at start (snapshot_records.h), after the
-  // settings and before the first record. Only the first file holds it: a
-  // later file of a rotation starts with events.
+  // settings and before the first record.
   absl::Status AppendSnapshot(const engine::SnapshotRecords& snapshot);
+  // What each later file of a rotation starts with: the state when it is
+  // opened, so every file reads alone.
+  void SnapshotAtRotation(std::function<engine::SnapshotRecords()> make) {
+    snapshot_at_rotation_ = std::move(make);
+  }
   absl::Status Append(const kestrel_record_header* record);
   absl::Status Close();
 
@@ -45,12 +50,14 @@ class CaptureFileSink {
       : path_(std::move(path)), rotate_bytes_(rotate_bytes), keep_(keep), info_(std::move(info)) {}
   absl::Status Open();
   absl::Status Rotate();
+  absl::Status WriteSnapshot(const engine::SnapshotRecords& snapshot);
 
   std::string path_;
   uint64_t rotate_bytes_;
   uint32_t keep_;
   engine::capture_file::CaptureInfo info_;
   std::unique_ptr<engine::capture_file::CaptureWriter> writer_;
+  std::function<engine::SnapshotRecords()> snapshot_at_rotation_;
   uint64_t records_ = 0, raw_bytes_ = 0;
   uint64_t file_bytes_ = 0;  // of the files already closed
   uint32_t files_ = 0;

@@ -58,7 +58,8 @@ int RunCaptureReplay(const CaptureOptions& options) {
   while (const kestrel_record_header* header = (*reader)->Next(&snapshot)) {
     if (snapshot) {
       // The system at start seeds the table, as the live capture's was.
-      absl::StatusOr<engine::RecordView> view = engine::RecordView::Parse(header, header->len);
+      absl::StatusOr<engine::RecordView> view =
+          engine::RecordView::Parse(header, header->len, (*reader)->schema());
       if (view.ok()) threads.Apply(*view);
       continue;
     }

@@ -9,11 +9,14 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "capture_temp_dir.h"
 #include "engine/capture_file/capture_reader.h"
 #include "engine/capture_file/capture_writer.h"
+#include "engine/state/fd_table.h"
 #include "engine/state/snapshot_records.h"
 #include "engine/state/thread_table.h"
 #include "shared/event_types.h"
@@ -22,17 +25,11 @@
 namespace kestrel::engine::capture_file {
 namespace {
 
-class CaptureSnapshotTest : public ::testing::Test {
+class CaptureSnapshotTest : public CaptureTempDirTest {
  protected:
   void SetUp() override {
-    char tmpl[] = "/tmp/kestrel-capture-snapshot-XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-    path_ = dir_ + "/snap.kcap";
-  }
-  void TearDown() override {
-    unlink(path_.c_str());
-    rmdir(dir_.c_str());
+    CaptureTempDirTest::SetUp();
+    path_ = Path("snap.kcap");
   }
 
   // Writes `snapshot`, then `events` generic records.
@@ -57,7 +54,7 @@ class CaptureSnapshotTest : public ::testing::Test {
     ASSERT_TRUE((*writer)->Close().ok());
   }
 
-  std::string dir_, path_;
+  std::string path_;
 };
 
 TEST_F(CaptureSnapshotTest, ProcSnapshotWrittenAndReadBackSeedsTheSameTable) {
@@ -103,6 +100,73 @@ TEST_F(CaptureSnapshotTest, ProcSnapshotWrittenAndReadBackSeedsTheSameTable) {
   ASSERT_NE(self->fds->Find(fd), nullptr);
   EXPECT_EQ(self->fds->Find(fd)->name, file);
   EXPECT_EQ(self->fds->Find(fd)->type, FdType::kFile);
+}
+
+// A rotated file starts with the capture's table as it is then: written as
+// snapshot records and read back, it builds the same table (live threads,
+// their descriptors), whatever the table learnt after its /proc seed.
+TEST_F(CaptureSnapshotTest, TheTablesOwnSnapshotSeedsTheSameTable) {
+  ThreadTableOptions options;
+  options.proc_fallback = false;
+  ThreadTable table(options);
+  table.ApplySnapshot(MakeProcSnapshot("/proc"));
+  ThreadInfo exited;
+  exited.tid = exited.tgid = 4'000'000;
+  exited.comm = "gone";
+  exited.exited = true;
+  table.Insert(exited);
+  // A process the table learnt of after its seed: its descriptors, shared
+  // by its threads, come after its leader, whichever thread came first.
+  auto fds = std::make_shared<FdTable>();
+  FdInfo log;
+  log.fd = 3;
+  log.type = FdType::kFile;
+  log.name = "/var/log/leader.log";
+  log.open_flags = O_WRONLY | O_APPEND;
+  fds->Set(log);
+  ThreadInfo worker;
+  worker.tid = 4'000'002;
+  worker.tgid = 4'000'001;
+  worker.comm = "worker";
+  worker.fds = fds;
+  table.Insert(worker);
+  ThreadInfo leader;
+  leader.tid = leader.tgid = 4'000'001;
+  leader.comm = "leader";
+  leader.args = {"-x", "y"};
+  leader.fds = fds;
+  table.Insert(leader);
+
+  const SnapshotRecords snapshot = table.Snapshot(77);
+  Write(snapshot, 1);
+  SnapshotRecords read;
+  absl::StatusOr<uint64_t> count = ForEachSnapshotRecord(
+      path_, [&](const kestrel_record_header* h) { ASSERT_TRUE(read.AddRecord(h).ok()); });
+  ASSERT_TRUE(count.ok()) << count.status();
+  ThreadTable from_file(options);
+  from_file.ApplySnapshot(read);
+  EXPECT_EQ(from_file.size(), table.size() - 1);  // all but the exited thread
+  EXPECT_EQ(from_file.Find(exited.tid), nullptr);
+  size_t compared = 0;
+  read.ForEach([&](const kestrel_record_header* h) {
+    EXPECT_EQ(h->ts_ns, 77u);
+    if (h->type != KESTREL_EVT_SNAPSHOT_THREAD) return;
+    const ThreadInfo* a = table.Find(h->tid);
+    const ThreadInfo* b = from_file.Find(h->tid);
+    ASSERT_NE(a, nullptr);
+    ASSERT_NE(b, nullptr);
+    ExpectSameThread(*a, *b);
+    ++compared;
+  });
+  EXPECT_EQ(compared, from_file.size());
+  ASSERT_NE(from_file.Find(worker.tid), nullptr);
+  EXPECT_EQ(from_file.Find(worker.tid)->comm, "worker");
+  EXPECT_EQ(from_file.Find(leader.tid)->args, leader.args);
+  EXPECT_EQ(from_file.Find(worker.tid)->fds, from_file.Find(leader.tid)->fds);
+  const ThreadInfo* self = from_file.Find(static_cast<uint32_t>(gettid()));
+  ASSERT_NE(self, nullptr);
+  ASSERT_NE(self->fds, nullptr);
+  EXPECT_GT(self->fds->size(), 0u);
 }
 
 TEST_F(CaptureSnapshotTest, TheReaderTellsSnapshotRecordsFromEvents) {

@@ -9,11 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "capture_temp_dir.h"
 #include "engine/capture_file/capture_reader.h"
 #include "engine/capture_file/capture_writer.h"
+#include "engine/capture_file/past_schemas.h"
 #include "engine/capture_file/schema_codec.h"
 #include "engine/decode/event_decoder.h"
-#include "engine/decode/record_of_schema.h"
+#include "engine/decode/record_view.h"
 #include "engine/output/event_printer.h"
 #include "engine/state/thread_table.h"
 #include "shared/event_types.h"
@@ -56,17 +58,11 @@ std::vector<uint8_t> Text(const std::string& s) {
   return b;
 }
 
-class EmbeddedSchemaTest : public ::testing::Test {
+class EmbeddedSchemaTest : public CaptureTempDirTest {
  protected:
   void SetUp() override {
-    char tmpl[] = "/tmp/kestrel-schema-test-XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-    path_ = dir_ + "/file.kcap";
-  }
-  void TearDown() override {
-    unlink(path_.c_str());
-    rmdir(dir_.c_str());
+    CaptureTempDirTest::SetUp();
+    path_ = Path("file.kcap");
   }
 
   // Writes `records` into a file whose info block carries `schema` as the
@@ -84,12 +80,12 @@ class EmbeddedSchemaTest : public ::testing::Test {
     ASSERT_TRUE((*writer)->Close().ok());
   }
 
-  std::string dir_, path_;
+  std::string path_;
 };
 
 TEST_F(EmbeddedSchemaTest, TheCompiledSchemaRoundTripsThroughItsEncoding) {
   const SchemaTable& compiled = SchemaTable::Compiled();
-  auto decoded = DecodeSchema(EncodeSchema(compiled));
+  auto decoded = DecodeSchema(EncodeSchema(compiled), KESTREL_SCHEMA_VERSION);
   ASSERT_TRUE(decoded.ok()) << decoded.status();
   ASSERT_EQ((*decoded)->events().size(), compiled.events().size());
   for (size_t i = 0; i < compiled.events().size(); ++i) {
@@ -121,7 +117,8 @@ TEST_F(EmbeddedSchemaTest, AnOlderSchemasRecordsDecodeWithTheFilesNames) {
                                                       {"pathname", KPT_PATH, KPS_ARG1, KFS_NONE},
                                                       {"res", KPT_FD, KPS_RET, KFS_NONE},
                                                       {"dirfd", KPT_FD, KPS_ARG0, KFS_NONE},
-                                                  }}});
+                                                  }}},
+                                       1);
   const std::vector<uint8_t> record =
       Record(KESTREL_EVT_OPENAT, 1, {Text("/etc/hosts"), Int64(5), Int64(-100)});
   WriteFile(1, *older, {record});
@@ -131,8 +128,8 @@ TEST_F(EmbeddedSchemaTest, AnOlderSchemasRecordsDecodeWithTheFilesNames) {
   EXPECT_EQ((*reader)->info().schema_version, 1u);
   const kestrel_record_header* h = (*reader)->Next();
   ASSERT_NE(h, nullptr);
-  std::vector<uint8_t> scratch;
-  auto view = ParseRecordOfAnySchema(h, h->len, scratch);
+  EXPECT_FALSE(RecordView::Parse(h, h->len).ok()) << "this build's schema is version 2";
+  auto view = RecordView::Parse(h, h->len, (*reader)->schema());
   ASSERT_TRUE(view.ok()) << view.status();
   EXPECT_FALSE(DecodedEvent::Decode(*view).ok()) << "this build's OPENAT has other parameters";
   auto event = DecodedEvent::Decode(*view, (*reader)->schema());
@@ -170,7 +167,7 @@ TEST_F(EmbeddedSchemaTest, ANewerSchemaIsReadThroughTheEmbeddedSchema) {
   future.params.push_back({"res", KPT_ERRNO, KPS_RET, KFS_NONE});
   future.params.push_back({"blob", KPT_PARAM_TYPE_MAX, KPS_ARG0, KFS_NONE});
   events.push_back(future);
-  const auto newer = SchemaTable::Copy(events);
+  const auto newer = SchemaTable::Copy(events, KESTREL_SCHEMA_VERSION + 1);
   // KPT_PARAM_TYPE_MAX has no name of its own ("none", as no real
   // parameter is): it travels as a type this build does not know, as a
   // later Kestrel's new type would.
@@ -191,9 +188,8 @@ TEST_F(EmbeddedSchemaTest, ANewerSchemaIsReadThroughTheEmbeddedSchema) {
   ASSERT_TRUE(reader.ok()) << reader.status();
   const kestrel_record_header* h = (*reader)->Next();
   ASSERT_NE(h, nullptr);
-  std::vector<uint8_t> scratch;
-  auto view = ParseRecordOfAnySchema(h, h->len, scratch);
-  ASSERT_TRUE(view.ok());
+  auto view = RecordView::Parse(h, h->len, (*reader)->schema());
+  ASSERT_TRUE(view.ok()) << view.status();
   auto event = DecodedEvent::Decode(*view, (*reader)->schema());
   ASSERT_TRUE(event.ok()) << event.status();
   EXPECT_EQ(event->info().name, "FUTURE_CALL");
@@ -239,6 +235,56 @@ TEST_F(EmbeddedSchemaTest, AFileWithoutASchemaUsesThisBuilds) {
   auto reader = CaptureReader::Open(path_);
   ASSERT_TRUE(reader.ok()) << reader.status();
   EXPECT_EQ(&(*reader)->schema(), &SchemaTable::Compiled());
+}
+
+// Schema version 1 wrote files without their schema: this build keeps it,
+// generated from the version-1 sources (past_schemas/describe_schema.cpp).
+TEST_F(EmbeddedSchemaTest, SchemaVersionOneIsKept) {
+  EXPECT_TRUE(PastSchema(KESTREL_SCHEMA_VERSION).empty()) << "files of this version embed it";
+  EXPECT_TRUE(PastSchema(0).empty());
+  auto v1 = DecodeSchema(PastSchema(1), 1);
+  ASSERT_TRUE(v1.ok()) << v1.status();
+  EXPECT_EQ((*v1)->version(), 1u);
+  const EventInfo* openat = (*v1)->Find(KESTREL_EVT_OPENAT);
+  ASSERT_NE(openat, nullptr);
+  EXPECT_EQ(openat->name, "OPENAT");
+  EXPECT_EQ(openat->syscall, "openat");
+  ASSERT_GE(openat->params.size(), 5u);
+  EXPECT_EQ(openat->params[0].name, "fd");
+  EXPECT_EQ(openat->params[0].source, KPS_RET);
+  EXPECT_EQ(openat->params[2].name, "name");
+  EXPECT_EQ(openat->params[2].type, KPT_PATH);
+  EXPECT_EQ(openat->params[3].flag_set, KFS_OPEN_FLAGS);
+  EXPECT_EQ(openat->return_index, 0);
+}
+
+// A file of schema 1 (no schema in it) reads through the kept one; a file
+// of a version no Kestrel wrote without its schema is refused.
+TEST_F(EmbeddedSchemaTest, AFileOfAnOlderVersionWithoutItsSchemaReadsThroughTheKeptOne) {
+  CaptureInfo info = CaptureInfoOfThisMachine();
+  info.schema_version = 1;
+  info.event_schema.clear();
+  {
+    auto writer = CaptureWriter::Create(path_, info);
+    ASSERT_TRUE(writer.ok());
+    ASSERT_TRUE((*writer)->Close().ok());
+  }
+  auto reader = CaptureReader::Open(path_);
+  ASSERT_TRUE(reader.ok()) << reader.status();
+  EXPECT_NE(&(*reader)->schema(), &SchemaTable::Compiled());
+  EXPECT_EQ((*reader)->schema().version(), 1u);
+  EXPECT_NE((*reader)->schema().Find(KESTREL_EVT_OPENAT), nullptr);
+
+  info.schema_version = 0;
+  {
+    auto writer = CaptureWriter::Create(path_, info);
+    ASSERT_TRUE(writer.ok());
+    ASSERT_TRUE((*writer)->Close().ok());
+  }
+  auto refused = CaptureReader::Open(path_);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(std::string(refused.status().message()).find("event schema 0"), std::string::npos)
+      << refused.status();
 }
 
 }  // namespace

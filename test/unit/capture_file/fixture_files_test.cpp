@@ -13,7 +13,6 @@
 #include "absl/strings/str_cat.h"
 #include "engine/capture_file/capture_reader.h"
 #include "engine/decode/event_decoder.h"
-#include "engine/decode/record_of_schema.h"
 #include "engine/decode/record_view.h"
 #include "engine/output/event_printer.h"
 #include "engine/state/thread_table.h"
@@ -68,9 +67,8 @@ TEST(FixtureFilesTest, EveryFixtureReadsWholeWithTheKnownWorkload) {
         ++undecodable;
         continue;
       }
-      std::vector<uint8_t> scratch;
-      auto view = ParseRecordOfAnySchema(h, h->len, scratch);
-      ASSERT_TRUE(view.ok());
+      auto view = RecordView::Parse(h, h->len, schema);
+      ASSERT_TRUE(view.ok()) << view.status();
       const EventInfo* info = schema.Find(h->type);
       if (info == nullptr || info->name != "OPENAT") continue;
       auto event = DecodedEvent::Decode(*view, schema);

@@ -13,6 +13,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
 #include "crc32c.h"
+#include "past_schemas.h"
 #include "schema_codec.h"
 
 namespace kestrel::engine::capture_file {
@@ -105,19 +106,32 @@ absl::StatusOr<std::unique_ptr<CaptureReader>> CaptureReader::Open(const std::st
   if (!info.ok()) {
     return absl::DataLossError(absl::StrFormat("%s: %s", path, info.status().message()));
   }
-  if (!info->event_schema.empty()) {
-    absl::StatusOr<std::unique_ptr<SchemaTable>> schema = DecodeSchema(info->event_schema);
-    if (!schema.ok()) {
-      return absl::DataLossError(absl::StrFormat("%s: %s", path, schema.status().message()));
-    }
-    reader->file_schema_ = *std::move(schema);
-  } else if (info->schema_version > KESTREL_SCHEMA_VERSION) {
+  if (info->event_schema.empty() && info->schema_version > KESTREL_SCHEMA_VERSION) {
     return absl::FailedPreconditionError(absl::StrFormat(
         "%s was written by a newer Kestrel (event schema %u, not embedded in the file; this one "
         "reads up to %u)",
         path, info->schema_version, KESTREL_SCHEMA_VERSION));
   }
+  // Files written before the schema was embedded are read through the
+  // schema of their version kept in this build.
+  const std::span<const uint8_t> encoded =
+      info->event_schema.empty() ? PastSchema(info->schema_version) : info->event_schema;
+  if (info->event_schema.empty() && encoded.empty() &&
+      info->schema_version != KESTREL_SCHEMA_VERSION) {
+    return absl::FailedPreconditionError(
+        absl::StrFormat("%s has event schema %u, which no Kestrel wrote without embedding it", path,
+                        info->schema_version));
+  }
+  if (!encoded.empty()) {
+    absl::StatusOr<std::unique_ptr<SchemaTable>> schema =
+        DecodeSchema(encoded, info->schema_version);
+    if (!schema.ok()) {
+      return absl::DataLossError(absl::StrFormat("%s: %s", path, schema.status().message()));
+    }
+    reader->file_schema_ = *std::move(schema);
+  }
   reader->info_ = *std::move(info);
+  reader->format_ = fh.format_version;
   reader->next_block_ = fh.header_bytes + sizeof(BlockHeader) + h.stored_bytes;
   reader->zstd_ = ZSTD_createDCtx();
   return reader;
@@ -184,21 +198,22 @@ const kestrel_record_header* CaptureReader::Next(bool* snapshot) {
     return nullptr;
   }
   std::memcpy(&h, block_ + block_at_, sizeof(h));
-  if (h.len < sizeof(h) || h.len > left) {
+  const uint64_t stride = RecordStride(format_, h.len);
+  if (h.len < sizeof(h) || stride > left) {
     Fail(block_offset_,
          absl::StrFormat("a record in the block at byte %u has a bad length", block_offset_));
     return nullptr;
   }
   const uint8_t* bytes = block_ + block_at_;
-  // Records sit back to back, so one may start at any byte; callers read
-  // it as a struct, so hand them an aligned copy when it is not aligned.
+  // Callers read the record as a struct: hand them an aligned copy when it
+  // is not aligned in place (format 1, or a stored block).
   if (reinterpret_cast<uintptr_t>(bytes) % alignof(kestrel_record_header) != 0) {
     aligned_.resize((h.len + sizeof(uint64_t) - 1) / sizeof(uint64_t));
     std::memcpy(aligned_.data(), bytes, h.len);
     bytes = reinterpret_cast<const uint8_t*>(aligned_.data());
   }
   const auto* record = reinterpret_cast<const kestrel_record_header*>(bytes);
-  block_at_ += h.len;
+  block_at_ += stride;
   --block_records_left_;
   ++records_;
   if (snapshot != nullptr) *snapshot = block_is_snapshot_;

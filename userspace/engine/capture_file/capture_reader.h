@@ -37,8 +37,10 @@ class CaptureReader {
   ~CaptureReader();
 
   const CaptureInfo& info() const { return info_; }
-  // The schema to decode this file's records with: the one embedded in the
-  // file, whatever its version; this build's when the file has none.
+  // The schema to parse and decode this file's records with: the one
+  // embedded in the file, whatever its version; for an older file written
+  // before schemas were embedded, its version's as this build keeps it
+  // (past_schemas.h); this build's when the file is of its version.
   const SchemaTable& schema() const {
     return file_schema_ ? *file_schema_ : SchemaTable::Compiled();
   }
@@ -69,11 +71,15 @@ class CaptureReader {
   const uint8_t* block_ = nullptr;  // the current block's records
   size_t block_size_ = 0, block_at_ = 0;
   uint32_t block_records_left_ = 0;
-  size_t block_offset_ = 0;  // file offset of the current block
+  uint32_t format_ = kFormatVersion;  // the file's: how records are laid out
+  size_t block_offset_ = 0;           // file offset of the current block
   bool block_is_snapshot_ = false;
   std::optional<Damage> damage_;
   uint64_t records_ = 0;
-  std::vector<uint64_t> aligned_;  // the current record, when it is not aligned in its block
+  // The current record, when it is not aligned in place: format 1 put
+  // records back to back, and a stored (uncompressed) block sits at any
+  // offset of the mapped file.
+  std::vector<uint64_t> aligned_;
 };
 
 }  // namespace kestrel::engine::capture_file

@@ -35,7 +35,7 @@ absl::StatusOr<std::unique_ptr<CaptureWriter>> CaptureWriter::Create(const std::
 CaptureWriter::CaptureWriter(int fd, std::string path, WriterOptions options)
     : fd_(fd), path_(std::move(path)), options_(options) {
   if (options_.zstd_level > 0) zstd_ = ZSTD_createCCtx();
-  block_.reserve(options_.block_bytes + KESTREL_MAX_RECORD_BYTES);
+  block_.reserve(options_.block_bytes + KESTREL_MAX_RECORD_BYTES + kRecordAlign);
 }
 
 CaptureWriter::~CaptureWriter() {
@@ -66,6 +66,7 @@ absl::Status CaptureWriter::AppendTo(BlockKind kind, const kestrel_record_header
   last_ts_ = record->ts_ns;
   const auto* bytes = reinterpret_cast<const uint8_t*>(record);
   block_.insert(block_.end(), bytes, bytes + record->len);
+  block_.resize(RecordStride(kFormatVersion, static_cast<uint32_t>(block_.size())));
   ++block_records_;
   ++records_;
   raw_bytes_ += record->len;

@@ -6,8 +6,10 @@
 //
 // The first block is the info block (kind kInfo): what the capture was made
 // with. Snapshot blocks (the system at start) come next, then event blocks:
-// records exactly as they left the ring, back to back, each starting with
-// its kestrel_record_header (whose `len` walks the payload). Every block
+// records exactly as they left the ring, each starting with its
+// kestrel_record_header and, since format 2, padded with zeros to a
+// multiple of kRecordAlign bytes (format 1 put them back to back), so a
+// reader walks the payload by `len` rounded up. Every block
 // carries its own length, record count, time range and a CRC32C over its
 // header and payload, so a reader that meets a damaged or cut block knows
 // where, and keeps everything before it.
@@ -20,7 +22,18 @@ namespace kestrel::engine::capture_file {
 
 inline constexpr char kFileMagic[8] = {'K', 'E', 'S', 'T', 'R', 'E', 'L', 'C'};
 // Bumped for any change a reader of the previous version cannot read.
-inline constexpr uint32_t kFormatVersion = 1;
+// 2: records padded to kRecordAlign inside their block.
+inline constexpr uint32_t kFormatVersion = 2;
+
+// Records in a decoded block start at multiples of this (format 2 on): a
+// reader hands them out in place, as the structs they begin with, where
+// format 1's records had to be copied to an aligned buffer first.
+inline constexpr uint32_t kRecordAlign = 8;
+
+// Where the record after one of `len` bytes starts, in a file of `format`.
+inline constexpr uint64_t RecordStride(uint32_t format, uint32_t len) {
+  return format >= 2 ? (uint64_t{len} + kRecordAlign - 1) / kRecordAlign * kRecordAlign : len;
+}
 
 struct FileHeader {
   char magic[8];

@@ -115,7 +115,8 @@ std::vector<uint8_t> Raw(const SchemaTable& schema) {
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<SchemaTable>> DecodeSchema(std::span<const uint8_t> frame) {
+absl::StatusOr<std::unique_ptr<SchemaTable>> DecodeSchema(std::span<const uint8_t> frame,
+                                                          uint32_t version) {
   const unsigned long long size = ZSTD_getFrameContentSize(frame.data(), frame.size());
   if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN ||
       size > kMaxSchemaBytes) {
@@ -154,7 +155,7 @@ absl::StatusOr<std::unique_ptr<SchemaTable>> DecodeSchema(std::span<const uint8_
     }
     events.push_back(std::move(e));
   }
-  return SchemaTable::Copy(events);
+  return SchemaTable::Copy(events, version);
 }
 
 }  // namespace kestrel::engine::capture_file

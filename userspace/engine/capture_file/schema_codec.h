@@ -29,7 +29,9 @@
 namespace kestrel::engine::capture_file {
 
 std::vector<uint8_t> EncodeSchema(const SchemaTable& schema);
-absl::StatusOr<std::unique_ptr<SchemaTable>> DecodeSchema(std::span<const uint8_t> bytes);
+// The encoding does not hold the version: the file's info block does.
+absl::StatusOr<std::unique_ptr<SchemaTable>> DecodeSchema(std::span<const uint8_t> bytes,
+                                                          uint32_t version);
 
 }  // namespace kestrel::engine::capture_file
 

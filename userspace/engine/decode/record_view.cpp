@@ -10,7 +10,8 @@ absl::Status ParamSizeError(uint32_t index, size_t want, size_t got) {
       absl::StrFormat("parameter %u has %u bytes, expected %u", index, got, want));
 }
 
-absl::StatusOr<RecordView> RecordView::Parse(const void* data, size_t available) {
+absl::StatusOr<RecordView> RecordView::Parse(const void* data, size_t available,
+                                             const SchemaTable& schema) {
   if (data == nullptr || available < sizeof(kestrel_record_header)) {
     return absl::InvalidArgumentError(
         absl::StrFormat("record of %u bytes is shorter than its %u-byte header", available,
@@ -19,9 +20,9 @@ absl::StatusOr<RecordView> RecordView::Parse(const void* data, size_t available)
   RecordView view;
   std::memcpy(&view.header_, data, sizeof(view.header_));
   const kestrel_record_header& h = view.header_;
-  if (h.version != KESTREL_SCHEMA_VERSION) {
+  if (h.version != schema.version()) {
     return absl::InvalidArgumentError(absl::StrFormat(
-        "record schema version %u, this build reads %u", h.version, KESTREL_SCHEMA_VERSION));
+        "record schema version %u, the schema read with is %u", h.version, schema.version()));
   }
   if (h.len < sizeof(kestrel_record_header) || h.len > available ||
       h.len > KESTREL_MAX_RECORD_BYTES) {

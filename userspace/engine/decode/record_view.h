@@ -10,6 +10,7 @@
 #include <span>
 
 #include "absl/status/statusor.h"
+#include "schema_table.h"
 #include "shared/event_schema.h"
 #include "shared/record_format.h"
 
@@ -17,8 +18,14 @@ namespace kestrel::engine {
 
 class RecordView {
  public:
-  // `available` is how many bytes may be read at `data`.
-  static absl::StatusOr<RecordView> Parse(const void* data, size_t available);
+  // `available` is how many bytes may be read at `data`. The record must be
+  // of `schema`'s version: this build's for live records, a capture file's
+  // own (CaptureReader::schema()) for its records, whatever version it is.
+  static absl::StatusOr<RecordView> Parse(const void* data, size_t available,
+                                          const SchemaTable& schema);
+  static absl::StatusOr<RecordView> Parse(const void* data, size_t available) {
+    return Parse(data, available, SchemaTable::Compiled());
+  }
 
   const kestrel_record_header& header() const { return header_; }
   uint32_t nparams() const { return header_.nparams; }

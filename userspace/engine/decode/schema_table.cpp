@@ -9,14 +9,17 @@ const SchemaTable& SchemaTable::Compiled() {
     auto* t = new SchemaTable();
     t->events_ = OtherEvents();
     t->events_.insert(t->events_.end(), AllEvents().begin(), AllEvents().end());
+    t->version_ = KESTREL_SCHEMA_VERSION;
     t->Index();
     return t;
   }();
   return *table;
 }
 
-std::unique_ptr<SchemaTable> SchemaTable::Copy(const std::vector<EventInfo>& events) {
+std::unique_ptr<SchemaTable> SchemaTable::Copy(const std::vector<EventInfo>& events,
+                                               uint32_t version) {
   std::unique_ptr<SchemaTable> t(new SchemaTable());
+  t->version_ = version;
   const auto own = [&](std::string_view s) {
     t->strings_.push_back(std::make_unique<std::string>(s));
     return std::string_view(*t->strings_.back());

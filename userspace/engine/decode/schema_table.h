@@ -20,9 +20,10 @@ class SchemaTable {
   // This build's schema (shared/event_schema.h), alive for the program.
   static const SchemaTable& Compiled();
 
-  // A table owning copies of `events`' strings, so `events` may point into
-  // a buffer that goes away. Return indexes are derived from the sources.
-  static std::unique_ptr<SchemaTable> Copy(const std::vector<EventInfo>& events);
+  // A table of schema `version` owning copies of `events`' strings, so
+  // `events` may point into a buffer that goes away. Return indexes are
+  // derived from the sources.
+  static std::unique_ptr<SchemaTable> Copy(const std::vector<EventInfo>& events, uint32_t version);
 
   SchemaTable(const SchemaTable&) = delete;
   SchemaTable& operator=(const SchemaTable&) = delete;
@@ -35,6 +36,8 @@ class SchemaTable {
   }
   // Every event, by increasing type.
   const std::vector<EventInfo>& events() const { return events_; }
+  // The schema version its records carry in their header.
+  uint32_t version() const { return version_; }
 
  private:
   SchemaTable() = default;
@@ -43,6 +46,7 @@ class SchemaTable {
   std::vector<std::unique_ptr<std::string>> strings_;  // what copied views point at
   std::vector<EventInfo> events_;
   std::vector<int32_t> index_by_type_;
+  uint32_t version_ = 0;
 };
 
 }  // namespace kestrel::engine

@@ -8,7 +8,6 @@
 #include "control_format.h"
 #include "engine/decode/event_decoder.h"
 #include "engine/decode/generic_syscall.h"
-#include "engine/decode/record_of_schema.h"
 #include "engine/decode/syscall_names.h"
 #include "escape.h"
 #include "param_format.h"
@@ -177,13 +176,9 @@ absl::StatusOr<PrintOutcome> EventPrinter::FormatSpecific(const RecordView& view
 
 absl::StatusOr<PrintOutcome> EventPrinter::Format(const kestrel_record_header* record,
                                                   std::string& line) {
-  // A capture file's records are read through the schema it embeds, so
-  // their schema version need not be this build's.
-  thread_local std::vector<uint8_t> scratch;
-  absl::StatusOr<RecordView> view =
-      schema_ == &SchemaTable::Compiled()
-          ? RecordView::Parse(record, KESTREL_MAX_RECORD_BYTES)
-          : ParseRecordOfAnySchema(record, KESTREL_MAX_RECORD_BYTES, scratch);
+  // A capture file's records are read through the file's schema, so their
+  // schema version need not be this build's.
+  absl::StatusOr<RecordView> view = RecordView::Parse(record, KESTREL_MAX_RECORD_BYTES, *schema_);
   if (!view.ok()) return view.status();
   line.clear();
   if (IsControlRecord(*view)) {
