@@ -77,6 +77,27 @@ TEST(ThreadTableTest, ForkChildInheritsTheCallersEntry) {
   EXPECT_EQ(child->exe, "/usr/bin/bash");
 }
 
+// Falco's proc.duration counts from the clone: the child starts at the
+// record's time on the wall clock, and stays unknown without a boot time.
+TEST(ThreadTableTest, ForkChildStartsAtTheClone) {
+  ThreadTableOptions options = NoProc();
+  options.boot_time_ns = 1'700'000'000'000'000'000;
+  ThreadTable t(options);
+  t.Insert(Thread(100, 100, 1, "bash"));
+  Apply(t, EventRecord(KESTREL_EVT_CLONE, {.tid = 100, .tgid = 100, .ts_ns = 5'000'000'000},
+                       {{"res", 200}, {"child_tid", 200}, {"child_pid", 200}, {"flags", SIGCHLD}}));
+  ASSERT_NE(t.Find(200), nullptr);
+  EXPECT_EQ(t.Find(200)->start_ns, 1'700'000'005'000'000'000u);
+
+  ThreadTable unknown(NoProc());
+  unknown.Insert(Thread(100, 100, 1, "bash"));
+  Apply(unknown,
+        EventRecord(KESTREL_EVT_CLONE, {.tid = 100, .tgid = 100, .ts_ns = 5'000'000'000},
+                    {{"res", 200}, {"child_tid", 200}, {"child_pid", 200}, {"flags", SIGCHLD}}));
+  ASSERT_NE(unknown.Find(200), nullptr);
+  EXPECT_EQ(unknown.Find(200)->start_ns, 0u);
+}
+
 TEST(ThreadTableTest, NewThreadSharesTheCallersProcessAndParent) {
   ThreadTable t(NoProc());
   t.Insert(Thread(100, 100, 1, "server"));

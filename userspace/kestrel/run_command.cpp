@@ -166,6 +166,7 @@ int RunReplay(RunSetup& setup, engine::alerts::AlertOutputs& outputs) {
   // machine's /proc is not theirs.
   engine::ThreadTableOptions table_options;
   table_options.proc_fallback = false;
+  table_options.boot_time_ns = (*reader)->info().boot_time_ns;
   engine::ThreadTable threads(table_options);
   RunPipeline pipeline(setup.fields, threads, outputs, (*reader)->info().boot_time_ns,
                        !setup.config.rule_matching_all);
@@ -260,7 +261,7 @@ int RunLive(RunSetup& setup, engine::alerts::AlertOutputs& outputs) {
   pman_get_capture_settings(handle.get(), &settings);
   // Seeded after the probe is attached: a thread is either in the seed or
   // created under the probe's eyes.
-  engine::ThreadTable threads;
+  engine::ThreadTable threads({.boot_time_ns = settings.boot_time_ns});
   threads.SeedFromProc();
   RunPipeline pipeline(setup.fields, threads, outputs, settings.boot_time_ns,
                        !setup.config.rule_matching_all);

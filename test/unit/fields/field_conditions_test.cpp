@@ -62,17 +62,38 @@ TEST_F(FieldConditionsTest, FalcoNetworkConditions) {
 }
 
 // On a host every container and Kubernetes field Falco's rules name has a
-// value: host, empty, false or 0.
+// value: host (id and name, as Falco's container plugin names the host),
+// empty, false, or the host init's start.
 TEST_F(FieldConditionsTest, ContainerFieldsHaveHostValues) {
+  ThreadInfo init = *sys_.threads().Find(1);
+  init.start_ns = testing::kBootTimeNs + 100'000'000;
+  sys_.threads().Insert(init);
   OpenEtcPasswd();
-  EXPECT_TRUE(Eval("container.id = host"));
-  for (const char* empty :
-       {"container.name", "container.image", "container.image.repository", "container.image.tag",
-        "container.mounts", "k8s.ns.name", "k8s.pod.name"}) {
+  EXPECT_TRUE(Eval("container.id = host and container.name = host"));
+  for (const char* empty : {"container.image", "container.image.repository", "container.image.tag",
+                            "container.mounts", "k8s.ns.name", "k8s.pod.name"}) {
     EXPECT_TRUE(Eval(std::string(empty) + " = \"\" and " + empty + " exists")) << empty;
   }
-  EXPECT_TRUE(Eval("container.privileged = false and container.start_ts = 0"));
+  EXPECT_TRUE(Eval("container.privileged = false"));
+  EXPECT_TRUE(Eval("container.start_ts = " + std::to_string(init.start_ns)));
   EXPECT_TRUE(Eval("proc.is_container_healthcheck = false"));
+}
+
+// container.start_ts is the start of the pid namespace's init: known for the
+// host's namespace only, and missing (as <NA>) while init's start is unknown.
+TEST_F(FieldConditionsTest, ContainerStartIsThePidNamespaceInitStart) {
+  OpenEtcPasswd();
+  EXPECT_FALSE(Eval("container.start_ts exists"));  // the table's init has no start
+  ThreadInfo init = *sys_.threads().Find(1);
+  init.start_ns = testing::kBootTimeNs + 100'000'000;
+  sys_.threads().Insert(init);
+  OpenEtcPasswd();
+  EXPECT_TRUE(Eval("container.start_ts exists"));
+  ThreadInfo cat = *sys_.threads().Find(testing::kCatPid);
+  cat.vpid = 7;  // pid 7 of a namespace of its own
+  sys_.threads().Insert(cat);
+  OpenEtcPasswd();
+  EXPECT_FALSE(Eval("container.start_ts exists"));
 }
 
 TEST_F(FieldConditionsTest, FieldsWithoutValueMatchNothing) {

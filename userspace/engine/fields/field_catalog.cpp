@@ -160,7 +160,7 @@ constexpr FieldDef kFields[] = {
     {"container.id", FieldKind::kContainerId, S, kNo,
      "the container's short id (12 hex digits), or host"},
     {"container.name", FieldKind::kContainerName, S, kNo,
-     "the container's name; empty (Kestrel does not ask the runtime)"},
+     "the container's name; host on the host, else empty (Kestrel does not ask the runtime)"},
     {"container.image", FieldKind::kContainerImage, S, kNo,
      "the container's image; empty (Kestrel does not ask the runtime)"},
     {"container.image.repository", FieldKind::kContainerImageRepository, S, kNo,
@@ -172,7 +172,8 @@ constexpr FieldDef kFields[] = {
     {"container.mounts", FieldKind::kContainerMounts, S, kNo,
      "the container's mounts; empty (Kestrel does not ask the runtime)"},
     {"container.start_ts", FieldKind::kContainerStartTs, U, kNo,
-     "the container's start, ns since the epoch; 0 (Kestrel does not ask the runtime)"},
+     "the start of the process's pid namespace's init, ns since the epoch (as Falco, on the host "
+     "too)"},
     {"k8s.ns.name", FieldKind::kK8sNsName, S, kNo,
      "the Kubernetes namespace; empty (Kestrel does not ask Kubernetes)"},
     {"k8s.pod.name", FieldKind::kK8sPodName, S, kNo,

@@ -616,24 +616,40 @@ bool FieldExtractor::ReadFsPath(FieldId id, FieldValue& out) {
   return !path.empty() && Str(out, path);
 }
 
+const std::string& FieldExtractor::ContainerIdOf(const ThreadInfo& thread) {
+  auto it = container_ids_.find(thread.cgroup);
+  if (it == container_ids_.end()) {
+    it = container_ids_.emplace(thread.cgroup, state::ContainerIdFromCgroupPath(thread.cgroup).id)
+             .first;
+  }
+  return it->second;
+}
+
 bool FieldExtractor::ReadContainer(FieldId id, FieldValue& out) {
   switch (id.kind) {
     case FieldKind::kContainerId: {
       if (ctx_.thread == nullptr) return false;
-      const std::string& cgroup = ctx_.thread->cgroup;
-      auto it = container_ids_.find(cgroup);
-      if (it == container_ids_.end()) {
-        it = container_ids_.emplace(cgroup, state::ContainerIdFromCgroupPath(cgroup).id).first;
-      }
-      return Str(out, it->second);
+      return Str(out, ContainerIdOf(*ctx_.thread));
+    }
+    // Falco's container plugin names the host's pseudo-container "host".
+    case FieldKind::kContainerName:
+      if (ctx_.thread == nullptr) return false;
+      return Str(out, ContainerIdOf(*ctx_.thread) == "host" ? "host" : "");
+    // Falco takes a container's start from its pid namespace's init, on the
+    // host too (the host's init). Only the host namespace's init is in the
+    // table; another namespace's start is not known.
+    case FieldKind::kContainerStartTs: {
+      const ThreadInfo* t = ctx_.thread;
+      if (t == nullptr || ctx_.threads == nullptr) return false;
+      const bool host_pid_namespace = t->vpid == 0 || t->vpid == t->tgid;
+      const ThreadInfo* init = ctx_.threads->Find(1);
+      if (!host_pid_namespace || init == nullptr || init->start_ns == 0) return false;
+      return Uint(out, init->start_ns);
     }
     // Kestrel does not ask container runtimes or Kubernetes: these exist so
-    // Falco's rules load, and are empty (false, 0) for every process.
+    // Falco's rules load, and are empty (false) for every process.
     case FieldKind::kContainerPrivileged:
       return Bool(out, false);
-    case FieldKind::kContainerStartTs:
-      return Uint(out, 0);
-    case FieldKind::kContainerName:
     case FieldKind::kContainerImage:
     case FieldKind::kContainerImageRepository:
     case FieldKind::kContainerImageTag:

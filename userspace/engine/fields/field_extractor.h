@@ -47,6 +47,8 @@ class FieldExtractor : public filter::FieldReader {
   bool ReadFd(FieldId id, filter::FieldValue& out);
   bool ReadFsPath(FieldId id, filter::FieldValue& out);
   bool ReadContainer(FieldId id, filter::FieldValue& out);
+  // The container.id of `thread` ("host" outside containers).
+  const std::string& ContainerIdOf(const ThreadInfo& thread);
 
   bool ReadParam(FieldId id, bool raw, filter::FieldValue& out);
   const ThreadInfo* Parent(const ThreadInfo* t) const;

@@ -289,7 +289,8 @@ void ThreadTable::ApplyClone(const kestrel_record_header& h, const DecodedEvent&
   SetId(child.vpid, event.Int("child_vpid"));
   child.exited = false;
   child.exit_ts_ns = 0;
-  child.start_ns = 0;
+  // Falco's process start is its clone's time.
+  child.start_ns = options_.boot_time_ns != 0 ? h.ts_ns + options_.boot_time_ns : 0;
   if (std::optional<std::string> comm = event.String("comm"); comm && !comm->empty()) {
     child.comm = *std::move(comm);
   }

@@ -47,6 +47,10 @@ struct ThreadTableOptions {
   // predates the capture but was missed by the seed). Off, such a thread
   // has no entry.
   bool proc_fallback = true;
+  // Wall-clock ns at boot, turning a record's time into a process's start
+  // (proc.duration of a process cloned under the probe); 0: not known, and
+  // such starts stay unknown.
+  uint64_t boot_time_ns = 0;
 };
 
 class ThreadTable {

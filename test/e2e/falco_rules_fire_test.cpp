@@ -1,0 +1,869 @@
+// Falco's public stable rules (falco_rules.yaml from falcosecurity/rules)
+// fire under `kestrel run` for every rule whose trigger can happen on a host
+// without a container runtime, with each %field of the rule's output filled
+// as Falco fills it there. The file is not part of Kestrel: the suite reads
+// it from the folder KESTREL_FALCO_RULES_DIR names and passes without
+// checking when it is unset. Rules that need a container (container.id is
+// "host" here) are not triggered.
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <ifaddrs.h>
+#include <linux/if_ether.h>
+#include <netinet/in.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/ptrace.h>
+#include <sys/sendfile.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "../support/json_value.h"
+#include "../support/strict_json.h"
+#include "absl/strings/str_format.h"
+#include "kestrel_process.h"
+
+namespace kestrel::e2e {
+namespace {
+
+namespace fs = std::filesystem;
+using kestrel::testing::JsonValue;
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+
+const char* RulesDir() { return std::getenv("KESTREL_FALCO_RULES_DIR"); }
+
+// A name of this test run's own, so its alerts are told apart from the host's.
+std::string Unique(const std::string& tag) {
+  return "kestrel-falco-" + tag + "-" + std::to_string(getpid());
+}
+
+// The command name (comm) of `pid`, as the kernel keeps it.
+std::string Comm(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/comm");
+  std::string comm;
+  std::getline(in, comm);
+  return comm;
+}
+
+pid_t ParentOf(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t close_paren = stat.rfind(')');
+  if (close_paren == std::string::npos) return 0;
+  return std::atoi(stat.c_str() + close_paren + 4);  // ") S <ppid>"
+}
+
+// The comms of this process and its ancestors up to init: [0] is this test.
+std::vector<std::string> OwnAncestry() {
+  std::vector<std::string> names;
+  for (pid_t pid = getpid(); pid > 0; pid = ParentOf(pid)) names.push_back(Comm(pid));
+  return names;
+}
+
+// Execs `argv` (argv[0] is the name the program sees, `path` the file) as a
+// child of this test, stdio on /dev/null, and waits for it. `before_exec`
+// runs in the child (e.g. to drop privileges).
+int Exec(const std::string& path, const std::vector<std::string>& argv,
+         const std::function<void()>& before_exec = {}) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const int null = open("/dev/null", O_RDWR);
+    dup2(null, 0);
+    dup2(null, 1);
+    dup2(null, 2);
+    if (before_exec) before_exec();
+    std::vector<char*> args;
+    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execv(path.c_str(), args.data());
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// Runs `body` in a forked child of this test and returns its exit status.
+int InChild(const std::function<int()>& body) {
+  const pid_t pid = fork();
+  if (pid == 0) _exit(body());
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// A folder of this run's own, world-readable (a system user execs from it).
+class TempDir {
+ public:
+  TempDir() {
+    char templ[] = "/tmp/kestrel-falco-XXXXXX";
+    path_ = mkdtemp(templ);
+    chmod(path_.c_str(), 0755);
+  }
+  ~TempDir() { fs::remove_all(path_); }
+  std::string Copy(const std::string& from, const std::string& name) const {
+    const std::string to = path_ + "/" + name;
+    fs::copy_file(from, to, fs::copy_options::overwrite_existing);
+    chmod(to.c_str(), 0755);
+    return to;
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// This host's first IPv4 address that Falco's `outbound` macro counts as
+// leaving the host: not loopback, not in RFC 1918's private ranges.
+std::optional<in_addr> PublicIpv4() {
+  ifaddrs* list = nullptr;
+  if (getifaddrs(&list) != 0) return std::nullopt;
+  std::optional<in_addr> found;
+  for (ifaddrs* i = list; i != nullptr && !found; i = i->ifa_next) {
+    if (i->ifa_addr == nullptr || i->ifa_addr->sa_family != AF_INET) continue;
+    const in_addr a = reinterpret_cast<sockaddr_in*>(i->ifa_addr)->sin_addr;
+    const uint32_t h = ntohl(a.s_addr);
+    const bool loopback = (h >> 24) == 127;
+    const bool private_net =
+        (h >> 24) == 10 || (h >> 20) == ((172u << 4) | 1) || (h >> 16) == ((192u << 8) | 168);
+    if (!loopback && !private_net) found = a;
+  }
+  freeifaddrs(list);
+  return found;
+}
+
+// A TCP listener on `addr`:`port`.
+class Listener {
+ public:
+  Listener(in_addr addr, uint16_t port) {
+    fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    const int one = 1;
+    setsockopt(fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+    sockaddr_in sa{};
+    sa.sin_family = AF_INET;
+    sa.sin_addr = addr;
+    sa.sin_port = htons(port);
+    ok_ = bind(fd_, reinterpret_cast<sockaddr*>(&sa), sizeof(sa)) == 0 && listen(fd_, 64) == 0;
+    socklen_t len = sizeof(sa);
+    getsockname(fd_, reinterpret_cast<sockaddr*>(&sa), &len);
+    port_ = ntohs(sa.sin_port);
+  }
+  ~Listener() { close(fd_); }
+  bool ok() const { return ok_; }
+  uint16_t port() const { return port_; }
+
+ private:
+  int fd_ = -1;
+  bool ok_ = false;
+  uint16_t port_ = 0;
+};
+
+// A cgroup named as Docker's systemd driver names a container's
+// ("docker-<64 hex>.scope"), in the hierarchy the probe reports first (the
+// v1 cpuset one on a hybrid host, else the unified one). There is no
+// container runtime on the host: a process moved into this cgroup is what
+// Falco, which derives container.id from the cgroup the same way, counts as
+// a container without metadata.
+class ContainerCgroup {
+ public:
+  ContainerCgroup() {
+    const std::string full = absl::StrFormat("%012x", getpid()) + std::string(52, 'e');
+    id_ = full.substr(0, 12);
+    const bool v1_cpuset = fs::exists("/sys/fs/cgroup/cpuset/cpuset.cpus");
+    const std::string root = v1_cpuset ? "/sys/fs/cgroup/cpuset" : "/sys/fs/cgroup";
+    path_ = root + "/docker-" + full + ".scope";
+    ok_ = mkdir(path_.c_str(), 0755) == 0 || errno == EEXIST;
+    if (ok_ && v1_cpuset) {
+      // A v1 cpuset takes no task before it has cpus and memory nodes.
+      for (const char* knob : {"cpuset.cpus", "cpuset.mems"}) {
+        std::ifstream in(root + "/" + knob);
+        std::string value;
+        std::getline(in, value);
+        std::ofstream(path_ + "/" + knob) << value;
+      }
+    }
+  }
+  ~ContainerCgroup() { rmdir(path_.c_str()); }
+  bool ok() const { return ok_; }
+  const std::string& id() const { return id_; }
+  // Moves the calling process in; call it in a child before it acts.
+  bool Join() const {
+    const int fd = open((path_ + "/cgroup.procs").c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    const bool ok = write(fd, "0", 1) == 1;
+    close(fd);
+    return ok;
+  }
+
+ private:
+  std::string id_;
+  std::string path_;
+  bool ok_ = false;
+};
+
+std::string Field(const std::string& name, const std::string& value) {
+  return "\"" + name + "\":\"" + value + "\"";
+}
+
+// What an alert's output_fields must hold: exact values for some fields,
+// and the fields Falco leaves <NA> on a host for this trigger. Every other
+// field of the output must be filled.
+struct Expected {
+  std::map<std::string, std::string> values;
+  std::set<std::string> na;
+  std::set<std::string> unchecked;  // where Falco's value is not settled here
+};
+
+class FalcoRulesFireTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    if (RulesDir() == nullptr) return;
+    ancestry_ = OwnAncestry();
+    run_ = std::make_unique<KestrelProcess>(
+        std::vector<std::string>{"run", "-r", std::string(RulesDir()) + "/falco_rules.yaml",
+                                 "--no-pin", "-o", "json_output=true"});
+    // A symlink over /etc/shadow alerts on the attempt, so a failing one is
+    // a harmless canary: once it alerts, the probe and the rules are live.
+    const std::string canary = "/nonexistent-kestrel-dir/" + Unique("ready");
+    const auto deadline = std::chrono::steady_clock::now() + seconds(60);
+    while (std::chrono::steady_clock::now() < deadline) {
+      (void)!symlink("/etc/shadow", canary.c_str());
+      if (run_->WaitForLine(canary, milliseconds(500))) {
+        ready_ = true;
+        break;
+      }
+    }
+  }
+
+  static void TearDownTestSuite() {
+    if (!run_) return;
+    run_->Signal(SIGINT);
+    const CliResult r = run_->Wait(seconds(30));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    run_.reset();
+  }
+
+  void SetUp() override {
+    if (RulesDir() == nullptr) {
+      std::printf("KESTREL_FALCO_RULES_DIR is not set: Falco's rules not triggered\n");
+      return;
+    }
+    ASSERT_TRUE(ready_) << "kestrel run never raised the canary alert";
+  }
+
+  static bool Enabled() { return RulesDir() != nullptr; }
+
+  // The comm of this test's ancestor `n` generations up (0: the test itself),
+  // or nullopt past init.
+  static std::optional<std::string> Ancestor(size_t n) {
+    if (n >= ancestry_.size()) return std::nullopt;
+    return ancestry_[n];
+  }
+
+  // Waits for an alert of `rule` whose line holds every one of `needles`,
+  // running `trigger` again every `every`; returns the parsed alert.
+  std::optional<JsonValue> ExpectAlert(const std::string& rule,
+                                       const std::vector<std::string>& needles,
+                                       const std::function<void()>& trigger,
+                                       milliseconds every = seconds(1)) {
+    const std::string rule_key = Field("rule", rule);
+    const auto matches = [&](const std::string& line) {
+      if (line.find(rule_key) == std::string::npos) return false;
+      for (const std::string& n : needles) {
+        if (line.find(n) == std::string::npos) return false;
+      }
+      return true;
+    };
+    const auto deadline = std::chrono::steady_clock::now() + seconds(30);
+    size_t seen = 0;
+    while (std::chrono::steady_clock::now() < deadline) {
+      trigger();
+      const auto until = std::chrono::steady_clock::now() + every;
+      while (std::chrono::steady_clock::now() < until) {
+        run_->ReadLine(milliseconds(100));
+        const std::vector<std::string>& lines = run_->lines();
+        for (; seen < lines.size(); ++seen) {
+          if (!matches(lines[seen])) continue;
+          EXPECT_EQ(kestrel::testing::StrictJson::Check(lines[seen]), "") << lines[seen];
+          auto alert = JsonValue::Parse(lines[seen]);
+          EXPECT_TRUE(alert.has_value()) << lines[seen];
+          return alert;
+        }
+      }
+    }
+    ADD_FAILURE() << "no alert of rule '" << rule << "' with " << ::testing::PrintToString(needles);
+    return std::nullopt;
+  }
+
+  // Checks every output field of `alert`: the exact values `expected` names,
+  // <NA> (null) where Falco has none on a host, filled everywhere else.
+  static void CheckFields(const std::optional<JsonValue>& alert, const Expected& expected) {
+    if (!alert) return;
+    const JsonValue* fields = alert->Find("output_fields");
+    ASSERT_NE(fields, nullptr);
+    for (const auto& [name, value] : fields->members) {
+      const bool missing = value.kind == JsonValue::Kind::kNull ||
+                           (value.kind == JsonValue::Kind::kString && value.text == "<NA>");
+      if (expected.unchecked.count(name)) continue;
+      if (expected.na.count(name)) {
+        EXPECT_TRUE(missing) << name << " should be <NA> as in Falco, is " << value.text;
+      } else {
+        EXPECT_FALSE(missing) << name << " is <NA>; Falco fills it";
+      }
+      const auto it = expected.values.find(name);
+      if (it != expected.values.end()) {
+        EXPECT_EQ(value.text, it->second) << name;
+      }
+    }
+    for (const auto& [name, value] : expected.values) {
+      EXPECT_NE(fields->Find(name), nullptr) << "no output field " << name;
+    }
+  }
+
+  // aname[n] of a program this test exec'd: aname[1] is this test.
+  static void ExpectAncestors(Expected& e, int from, int to) {
+    for (int n = from; n <= to; ++n) {
+      const std::string key = "proc.aname[" + std::to_string(n) + "]";
+      if (const auto name = Ancestor(static_cast<size_t>(n - 1))) {
+        e.values[key] = *name;
+      } else {
+        e.na.insert(key);
+      }
+    }
+  }
+
+  static std::unique_ptr<KestrelProcess> run_;
+  static bool ready_;
+  static std::vector<std::string> ancestry_;
+};
+
+std::unique_ptr<KestrelProcess> FalcoRulesFireTest::run_;
+bool FalcoRulesFireTest::ready_ = false;
+std::vector<std::string> FalcoRulesFireTest::ancestry_;
+
+// The fields every Falco rule's output ends with, for a program this test
+// exec'd as root, with no login session (loginuid unset) and no terminal.
+Expected Common(const std::string& evt_type, const std::string& name, const std::string& exepath) {
+  Expected e;
+  e.values = {{"evt.type", evt_type},  {"user.name", "root"},         {"user.uid", "0"},
+              {"user.loginuid", "-1"}, {"proc.name", name},           {"proc.exepath", exepath},
+              {"proc.tty", "0"},       {"proc.pname", Comm(getpid())}};
+  return e;
+}
+
+TEST_F(FalcoRulesFireTest, DirectoryTraversalMonitoredFileRead) {
+  if (!Enabled()) return;
+  TempDir dir;
+  const std::string raw = dir.path() + "/../../etc/passwd";
+  auto alert =
+      ExpectAlert("Directory traversal monitored file read", {Field("fd.nameraw", raw)}, [&] {
+        Exec("/bin/cat", {"cat", raw});
+      });
+  Expected e = Common("openat", "cat", "/usr/bin/cat");
+  e.values["fd.name"] = "/etc/passwd";
+  e.values["proc.cmdline"] = "cat " + raw;
+  ExpectAncestors(e, 2, 4);
+  CheckFields(alert, e);
+}
+
+TEST_F(FalcoRulesFireTest, ReadSensitiveFileTrustedAfterStartup) {
+  if (!Enabled()) return;
+  // A server (a shell named nginx) that has run for more than 5 s.
+  TempDir dir;
+  const std::string nginx = dir.Copy("/bin/dash", "nginx");
+  const std::string script = "sleep 5.5; exec 3< /etc/shadow; : " + Unique("trusted");
+  auto alert = ExpectAlert(
+      "Read sensitive file trusted after startup", {Field("proc.cmdline", "nginx -c " + script)},
+      [&] {
+        Exec(nginx, {"nginx", "-c", script});
+      },
+      seconds(2));
+  Expected e = Common("openat", "nginx", nginx);
+  e.values["fd.name"] = "/etc/shadow";
+  ExpectAncestors(e, 2, 4);
+  CheckFields(alert, e);
+}
+
+// A server that just started is not yet trusted to be past its startup
+// (Falco's proc_is_new: proc.duration counts from the clone): only the
+// untrusted-read rule fires.
+TEST_F(FalcoRulesFireTest, ReadSensitiveFileByANewServerIsNotAfterStartup) {
+  if (!Enabled()) return;
+  TempDir dir;
+  const std::string nginx = dir.Copy("/bin/dash", "nginx");
+  const std::string script = "exec 3< /etc/shadow; : " + Unique("new-server");
+  const std::string cmdline = Field("proc.cmdline", "nginx -c " + script);
+  const size_t first = run_->lines().size();
+  auto alert = ExpectAlert("Read sensitive file untrusted", {cmdline}, [&] {
+    Exec(nginx, {"nginx", "-c", script});
+  });
+  ASSERT_TRUE(alert.has_value());
+  // Records of one process arrive in order: a second alert for the same open
+  // would be here by now; give it a second more.
+  const auto until = std::chrono::steady_clock::now() + seconds(1);
+  while (std::chrono::steady_clock::now() < until) run_->ReadLine(milliseconds(100));
+  for (size_t i = first; i < run_->lines().size(); ++i) {
+    const std::string& line = run_->lines()[i];
+    EXPECT_FALSE(line.find(Field("rule", "Read sensitive file trusted after startup")) !=
+                     std::string::npos &&
+                 line.find(cmdline) != std::string::npos)
+        << line;
+  }
+}
+
+TEST_F(FalcoRulesFireTest, ReadSensitiveFileUntrusted) {
+  if (!Enabled()) return;
+  const std::string other = "/nonexistent-" + Unique("untrusted");
+  auto alert = ExpectAlert("Read sensitive file untrusted",
+                           {Field("proc.cmdline", "cat /etc/shadow " + other)}, [&] {
+                             Exec("/bin/cat", {"cat", "/etc/shadow", other});
+                           });
+  Expected e = Common("openat", "cat", "/usr/bin/cat");
+  e.values["fd.name"] = "/etc/shadow";
+  ExpectAncestors(e, 2, 4);
+  CheckFields(alert, e);
+}
+
+TEST_F(FalcoRulesFireTest, RunShellUntrusted) {
+  if (!Enabled()) return;
+  // A shell spawned by a web server (a copy of dash named nginx).
+  TempDir dir;
+  const std::string nginx = dir.Copy("/bin/dash", "nginx");
+  const std::string inner = "sh -c : " + Unique("shell");
+  auto alert = ExpectAlert("Run shell untrusted", {Field("proc.cmdline", inner)}, [&] {
+    Exec(nginx, {"nginx", "-c", inner + "; true"});
+  });
+  Expected e = Common("execve", "sh", "/usr/bin/dash");
+  e.values["proc.pname"] = "nginx";
+  e.values["proc.pexe"] = "nginx";
+  e.values["proc.pexepath"] = nginx;
+  e.values["proc.pcmdline"] = "nginx -c " + inner + "; true";
+  // aname[2] is this test, aname[3] its parent...
+  for (int n = 2; n <= 7; ++n) {
+    const std::string key = "proc.aname[" + std::to_string(n) + "]";
+    if (const auto name = Ancestor(static_cast<size_t>(n - 2))) {
+      e.values[key] = *name;
+    } else {
+      e.na.insert(key);
+    }
+  }
+  CheckFields(alert, e);
+}
+
+TEST_F(FalcoRulesFireTest, SystemUserInteractive) {
+  if (!Enabled()) return;
+  // The system user daemon running a program named login.
+  TempDir dir;
+  const std::string login = dir.Copy("/bin/true", "login");
+  const std::string arg = Unique("login");
+  auto alert = ExpectAlert("System user interactive", {Field("proc.cmdline", "login " + arg)}, [&] {
+    Exec(login, {"login", arg}, [] {
+      if (setgid(1) != 0 || setuid(1) != 0) _exit(126);
+    });
+  });
+  Expected e = Common("execve", "login", login);
+  e.values["user.name"] = "daemon";
+  e.values["user.uid"] = "1";
+  CheckFields(alert, e);
+}
+
+TEST_F(FalcoRulesFireTest, SearchPrivateKeysOrPasswords) {
+  if (!Enabled()) return;
+  const std::string file = "/nonexistent-" + Unique("keys");
+  auto alert = ExpectAlert("Search Private Keys or Passwords",
+                           {Field("proc.cmdline", "grep BEGIN PRIVATE " + file)}, [&] {
+                             Exec("/bin/grep", {"grep", "BEGIN PRIVATE", file});
+                           });
+  CheckFields(alert, Common("execve", "grep", "/usr/bin/grep"));
+}
+
+TEST_F(FalcoRulesFireTest, ClearLogActivities) {
+  if (!Enabled()) return;
+  const std::string log = "/var/log/" + Unique("log") + ".log";
+  auto alert = ExpectAlert("Clear Log Activities", {Field("fd.name", log)}, [&] {
+    Exec("/bin/sh", {"sh", "-c", ": > " + log});
+  });
+  fs::remove(log);
+  Expected e = Common("openat", "sh", "/usr/bin/dash");
+  e.values["proc.cmdline"] = "sh -c : > " + log;
+  CheckFields(alert, e);
+}
+
+TEST_F(FalcoRulesFireTest, RemoveBulkDataFromDisk) {
+  if (!Enabled()) return;
+  TempDir dir;
+  const std::string file = dir.path() + "/" + Unique("shred");
+  auto alert =
+      ExpectAlert("Remove Bulk Data from Disk", {Field("proc.cmdline", "shred " + file)}, [&] {
+        std::ofstream(file) << "data";
+        Exec("/usr/bin/shred", {"shred", file});
+      });
+  Expected e = Common("execve", "shred", "/usr/bin/shred");
+  e.na = {"fd.name"};  // an execve has no file descriptor
+  CheckFields(alert, e);
+}
+
+TEST_F(FalcoRulesFireTest, CreateSymlinkOverSensitiveFiles) {
+  if (!Enabled()) return;
+  const std::string link = "/nonexistent-kestrel-dir/" + Unique("symlink");
+  auto alert =
+      ExpectAlert("Create Symlink Over Sensitive Files", {Field("evt.arg.linkpath", link)},
+                  [&] { InChild([&] { return symlink("/etc/shadow", link.c_str()) == 0; }); });
+  // glibc's symlink() and link() are the x86_64 symlink and link calls.
+  Expected e = Common("symlink", Comm(getpid()), fs::read_symlink("/proc/self/exe").string());
+  e.values["evt.arg.target"] = "/etc/shadow";
+  e.values["proc.pname"] = *Ancestor(0);
+  CheckFields(alert, e);
+}
+
+TEST_F(FalcoRulesFireTest, CreateHardlinkOverSensitiveFiles) {
+  if (!Enabled()) return;
+  // The attempt is what the rule reports: a link into a missing folder fails,
+  // so no second name for /etc/shadow is left behind.
+  const std::string hard = "/nonexistent-kestrel-dir/" + Unique("hardlink");
+  auto alert =
+      ExpectAlert("Create Hardlink Over Sensitive Files", {Field("evt.arg.newpath", hard)},
+                  [&] { InChild([&] { return link("/etc/shadow", hard.c_str()) == 0; }); });
+  Expected e = Common("link", Comm(getpid()), fs::read_symlink("/proc/self/exe").string());
+  e.values["evt.arg.oldpath"] = "/etc/shadow";
+  e.values["proc.pname"] = *Ancestor(0);
+  CheckFields(alert, e);
+}
+
+TEST_F(FalcoRulesFireTest, PtraceAttachedToProcess) {
+  if (!Enabled()) return;
+  auto alert = ExpectAlert("PTRACE attached to process", {Field("evt.type", "ptrace")}, [] {
+    const pid_t target = fork();
+    if (target == 0) {
+      pause();
+      _exit(0);
+    }
+    InChild([&] {
+      if (ptrace(PTRACE_ATTACH, target, nullptr, nullptr) != 0) return 1;
+      waitpid(target, nullptr, 0);
+      ptrace(PTRACE_DETACH, target, nullptr, nullptr);
+      return 0;
+    });
+    kill(target, SIGKILL);
+    waitpid(target, nullptr, 0);
+  });
+  Expected e = Common("ptrace", Comm(getpid()), fs::read_symlink("/proc/self/exe").string());
+  e.values["proc.pname"] = *Ancestor(0);
+  CheckFields(alert, e);
+}
+
+TEST_F(FalcoRulesFireTest, PtraceAntiDebugAttempt) {
+  if (!Enabled()) return;
+  auto alert = ExpectAlert("PTRACE anti-debug attempt", {Field("evt.type", "ptrace")}, [] {
+    InChild([] { return ptrace(PTRACE_TRACEME, 0, nullptr, nullptr) == 0 ? 0 : 1; });
+  });
+  Expected e = Common("ptrace", Comm(getpid()), fs::read_symlink("/proc/self/exe").string());
+  e.values["proc.pname"] = *Ancestor(0);
+  CheckFields(alert, e);
+}
+
+TEST_F(FalcoRulesFireTest, FindAwsCredentials) {
+  if (!Enabled()) return;
+  const std::string file = "/nonexistent-" + Unique("aws");
+  auto alert = ExpectAlert("Find AWS Credentials",
+                           {Field("proc.cmdline", "grep aws_access_key_id " + file)}, [&] {
+                             Exec("/bin/grep", {"grep", "aws_access_key_id", file});
+                           });
+  Expected e = Common("execve", "grep", "/usr/bin/grep");
+  e.values["proc.cwd"] = fs::current_path().string() + "/";
+  e.values["group.gid"] = "0";
+  e.values["group.name"] = "root";
+  e.na = {"user.loginname"};  // no login session: loginuid is unset
+  CheckFields(alert, e);
+}
+
+TEST_F(FalcoRulesFireTest, ExecutionFromDevShm) {
+  if (!Enabled()) return;
+  const std::string path = "/dev/shm/" + Unique("shm");
+  fs::copy_file("/bin/true", path, fs::copy_options::overwrite_existing);
+  chmod(path.c_str(), 0755);
+  auto alert = ExpectAlert("Execution from /dev/shm", {Field("proc.exepath", path)},
+                           [&] { Exec(path, {path}); });
+  fs::remove(path);
+  Expected e = Common("execve", path.substr(path.rfind('/') + 1, 15), path);
+  e.values["evt.res"] = "SUCCESS";
+  e.na = {"fd.name", "user.loginname"};
+  CheckFields(alert, e);
+}
+
+TEST_F(FalcoRulesFireTest, DisallowedSshConnectionNonStandardPort) {
+  if (!Enabled()) return;
+  const std::optional<in_addr> ip = PublicIpv4();
+  ASSERT_TRUE(ip.has_value()) << "this host has no address outside loopback and RFC 1918";
+  Listener listener(*ip, 4444);
+  ASSERT_TRUE(listener.ok()) << "port 4444 is taken on this host";
+  char text[INET_ADDRSTRLEN];
+  inet_ntop(AF_INET, &*ip, text, sizeof(text));
+  // A program named ssh (a copy of bash) connecting to port 4444.
+  TempDir dir;
+  const std::string ssh = dir.Copy("/bin/bash", "ssh");
+  const std::string script = std::string("exec 3<>/dev/tcp/") + text + "/4444; : " + Unique("ssh");
+  auto alert = ExpectAlert("Disallowed SSH Connection Non Standard Port",
+                           {Field("proc.cmdline", "ssh -c " + script)}, [&] {
+                             Exec(ssh, {"ssh", "-c", script});
+                           });
+  Expected e = Common("connect", "ssh", ssh);
+  e.values["fd.rport"] = "4444";
+  e.values["fd.type"] = "ipv4";
+  e.values["fd.l4proto"] = "tcp";
+  CheckFields(alert, e);
+}
+
+TEST_F(FalcoRulesFireTest, FilelessExecutionViaMemfdCreate) {
+  if (!Enabled()) return;
+  const std::string arg = Unique("memfd");
+  auto alert = ExpectAlert("Fileless execution via memfd_create", {arg}, [&] {
+    InChild([&] {
+      const int mem = memfd_create("kestrel-falco", MFD_CLOEXEC);
+      const int exe = open("/bin/true", O_RDONLY | O_CLOEXEC);
+      struct stat st {};
+      fstat(exe, &st);
+      if (sendfile(mem, exe, nullptr, st.st_size) != st.st_size) return 1;
+      const int null = open("/dev/null", O_RDWR);
+      dup2(null, 1);
+      char* const argv[] = {const_cast<char*>("memfd-true"), const_cast<char*>(arg.c_str()),
+                            nullptr};
+      char* const envp[] = {nullptr};
+      fexecve(mem, argv, envp);
+      return 127;
+    });
+  });
+  Expected e;
+  e.values = {{"evt.type", "execve"},
+              {"user.name", "root"},
+              {"evt.res", "SUCCESS"},
+              {"proc.pname", Comm(getpid())}};
+  // container.start_ts is filled on a host too: Falco gives the start of the
+  // pid namespace's init, here the host's.
+  CheckFields(alert, e);
+}
+
+// Rules for containers, triggered from a cgroup named like a Docker
+// container's (see ContainerCgroup): container.id is its id, and fields from
+// the runtime (image, privileged) are empty or <NA> as without a runtime.
+
+TEST_F(FalcoRulesFireTest, TerminalShellInContainer) {
+  if (!Enabled()) return;
+  ContainerCgroup container;
+  ASSERT_TRUE(container.ok());
+  // A shell with a terminal, started by a runtime's entry point (a copy of
+  // dash named runc) in the container.
+  TempDir dir;
+  const std::string runc = dir.Copy("/bin/dash", "runc");
+  const std::string inner = "sh -c : " + Unique("tty");
+  auto alert = ExpectAlert("Terminal shell in container", {Field("proc.cmdline", inner)}, [&] {
+    const int master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+    ASSERT_GE(master, 0);
+    grantpt(master);
+    unlockpt(master);
+    const std::string slave = ptsname(master);
+    Exec(runc, {"runc", "-c", inner + "; true"}, [&] {
+      setsid();
+      const int tty = open(slave.c_str(), O_RDWR);  // becomes the controlling terminal
+      dup2(tty, 0);
+      dup2(tty, 1);
+      dup2(tty, 2);
+      if (!container.Join()) _exit(126);
+    });
+    close(master);
+  });
+  Expected e = Common("execve", "sh", "/usr/bin/dash");
+  e.values["proc.pname"] = "runc";
+  e.values.erase("proc.tty");  // the pty's device number
+  CheckFields(alert, e);
+  if (alert) {
+    EXPECT_NE(alert->Find("output_fields")->Find("proc.tty")->text, "0");
+  }
+}
+
+TEST_F(FalcoRulesFireTest, NetcatRemoteCodeExecutionInContainer) {
+  if (!Enabled()) return;
+  ContainerCgroup container;
+  ASSERT_TRUE(container.ok());
+  TempDir dir;
+  const std::string nc = dir.Copy("/bin/true", "nc");
+  const std::string arg = Unique("nc");
+  auto alert = ExpectAlert("Netcat Remote Code Execution in Container",
+                           {Field("proc.cmdline", "nc -e /bin/sh " + arg)}, [&] {
+                             Exec(nc, {"nc", "-e", "/bin/sh", arg}, [&] {
+                               if (!container.Join()) _exit(126);
+                             });
+                           });
+  CheckFields(alert, Common("execve", "nc", nc));
+}
+
+// A grandchild of this test, in the container, running `body`. A process
+// is in a container from its clone or exec on (as Falco reads cgroups then):
+// the child joins, and the grandchild it clones is born in the container.
+int InContainer(const ContainerCgroup& container, const std::function<int()>& body) {
+  return InChild([&] { return container.Join() ? InChild(body) : 126; });
+}
+
+TEST_F(FalcoRulesFireTest, PacketSocketCreatedInContainer) {
+  if (!Enabled()) return;
+  ContainerCgroup container;
+  ASSERT_TRUE(container.ok());
+  auto alert =
+      ExpectAlert("Packet socket created in container", {Field("evt.type", "socket")}, [&] {
+        InContainer(container, [] {
+          const int fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, htons(ETH_P_ALL));
+          close(fd);
+          return fd >= 0 ? 0 : 1;
+        });
+      });
+  Expected e = Common("socket", Comm(getpid()), fs::read_symlink("/proc/self/exe").string());
+  // A packet socket has no addresses: Falco's fd fields of an IP socket do
+  // not apply, and what it prints for them is not settled here.
+  e.unchecked = {"fd.name", "fd.lport", "fd.rport", "fd.l4proto", "fd.type"};
+  CheckFields(alert, e);
+}
+
+TEST_F(FalcoRulesFireTest, RedirectStdoutStdinToNetworkConnectionInContainer) {
+  if (!Enabled()) return;
+  ContainerCgroup container;
+  ASSERT_TRUE(container.ok());
+  in_addr loopback{};
+  loopback.s_addr = htonl(INADDR_LOOPBACK);
+  Listener listener(loopback, 0);
+  ASSERT_TRUE(listener.ok());
+  const uint16_t port = listener.port();
+  auto alert = ExpectAlert("Redirect STDOUT/STDIN to Network Connection in Container",
+                           {"\"fd.rport\":" + std::to_string(port)}, [&] {
+                             InContainer(container, [&] {
+                               const int fd = socket(AF_INET, SOCK_STREAM, 0);
+                               sockaddr_in sa{};
+                               sa.sin_family = AF_INET;
+                               sa.sin_addr = loopback;
+                               sa.sin_port = htons(port);
+                               if (connect(fd, reinterpret_cast<sockaddr*>(&sa), sizeof(sa)) != 0)
+                                 return 1;
+                               return dup2(fd, 1) == 1 ? 0 : 1;
+                             });
+                           });
+  Expected e = Common("dup2", Comm(getpid()), fs::read_symlink("/proc/self/exe").string());
+  e.values["fd.sip"] = "127.0.0.1";
+  e.values["fd.type"] = "ipv4";
+  e.values["fd.l4proto"] = "tcp";
+  e.values["fd.rport"] = std::to_string(port);
+  e.values["proc.pname"] = *Ancestor(0);
+  CheckFields(alert, e);
+}
+
+TEST_F(FalcoRulesFireTest, LinuxKernelModuleInjectionDetected) {
+  if (!Enabled()) return;
+  ContainerCgroup container;
+  ASSERT_TRUE(container.ok());
+  // Not a module: the kernel refuses it, and the attempt is what is reported.
+  TempDir dir;
+  const std::string module = dir.path() + "/" + Unique("mod") + ".ko";
+  std::ofstream(module) << "not an ELF module";
+  auto alert = ExpectAlert("Linux Kernel Module Injection Detected",
+                           {Field("evt.type", "finit_module")}, [&] {
+                             InContainer(container, [&] {
+                               const int fd = open(module.c_str(), O_RDONLY | O_CLOEXEC);
+                               syscall(SYS_finit_module, fd, "", 0);
+                               close(fd);
+                               return 0;
+                             });
+                           });
+  Expected e = Common("finit_module", Comm(getpid()), fs::read_symlink("/proc/self/exe").string());
+  e.values["proc.pname"] = *Ancestor(0);     // the child that joined
+  e.values["proc.aname[2]"] = *Ancestor(0);  // this test
+  CheckFields(alert, e);
+}
+
+TEST_F(FalcoRulesFireTest, DetectReleaseAgentFileContainerEscapes) {
+  if (!Enabled()) return;
+  ContainerCgroup container;
+  ASSERT_TRUE(container.ok());
+  TempDir dir;
+  const std::string agent = dir.path() + "/release_agent";
+  auto alert =
+      ExpectAlert("Detect release_agent File Container Escapes", {Field("fd.name", agent)}, [&] {
+        InContainer(container, [&] {
+          const int fd = open(agent.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+          close(fd);
+          return fd >= 0 ? 0 : 1;
+        });
+      });
+  Expected e = Common("openat", Comm(getpid()), fs::read_symlink("/proc/self/exe").string());
+  e.values["proc.pname"] = *Ancestor(0);
+  CheckFields(alert, e);
+}
+
+// An overlay mount, as a container's root: files written through it land on
+// its upper layer.
+class OverlayMount {
+ public:
+  explicit OverlayMount(const std::string& base) : merged_(base + "/merged") {
+    for (const char* d : {"/lower", "/upper", "/work", "/merged"}) mkdir((base + d).c_str(), 0755);
+    const std::string options =
+        "lowerdir=" + base + "/lower,upperdir=" + base + "/upper,workdir=" + base + "/work";
+    ok_ = mount("overlay", merged_.c_str(), "overlay", 0, options.c_str()) == 0;
+  }
+  ~OverlayMount() {
+    if (ok_) umount2(merged_.c_str(), MNT_DETACH);
+  }
+  bool ok() const { return ok_; }
+  const std::string& merged() const { return merged_; }
+
+ private:
+  std::string merged_;
+  bool ok_ = false;
+};
+
+TEST_F(FalcoRulesFireTest, DropAndExecuteNewBinaryInContainer) {
+  if (!Enabled()) return;
+  ContainerCgroup container;
+  ASSERT_TRUE(container.ok());
+  TempDir dir;
+  OverlayMount overlay(dir.path());
+  ASSERT_TRUE(overlay.ok());
+  // A binary written into the container after it started: on the upper layer.
+  const std::string dropped = dir.Copy("/bin/true", "dropped");
+  const std::string exe = overlay.merged() + "/dropped";
+  fs::copy_file(dropped, exe);
+  chmod(exe.c_str(), 0755);
+  const std::string arg = Unique("drop");
+  auto alert = ExpectAlert("Drop and execute new binary in container",
+                           {Field("proc.cmdline", "dropped " + arg)}, [&] {
+                             Exec(exe, {exe, arg}, [&] {
+                               if (!container.Join()) _exit(126);
+                             });
+                           });
+  Expected e = Common("execve", "dropped", exe);
+  e.values["proc.exe"] = exe;
+  CheckFields(alert, e);
+  if (alert) {
+    const JsonValue* flags = alert->Find("output_fields")->Find("evt.arg.flags");
+    ASSERT_NE(flags, nullptr);
+    EXPECT_NE(flags->text.find("EXE_UPPER_LAYER"), std::string::npos) << flags->text;
+  }
+}
+
+}  // namespace
+}  // namespace kestrel::e2e
