@@ -9,7 +9,7 @@ packages=(
   libyaml-cpp-dev libre2-dev libabsl-dev libcli11-dev libzstd-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libcurl4-openssl-dev
-  clang-format
+  clang-format clang-tidy-14
 )
 
 missing=()

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every test: install, build, run unit, integration and end-to-end tests
-# with ctest, then the fuzz targets.
+# with ctest, then the unit and integration tests again under ASan + UBSan,
+# then the fuzz targets.
 # Integration tests load the real probe; as root they never skip.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +22,14 @@ cmake -S . -B "$makefiles_dir" -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=RelWithDeb
 cmake --build "$makefiles_dir" -j "$(nproc)"
 
 (cd "${KESTREL_BUILD_DIR:-build}" && ctest --output-on-failure -j "$(nproc)")
+
+# The unit and integration tests again with AddressSanitizer and
+# UndefinedBehaviorSanitizer (CMakePresets.json "asan"; the probe is the
+# same). Only the test binaries and what they run are built.
+# KESTREL_SKIP_SANITIZE=1 leaves it out (a quick local run).
+if [[ ${KESTREL_SKIP_SANITIZE:-0} != 1 ]]; then
+  ./scripts/sanitize.sh asan
+fi
 
 # Every parser of untrusted input under libFuzzer with ASan and UBSan, from
 # its committed seeds, then the inputs of every crash found so far.

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Remakes the record and capture-file seeds from a short live capture of
-# this machine, made by Kestrel itself. The filter and settings seeds are
-# written by hand (corpus/filter_fuzzer, corpus/settings_fuzzer).
+# this machine, made by Kestrel itself. The filter, settings and config seeds
+# are written by hand (corpus/filter_fuzzer, corpus/settings_fuzzer,
+# corpus/config_fuzzer); the rules seeds are Kestrel's default rules split
+# by split_rules_seeds.py, plus a few written by hand.
 #
 #   test/fuzz/make_seeds.sh [KESTREL_BINARY] [FUZZ_BUILD_DIR]
 set -euo pipefail

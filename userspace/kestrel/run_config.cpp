@@ -192,16 +192,11 @@ std::vector<std::string> RunConfigKeys() {
   return names;
 }
 
-absl::Status LoadRunConfigFile(const std::string& path, RunConfig& config,
-                               std::vector<std::string>& warnings) {
-  YAML::Node root;
-  try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::BadFile&) {
-    return absl::NotFoundError(absl::StrCat(path, ": cannot be read"));
-  } catch (const YAML::Exception& e) {
-    return absl::InvalidArgumentError(absl::StrCat(Where(path, e.mark), ": ", e.msg));
-  }
+namespace {
+
+// The parsed document applied to `config`; `path` names it in messages.
+absl::Status ApplyDocument(const std::string& path, const YAML::Node& root, RunConfig& config,
+                           std::vector<std::string>& warnings) {
   if (root.IsNull()) return absl::OkStatus();  // an empty file changes nothing
   if (!root.IsMap()) {
     return absl::InvalidArgumentError(
@@ -212,6 +207,32 @@ absl::Status LoadRunConfigFile(const std::string& path, RunConfig& config,
   } catch (const YAML::Exception& e) {
     return absl::InvalidArgumentError(absl::StrCat(Where(path, e.mark), ": ", e.msg));
   }
+}
+
+}  // namespace
+
+absl::Status LoadRunConfigFile(const std::string& path, RunConfig& config,
+                               std::vector<std::string>& warnings) {
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::BadFile&) {
+    return absl::NotFoundError(absl::StrCat(path, ": cannot be read"));
+  } catch (const YAML::Exception& e) {
+    return absl::InvalidArgumentError(absl::StrCat(Where(path, e.mark), ": ", e.msg));
+  }
+  return ApplyDocument(path, root, config, warnings);
+}
+
+absl::Status LoadRunConfigText(std::string_view yaml, const std::string& path, RunConfig& config,
+                               std::vector<std::string>& warnings) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(std::string(yaml));
+  } catch (const YAML::Exception& e) {
+    return absl::InvalidArgumentError(absl::StrCat(Where(path, e.mark), ": ", e.msg));
+  }
+  return ApplyDocument(path, root, config, warnings);
 }
 
 absl::Status ApplyRunOverride(std::string_view assignment, RunConfig& config) {

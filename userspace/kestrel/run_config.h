@@ -55,6 +55,10 @@ struct RunConfig {
 absl::Status LoadRunConfigFile(const std::string& path, RunConfig& config,
                                std::vector<std::string>& warnings);
 
+// The same from YAML text, `path` naming it in messages (tests, fuzzing).
+absl::Status LoadRunConfigText(std::string_view yaml, const std::string& path, RunConfig& config,
+                               std::vector<std::string>& warnings);
+
 // Applies one `-o key=value` (the value is YAML: `-o rules_files=[a,b]`).
 // An unknown key or a bad value is an error naming it.
 absl::Status ApplyRunOverride(std::string_view assignment, RunConfig& config);

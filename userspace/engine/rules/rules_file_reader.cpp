@@ -77,7 +77,14 @@ class FileReader {
     lines_ = absl::StrSplit(Sv(yaml), '\n');
     std::vector<YAML::Node> docs;
     try {
-      docs = YAML::LoadAll(std::string(yaml));
+      // yaml-cpp 0.7's LoadAll can loop forever, allocating, on malformed
+      // text (test/fuzz/regressions/rules_fuzzer/); Load stops. A file with
+      // no document marker is one document either way.
+      if (HasDocumentMarker()) {
+        docs = YAML::LoadAll(std::string(yaml));
+      } else {
+        docs.push_back(YAML::Load(std::string(yaml)));
+      }
     } catch (const YAML::Exception& e) {
       defs_.Error(At(e.mark), "", absl::StrCat("not valid YAML: ", e.msg));
       return;
@@ -94,6 +101,13 @@ class FileReader {
   }
 
  private:
+  // Whether a line starts a document ("---") or ends one ("...").
+  bool HasDocumentMarker() const {
+    return std::any_of(lines_.begin(), lines_.end(), [](absl::string_view line) {
+      return absl::StartsWith(line, "---") || absl::StartsWith(line, "...");
+    });
+  }
+
   Place At(const YAML::Mark& m) const {
     if (m.is_null()) return Place{file_, 0, 0};
     return Place{file_, static_cast<uint32_t>(m.line + 1), static_cast<uint32_t>(m.column + 1)};
