@@ -68,6 +68,8 @@ absl::StatusOr<BenchReport> RunMode(const std::string& mode, const bench::BenchO
     options.repetitions = repetitions;
     options.state = all.engine_state;
     options.events = all.engine_events;
+    options.rules_file = all.engine_rules_file;
+    options.rule_by_rule = all.engine_rule_by_rule;
     return bench::RunEngineBench(options);
   }
   if (mode == "capture-file") {

@@ -37,8 +37,9 @@ constexpr std::array<ModeHelp, 8> kModeHelp = {{
      "kestrel bench recorder --json"},
     {"engine",
      "events/s the engine takes on one core, replaying a stored stream of real records: decode "
-     "only and, with --state, decode + process and descriptor state, and that + conditions",
-     "kestrel bench engine --state"},
+     "only and, with --state, decode + process and descriptor state, that + conditions, and "
+     "rules: Kestrel's, --rules FILE's, and generated ones added",
+     "kestrel bench engine --state --rules /etc/falco/falco_rules.yaml"},
     {"capture-file",
      "capture files: highest zero-drop rate writing -w against printing to /dev/null, the "
      "read rate (decompress + iterate) on one core, bytes per record for zstd levels 0, 1, 3",
@@ -114,6 +115,12 @@ void DefineBenchOptions(CLI::App& app, BenchOptions& options) {
       mode->add_option("--events", options.engine_events, "records in the stored stream")
           ->check(CLI::Range(uint64_t{10'000}, uint64_t{20'000'000}))
           ->capture_default_str();
+      mode->add_option("--rules", options.engine_rules_file,
+                       "with --state: a rules file (Falco's stable rules) measured, and the base "
+                       "the generated rules are added to (default: Kestrel's own rules)")
+          ->check(CLI::ExistingFile);
+      mode->add_flag("--rule-by-rule", options.engine_rule_by_rule,
+                     "evaluate the rules one after the other instead of through the rule index");
     }
   }
   CLI::App* all = app.add_subcommand("all", "every mode, one after the other");

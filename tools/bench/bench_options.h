@@ -19,6 +19,8 @@ struct BenchOptions {
   // the stored stream's length.
   bool engine_state = false;
   uint64_t engine_events = 2'000'000;
+  std::string engine_rules_file;     // --rules FILE: Falco's stable rules, read, never stored
+  bool engine_rule_by_rule = false;  // --rule-by-rule: the reference evaluation
   uint64_t capture_file_records = 3'000'000;  // capture-file --records
   double soak_duration_s = 600;               // soak --duration
 };

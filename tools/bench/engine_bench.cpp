@@ -1,5 +1,9 @@
 #include "bench/engine_bench.h"
 
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -7,12 +11,15 @@
 #include "absl/strings/str_format.h"
 #include "bench/bench_stats.h"
 #include "bench/conditions_stage.h"
+#include "bench/generated_rules.h"
+#include "bench/rules_stage.h"
 #include "bench/stored_stream.h"
 #include "bench/syscall_loop.h"
 #include "engine/decode/event_decoder.h"
 #include "engine/decode/generic_syscall.h"
 #include "engine/decode/record_view.h"
 #include "engine/state/thread_table.h"
+#include "run_default_rules.h"
 #include "shared/event_types.h"
 
 namespace kestrel::cli::bench {
@@ -31,6 +38,18 @@ double Pass(const StoredStream& stream,
   for (uint32_t off : stream.offsets) {
     absl::StatusOr<engine::RecordView> view = engine::RecordView::Parse(base + off, size - off);
     if (view.ok()) visit(*view);
+  }
+  const double cpu = ThreadCpuSeconds() - start;
+  return cpu > 0 ? static_cast<double>(stream.offsets.size()) / cpu : 0;
+}
+
+// Calls `visit` on every stored record, undecoded; events per CPU second.
+double PassRecords(const StoredStream& stream,
+                   const std::function<void(const kestrel_record_header*)>& visit) {
+  const double start = ThreadCpuSeconds();
+  const uint8_t* base = stream.bytes.data();
+  for (uint32_t off : stream.offsets) {
+    visit(reinterpret_cast<const kestrel_record_header*>(base + off));
   }
   const double cpu = ThreadCpuSeconds() - start;
   return cpu > 0 ? static_cast<double>(stream.offsets.size()) / cpu : 0;
@@ -65,11 +84,101 @@ void AddStateRows(BenchReport& report, const std::vector<double>& decode,
   report.rows.push_back(vs_sinsp);
 }
 
+// Falco 0.63's figures on this machine class (issue 20), and the targets.
+constexpr double kFalcoStableRulesEventsPerSecond = 1.125e6;
+constexpr double kTargetStableRules = 2.25e6;
+constexpr double kTargetAbsentRatio = 0.95;
+constexpr double kTargetOpenat100 = 2.3e6;
+constexpr double kTargetOpenat1000 = 1.4e6;
+constexpr double kTargetRssMb = 25;
+
+// Resident memory of this process in MB, from /proc/self/status.
+double ResidentMb() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) return std::strtod(line.c_str() + 6, nullptr) / 1024;
+  }
+  return 0;
+}
+
+// A generated rules file, removed when this goes out of scope.
+class TempRulesFile {
+ public:
+  TempRulesFile(std::string_view name, const std::string& yaml)
+      : path_(absl::StrFormat("/tmp/kestrel-bench-%d-%s.yaml", getpid(), name)) {
+    std::ofstream(path_) << yaml;
+  }
+  ~TempRulesFile() { std::remove(path_.c_str()); }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+struct RulesRowSpec {
+  std::string name;
+  std::vector<std::string> paths;
+};
+
+void AddRulesRows(BenchReport& report, const std::vector<RulesRowSpec>& specs,
+                  const std::vector<std::vector<double>>& rates, const std::vector<size_t>& counts,
+                  const std::vector<uint64_t>& alerts, size_t base_spec, double state_rate) {
+  const double base_rate = Median(rates[base_spec]);
+  for (size_t i = 0; i < specs.size(); ++i) {
+    BenchRow row = Row(absl::StrFormat("%s (%u rules)", specs[i].name, counts[i]), Median(rates[i]),
+                       "events/s");
+    std::string verdict;
+    if (i == 0) {
+      row.ratio = row.value / state_rate;
+      row.ratio_of = "decode + state";
+    } else if (i == base_spec) {
+      row.ratio = row.value / kFalcoStableRulesEventsPerSecond;
+      row.ratio_of = "Falco 0.63, its stable rules (1.125 M events/s)";
+      verdict = Judge(row, row.value, kTargetStableRules, /*higher_is_better=*/true);
+    } else if (specs[i].name.find("absent") != std::string::npos) {
+      row.ratio = row.value / base_rate;
+      row.ratio_of = specs[base_spec].name;
+      verdict = Judge(row, *row.ratio, kTargetAbsentRatio, /*higher_is_better=*/true);
+    } else {
+      const bool hundred = specs[i].name.find("+ 100 ") != std::string::npos;
+      row.ratio = row.value / base_rate;
+      row.ratio_of = specs[base_spec].name;
+      verdict = Judge(row, row.value, hundred ? kTargetOpenat100 : kTargetOpenat1000,
+                      /*higher_is_better=*/true);
+    }
+    if (!verdict.empty()) report.notes.push_back(row.name + ": " + verdict);
+    report.notes.push_back(absl::StrFormat("%s: %u alerts in the last pass", row.name, alerts[i]));
+    report.rows.push_back(row);
+  }
+}
+
 }  // namespace
 
 absl::StatusOr<BenchReport> RunEngineBench(const EngineBenchOptions& options) {
+  const double process_mb = ResidentMb();
+  const double getppid_ns = MeasureNsPerIteration(Workload::kGetppid, 200'000);
   absl::StatusOr<StoredStream> stream = RecordMixedStream(options.events);
   if (!stream.ok()) return stream.status();
+
+  const std::string defaults = cli::DefaultRulesDir();
+  const std::string base = options.rules_file.empty() ? defaults : options.rules_file;
+  const std::string base_name =
+      options.rules_file.empty() ? "Kestrel's default rules" : options.rules_file;
+  const TempRulesFile absent("absent", GeneratedRulesYaml(1000, GeneratedRuleKind::kAbsentType));
+  const TempRulesFile openat100("openat100", GeneratedRulesYaml(100, GeneratedRuleKind::kOpenat));
+  const TempRulesFile openat1000("openat1000",
+                                 GeneratedRulesYaml(1000, GeneratedRuleKind::kOpenat));
+  std::vector<RulesRowSpec> specs = {{"rules: Kestrel's default rules", {defaults}}};
+  if (!options.rules_file.empty()) specs.push_back({"rules: " + base_name, {base}});
+  const size_t base_spec = specs.size() - 1;
+  specs.push_back({"rules: base + 1,000 on absent event types", {base, absent.path()}});
+  specs.push_back({"rules: base + 100 non-matching on openat", {base, openat100.path()}});
+  specs.push_back({"rules: base + 1,000 non-matching on openat", {base, openat1000.path()}});
+  std::vector<std::vector<double>> rules_rates(specs.size());
+  std::vector<size_t> rules_counts(specs.size());
+  std::vector<uint64_t> rules_alerts(specs.size());
+  double base_growth_mb = 0;
 
   std::vector<double> decode, state, conditions;
   for (int rep = 0; rep < options.repetitions; ++rep) {
@@ -84,6 +193,17 @@ absl::StatusOr<BenchReport> RunEngineBench(const EngineBenchOptions& options) {
     if (!stage.ok()) return stage.status();
     conditions.push_back(
         Pass(*stream, [&](const engine::RecordView& view) { (*stage)->Visit(view); }));
+    for (size_t i = 0; i < specs.size(); ++i) {
+      const double before_mb = ResidentMb();
+      absl::StatusOr<std::unique_ptr<RulesStage>> rules =
+          RulesStage::Make(specs[i].paths, options.rule_by_rule);
+      if (!rules.ok()) return rules.status();
+      rules_rates[i].push_back(PassRecords(
+          *stream, [&](const kestrel_record_header* record) { (*rules)->Visit(record); }));
+      rules_counts[i] = (*rules)->evaluated_rules();
+      rules_alerts[i] = (*rules)->alerts();
+      if (rep == 0 && i == base_spec) base_growth_mb = ResidentMb() - before_mb;
+    }
   }
 
   BenchReport report;
@@ -99,6 +219,20 @@ absl::StatusOr<BenchReport> RunEngineBench(const EngineBenchOptions& options) {
         "conditions: %d evaluated on every event (an in list, pmatch, a regex, proc.aname any "
         "ancestor, startswith)",
         ConditionsStage::kConditionCount));
+  }
+  if (options.state) {
+    AddRulesRows(report, specs, rules_rates, rules_counts, rules_alerts, base_spec, Median(state));
+    BenchRow rss = Row("RSS, engine with " + base_name, process_mb + base_growth_mb, "MB");
+    report.notes.push_back(absl::StrFormat(
+        "RSS (target <= %.0f MB): %s; the process before the stream (%.1f MB) "
+        "+ what loading the rules and one pass added (%.1f MB)",
+        kTargetRssMb, Judge(rss, rss.value, kTargetRssMb), process_mb, base_growth_mb));
+    report.rows.push_back(rss);
+    report.notes.push_back(absl::StrFormat(
+        "rules evaluated %s; base of the generated rules: %s; bare getppid %.0f ns (Falco's "
+        "anchor VM: 167 ns)",
+        options.rule_by_rule ? "rule by rule (--rule-by-rule)" : "through the rule index",
+        base_name, getppid_ns));
   }
   report.notes.push_back(absl::StrFormat(
       "stream: %u real records (%.1f MB, %u dropped while recording); one thread, CPU time, "

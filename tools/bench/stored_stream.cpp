@@ -33,7 +33,8 @@ absl::Status Check(int rc, const char* what) {
                       absl::StrFormat("%s: %s", what, std::strerror(-rc)));
 }
 
-// Children running the load, one per CPU the machine has (at most 2 here).
+// Children running the syscall loop, one per CPU the machine has (at most 2
+// here), beside one shell loop spawning commands.
 constexpr int kLoadProcesses = 2;
 
 // The mixed load, in a child until killed: per round an open, read and close
@@ -78,6 +79,18 @@ constexpr int kLoadProcesses = 2;
   }
 }
 
+// The spawning load, as a shell loop of short commands (the anchor's
+// workload shape: ls, cat, grep, find, sh), exec'd in a child until killed.
+constexpr char kShellLoop[] =
+    "while :; do ls -la /usr/share/doc > /dev/null; cat /etc/os-release /etc/hostname > "
+    "/dev/null; grep -ri license /usr/share/doc/bash > /dev/null 2>&1; find /usr/share/doc "
+    "-maxdepth 1 -name 'b*' > /dev/null; sh -c 'echo hi | wc -c > /dev/null'; done";
+
+[[noreturn]] void RunShellLoop() {
+  execl("/bin/sh", "sh", "-c", kShellLoop, static_cast<char*>(nullptr));
+  _exit(127);
+}
+
 std::vector<uint8_t> CapturedSyscalls() {
   std::vector<uint8_t> table(pman_syscall_table_size(), 0);
   auto on = [&](uint32_t id) {
@@ -116,6 +129,13 @@ absl::StatusOr<StoredStream> RecordMixedStream(uint64_t events) {
     if (child > 0) load.push_back(child);
   }
   if (load.empty()) return absl::ErrnoToStatus(errno, "fork");
+  if (const pid_t shell = fork(); shell == 0) {
+    setpgid(0, 0);  // its own group: killed with every command it runs
+    RunShellLoop();
+  } else if (shell > 0) {
+    setpgid(shell, shell);
+    load.push_back(-shell);
+  }
 
   StoredStream stream;
   stream.offsets.reserve(events);
@@ -136,8 +156,8 @@ absl::StatusOr<StoredStream> RecordMixedStream(uint64_t events) {
     stream.bytes.insert(stream.bytes.end(), p, p + h->len);
   }
   for (pid_t child : load) {
-    kill(child, SIGKILL);
-    waitpid(child, nullptr, 0);
+    kill(child, SIGKILL);  // a negative id: the shell loop's whole group
+    waitpid(child < 0 ? -child : child, nullptr, 0);
   }
   pman_detach(raw);
   pman_stats stats{};

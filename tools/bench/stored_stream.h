@@ -18,8 +18,8 @@ struct StoredStream {
 };
 
 // Loads the probe, captures the engine's state syscalls plus a mixed load
-// (spawns, opens, reads, closes, fcntl dups, loopback sockets, a syscall
-// with no specific event) run by child processes, and keeps the first
+// (a shell loop spawning commands; opens, reads, closes, fcntl dups,
+// loopback sockets, a syscall with no specific event) run by children, and keeps the first
 // `events` records (or what arrived within a time cap).
 absl::StatusOr<StoredStream> RecordMixedStream(uint64_t events);
 

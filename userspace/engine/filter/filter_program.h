@@ -58,6 +58,7 @@ class FilterProgram {
 
  private:
   friend class Compiler;
+  friend class ProgramInspector;
 
   uint32_t Intern(std::string key, std::unique_ptr<Node> node);
   bool Eval(uint32_t node);

@@ -64,6 +64,11 @@ class RulesetBuilder {
                                                         std::vector<Diagnostic>* diags) {
     std::unique_ptr<Ruleset> set(new Ruleset());
     set->skipped_ = defs.skipped;
+    filter::FieldRef evt_type;
+    evt_type.name = "evt.type";
+    if (absl::StatusOr<filter::FieldSpec> type = fields.Resolve(evt_type); type.ok()) {
+      set->evt_type_field_ = type->id;
+    }
     if (!defs.has_error()) {
       ConditionBuilder builder(defs);
       for (const RuleDef& def : defs.rules) Compile(def, builder, options, fields, defs, *set);

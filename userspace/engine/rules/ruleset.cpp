@@ -3,6 +3,10 @@
 #include "engine/rules/ruleset.h"
 
 #include <algorithm>
+#include <span>
+
+#include "absl/container/flat_hash_map.h"
+#include "engine/rules/rule_index.h"
 
 #include "engine/decode/syscall_names.h"
 
@@ -49,6 +53,18 @@ void Ruleset::Reindex() {
       if (nr < by_syscall_.size()) by_syscall_[nr].push_back(i);
     }
   }
+  std::vector<filter::FilterProgram::ConditionId> conditions(rules_.size());
+  for (size_t i = 0; i < rules_.size(); ++i) conditions[i] = rules_[i].condition;
+  absl::flat_hash_map<std::vector<uint32_t>, std::shared_ptr<RuleIndex>> built;
+  auto index_of = [&](const std::vector<uint32_t>& list) -> std::shared_ptr<RuleIndex> {
+    if (list.empty()) return nullptr;
+    std::shared_ptr<RuleIndex>& index = built[list];
+    if (!index) index = std::make_shared<RuleIndex>(*program_, list, conditions, evt_type_field_);
+    return index;
+  };
+  index_by_syscall_.clear();
+  for (const std::vector<uint32_t>& list : by_syscall_) index_by_syscall_.push_back(index_of(list));
+  any_syscall_index_ = index_of(any_syscall_rules_);
 }
 
 SyscallNeeds Ruleset::Syscalls() const {
@@ -73,7 +89,13 @@ void Ruleset::Evaluate(uint32_t syscall_nr, filter::FieldReader& reader, bool fi
       syscall_nr < by_syscall_.size() ? by_syscall_[syscall_nr] : any_syscall_rules_;
   if (candidates.empty()) return;
   program_->BeginEvent(reader);
-  for (uint32_t i : candidates) {
+  std::span<const uint32_t> evaluated = candidates;
+  if (!rule_by_rule_) {
+    RuleIndex& index = syscall_nr < index_by_syscall_.size() ? *index_by_syscall_[syscall_nr]
+                                                             : *any_syscall_index_;
+    evaluated = index.Candidates(*program_);
+  }
+  for (uint32_t i : evaluated) {
     const Rule& r = rules_[i];
     if (!program_->Matches(r.condition)) continue;
     on_match(r);

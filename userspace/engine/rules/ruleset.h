@@ -6,12 +6,16 @@
 // compiles exceptions in as `and not (...)`, and adds each enabled rule's
 // condition to one shared FilterProgram (a macro forty rules use is one node,
 // evaluated once per event). Rules are indexed by the syscalls their
-// condition can match, so an event only meets the rules that can match it.
+// condition can match, so an event only meets the rules that can match it,
+// and the rules of one event type are indexed together by the exact values
+// and affixes their conditions ask of a field (rule_index.h), so an event
+// only evaluates the rules whose key predicate it meets.
 #ifndef KESTREL_ENGINE_RULES_RULESET_H_
 #define KESTREL_ENGINE_RULES_RULESET_H_
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -69,6 +73,8 @@ struct SyscallNeeds {
   std::vector<std::string> unconstrained_rules;  // the rules that make `any`
 };
 
+class RuleIndex;
+
 class Ruleset {
  public:
   // Loads `paths` in order (a directory: its *.yaml / *.yml files sorted by
@@ -115,6 +121,11 @@ class Ruleset {
   void Evaluate(uint32_t syscall_nr, filter::FieldReader& reader, bool first_only,
                 absl::FunctionRef<void(const Rule&)> on_match);
 
+  // Evaluates each candidate rule's condition on its own, one after the
+  // other (the reference the rule index is checked against), instead of
+  // through the index. Alerts are the same either way.
+  void SetRuleByRule(bool on) { rule_by_rule_ = on; }
+
   // The compiled program, for its size and counters.
   const filter::FilterProgram& program() const { return *program_; }
 
@@ -131,6 +142,13 @@ class Ruleset {
   // match it, in load order (unconstrained rules merged in).
   std::vector<std::vector<uint32_t>> by_syscall_;
   std::vector<uint32_t> any_syscall_rules_;  // for numbers past by_syscall_
+  bool rule_by_rule_ = false;
+  // evt.type's field id: the syscall index already has its predicates.
+  std::optional<uint32_t> evt_type_field_;
+  // By syscall number, the index of by_syscall_'s list (shared by equal
+  // lists); null for an empty list.
+  std::vector<std::shared_ptr<RuleIndex>> index_by_syscall_;
+  std::shared_ptr<RuleIndex> any_syscall_index_;
 };
 
 }  // namespace kestrel::engine::rules

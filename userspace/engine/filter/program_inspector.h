@@ -1,0 +1,45 @@
+// What a rule index needs to see inside a compiled FilterProgram: the
+// top-level conjuncts of a condition that name exact strings or string
+// affixes of one field, and that field's value for the current event
+// (through the program's own per-event slot cache, so a field the index
+// reads is not read again by the conditions).
+#ifndef KESTREL_ENGINE_FILTER_PROGRAM_INSPECTOR_H_
+#define KESTREL_ENGINE_FILTER_PROGRAM_INSPECTOR_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/filter/filter_program.h"
+
+namespace kestrel::engine::filter {
+
+// A conjunct `slot = v`, `slot in (v1, v2 ...)`, `slot startswith v` or
+// `slot endswith v` of a condition's top-level `and`, on a string field of
+// one value: the condition can only hold when the current event's value of
+// `slot` is one of `values` (or has one as its prefix or suffix).
+struct KeyPredicate {
+  enum class Kind { kEquals, kPrefix, kSuffix };
+  uint32_t slot = 0;
+  Kind kind = Kind::kEquals;
+  std::vector<std::string> values;
+};
+
+class ProgramInspector {
+ public:
+  // The key predicates of condition `id`, leaving out those on a slot that
+  // reads field `skip_field` untransformed (evt.type: the index by syscall
+  // already has it).
+  static std::vector<KeyPredicate> KeyPredicates(const FilterProgram& program,
+                                                 FilterProgram::ConditionId id,
+                                                 std::optional<uint32_t> skip_field);
+
+  // The current event's value of string slot `slot`; nullopt when it has none.
+  static std::optional<std::string_view> ReadString(FilterProgram& program, uint32_t slot);
+};
+
+}  // namespace kestrel::engine::filter
+
+#endif  // KESTREL_ENGINE_FILTER_PROGRAM_INSPECTOR_H_

@@ -1,0 +1,61 @@
+// The rules one event type can meet, compiled together: per field, one
+// hash lookup of the event's value names the rules whose top-level `and`
+// asks for that exact value (`=`, `in`), and one lookup per distinct
+// pattern length the rules whose `startswith` / `endswith` it meets. Only
+// those rules, and the rules with no such predicate, are evaluated; the
+// lookups read fields through the program's per-event cache, so a field
+// is still extracted at most once per event.
+#ifndef KESTREL_ENGINE_RULES_RULE_INDEX_H_
+#define KESTREL_ENGINE_RULES_RULE_INDEX_H_
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "engine/filter/filter_program.h"
+
+namespace kestrel::engine::rules {
+
+class RuleIndex {
+ public:
+  // `rules` (ascending: load order) with `conditions[r]` the condition of
+  // rule r. Predicates on field `skip_field` (evt.type) are not used.
+  RuleIndex(const filter::FilterProgram& program, const std::vector<uint32_t>& rules,
+            const std::vector<filter::FilterProgram::ConditionId>& conditions,
+            std::optional<uint32_t> skip_field);
+
+  // The rules that can hold for the current event (BeginEvent called on
+  // `program`), ascending. Valid until the next call.
+  std::span<const uint32_t> Candidates(filter::FilterProgram& program);
+
+  // How many rules are only met through a lookup.
+  size_t keyed_rules() const { return keyed_; }
+
+ private:
+  using RuleList = std::vector<uint32_t>;
+  struct ExactIndex {
+    uint32_t slot = 0;
+    absl::flat_hash_map<std::string, RuleList> by_value;
+  };
+  struct AffixIndex {
+    uint32_t slot = 0;
+    bool suffix = false;
+    std::vector<size_t> lengths;  // distinct pattern lengths, ascending
+    absl::flat_hash_map<std::string, RuleList> by_pattern;
+  };
+
+  void Collect(const RuleList& rules);
+
+  RuleList always_;  // rules with no key predicate
+  std::vector<ExactIndex> exact_;
+  std::vector<AffixIndex> affixes_;
+  size_t keyed_ = 0;
+  RuleList scratch_;
+};
+
+}  // namespace kestrel::engine::rules
+
+#endif  // KESTREL_ENGINE_RULES_RULE_INDEX_H_
