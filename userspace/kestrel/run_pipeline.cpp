@@ -7,6 +7,7 @@
 #include "engine/decode/drop_marker.h"
 #include "engine/decode/event_decoder.h"
 #include "engine/decode/generic_syscall.h"
+#include "engine/decode/record_of_schema.h"
 #include "engine/decode/record_view.h"
 #include "engine/decode/syscall_names.h"
 #include "engine/fields/event_context.h"
@@ -40,6 +41,11 @@ RunPipeline::RunPipeline(const engine::fields::FieldRegistry& fields, engine::Th
       hostname_(HostName()),
       extractor_(fields, &users_) {}
 
+void RunPipeline::ReadAs(const engine::SchemaTable& schema, std::string hostname) {
+  schema_ = &schema;
+  if (!hostname.empty()) hostname_ = std::move(hostname);
+}
+
 void RunPipeline::SetRules(std::shared_ptr<const RunRules> rules) {
   rules_ = std::move(rules);
   pending_.reset();
@@ -67,7 +73,9 @@ void RunPipeline::Take(const kestrel_record_header* record) {
   ++counters_.records;
   if (pending_ && record->ts_ns >= pending_from_ns_) SetRules(std::move(pending_));
   absl::StatusOr<engine::RecordView> view =
-      engine::RecordView::Parse(record, KESTREL_MAX_RECORD_BYTES);
+      schema_ == &engine::SchemaTable::Compiled()
+          ? engine::RecordView::Parse(record, KESTREL_MAX_RECORD_BYTES)
+          : engine::ParseRecordOfAnySchema(record, KESTREL_MAX_RECORD_BYTES, scratch_);
   if (!view.ok()) {
     ++counters_.undecodable;
     return;
@@ -97,7 +105,7 @@ void RunPipeline::Take(const kestrel_record_header* record) {
     threads_.Apply(*view);
     return;
   }
-  absl::StatusOr<engine::DecodedEvent> event = engine::DecodedEvent::Decode(*view);
+  absl::StatusOr<engine::DecodedEvent> event = engine::DecodedEvent::Decode(*view, *schema_);
   if (!event.ok()) {
     ++counters_.undecodable;
     return;
