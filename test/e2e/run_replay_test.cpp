@@ -6,8 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
-#include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -19,8 +19,6 @@
 
 namespace kestrel::e2e {
 namespace {
-
-namespace fs = std::filesystem;
 
 constexpr char kFixture[] = KESTREL_SOURCE_DIR "/test/fixtures/capture/schema-v2.kcap";
 
