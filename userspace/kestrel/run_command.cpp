@@ -11,7 +11,6 @@
 #include "absl/strings/str_cat.h"
 #include "capture_options.h"
 #include "cli_app.h"
-#include "engine/capture_file/capture_reader.h"
 #include "engine/fields/field_registry.h"
 #include "engine/state/thread_table.h"
 #include "libpman.h"
@@ -23,6 +22,7 @@
 #include "run_pipeline.h"
 #include "run_probe_settings.h"
 #include "run_reload.h"
+#include "run_replay.h"
 #include "run_rules.h"
 #include "run_stats.h"
 #include "run_syscall_set.h"
@@ -153,38 +153,6 @@ void PrintStatsLine(const RunPipeline& pipeline, pman_handle* handle, double rat
   const bool have = handle != nullptr && pman_get_stats(handle, &stats, nullptr, 0) == 0;
   Say(FormatRunStats(pipeline.counters(), have ? &stats : nullptr, rate, outputs.Stats(),
                      outputs.rate_limited(), pipeline.threads()));
-}
-
-int RunReplay(RunSetup& setup, engine::alerts::AlertOutputs& outputs) {
-  absl::StatusOr<std::unique_ptr<engine::capture_file::CaptureReader>> reader =
-      engine::capture_file::CaptureReader::Open(*setup.options.replay);
-  if (!reader.ok()) {
-    Say(std::string(reader.status().message()));
-    return kExitFailure;
-  }
-  // The file's records are the only truth about its processes: this
-  // machine's /proc is not theirs.
-  engine::ThreadTableOptions table_options;
-  table_options.proc_fallback = false;
-  table_options.boot_time_ns = (*reader)->info().boot_time_ns;
-  engine::ThreadTable threads(table_options);
-  RunPipeline pipeline(setup.fields, threads, outputs, (*reader)->info().boot_time_ns,
-                       !setup.config.rule_matching_all);
-  pipeline.SetRules(setup.rules);
-  const auto start = std::chrono::steady_clock::now();
-  while (const kestrel_record_header* header = (*reader)->Next()) pipeline.Take(header);
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  outputs.Close(std::chrono::seconds(5));
-  PrintStatsLine(pipeline, nullptr,
-                 seconds > 0 ? static_cast<double>(pipeline.counters().events) / seconds : -1,
-                 outputs);
-  if (const auto& damage = (*reader)->damage()) {
-    Say(absl::StrCat(*setup.options.replay, " is damaged: ", damage->what, "; the ",
-                     damage->bytes_lost, " bytes from byte ", damage->offset, " on were not read"));
-    return kExitFailure;
-  }
-  return kExitOk;
 }
 
 // The probe options for the rules' syscalls and settings.
@@ -354,8 +322,11 @@ int RunRun(const std::vector<std::string>& args) {
       ") for `kestrel syscalls` and `kestrel settings`; the pin goes away on exit.\n"
       "SIGHUP, or a change to a rules file, reloads the rules: on an error the current ones\n"
       "keep running. SIGUSR1 reopens file_output's file (logrotate).\n"
+      "--replay FILE judges a capture file instead, as fast as it reads: the alerts a live run\n"
+      "gave for its records, with their times.\n"
       "Exit codes: 0 ok, 1 the run failed (privileges, kernel, a capture file that cannot be\n"
-      "read), 2 usage, config or rules error (nothing was started).",
+      "read, or is damaged: the alerts of the records before the damage are out, and one\n"
+      "line on stderr says where it is), 2 usage, config or rules error (nothing was started).",
       "kestrel run -r my_rules.yaml -o json_output=true -o priority=warning");
   RunSetup setup;
   DefineRunOptions(*app, setup.options);
@@ -374,7 +345,10 @@ int RunRun(const std::vector<std::string>& args) {
     Say(std::string(outputs.status().message()));
     return kExitUsage;
   }
-  if (setup.options.replay) return RunReplay(setup, **outputs);
+  if (setup.options.replay) {
+    return RunReplay(*setup.options.replay, setup.fields, setup.rules,
+                     !setup.config.rule_matching_all, **outputs);
+  }
   return RunLive(setup, **outputs);
 }
 

@@ -40,6 +40,11 @@ RunPipeline::RunPipeline(const engine::fields::FieldRegistry& fields, engine::Th
       hostname_(HostName()),
       extractor_(fields, &users_) {}
 
+void RunPipeline::ReadAs(const engine::SchemaTable& schema, std::string hostname) {
+  schema_ = &schema;
+  if (!hostname.empty()) hostname_ = std::move(hostname);
+}
+
 void RunPipeline::SetRules(std::shared_ptr<const RunRules> rules) {
   rules_ = std::move(rules);
   pending_.reset();
@@ -67,7 +72,7 @@ void RunPipeline::Take(const kestrel_record_header* record) {
   ++counters_.records;
   if (pending_ && record->ts_ns >= pending_from_ns_) SetRules(std::move(pending_));
   absl::StatusOr<engine::RecordView> view =
-      engine::RecordView::Parse(record, KESTREL_MAX_RECORD_BYTES);
+      engine::RecordView::Parse(record, KESTREL_MAX_RECORD_BYTES, *schema_);
   if (!view.ok()) {
     ++counters_.undecodable;
     return;
@@ -98,7 +103,7 @@ void RunPipeline::Take(const kestrel_record_header* record) {
     threads_.Apply(*view);
     return;
   }
-  absl::StatusOr<engine::DecodedEvent> event = engine::DecodedEvent::Decode(*view);
+  absl::StatusOr<engine::DecodedEvent> event = engine::DecodedEvent::Decode(*view, *schema_);
   if (!event.ok()) {
     ++counters_.undecodable;
     return;

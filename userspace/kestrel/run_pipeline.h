@@ -12,6 +12,7 @@
 
 #include "engine/alerts/alert.h"
 #include "engine/alerts/alert_outputs.h"
+#include "engine/decode/schema_table.h"
 #include "engine/fields/field_extractor.h"
 #include "engine/fields/field_registry.h"
 #include "engine/state/thread_table.h"
@@ -47,6 +48,10 @@ class RunPipeline {
   void SetRulesFrom(std::shared_ptr<const RunRules> rules, uint64_t ts_ns);
   bool switch_pending() const { return pending_ != nullptr; }
 
+  // A capture file's records are read through the schema it embeds, and
+  // its alerts name the host it was captured on.
+  void ReadAs(const engine::SchemaTable& schema, std::string hostname);
+
   void Take(const kestrel_record_header* record);
 
   const RunCounters& counters() const { return counters_; }
@@ -69,7 +74,8 @@ class RunPipeline {
   engine::alerts::AlertOutputs& outputs_;
   const uint64_t boot_time_ns_;
   const bool first_only_;
-  const std::string hostname_;
+  std::string hostname_;
+  const engine::SchemaTable* schema_ = &engine::SchemaTable::Compiled();
   engine::state::UserDirectory users_;
   engine::fields::FieldExtractor extractor_;
   std::shared_ptr<const RunRules> rules_;

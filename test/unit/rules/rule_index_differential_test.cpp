@@ -20,7 +20,7 @@
 #include "engine/capture_file/capture_reader.h"
 #include "engine/decode/event_decoder.h"
 #include "engine/decode/generic_syscall.h"
-#include "engine/decode/record_of_schema.h"
+#include "engine/decode/record_view.h"
 #include "engine/decode/syscall_names.h"
 #include "engine/fields/event_context.h"
 #include "engine/fields/field_extractor.h"
@@ -76,11 +76,10 @@ void Replay(const std::string& file, fields::FieldExtractor& extractor, Visit vi
   ThreadTableOptions options;
   options.proc_fallback = false;
   ThreadTable threads(options);
-  std::vector<uint8_t> scratch;
   uint64_t num = 0;
   while (const kestrel_record_header* h = (*reader)->Next()) {
     ++num;
-    absl::StatusOr<RecordView> view = ParseRecordOfAnySchema(h, h->len, scratch);
+    absl::StatusOr<RecordView> view = RecordView::Parse(h, h->len, schema);
     if (!view.ok()) continue;
     if (h->type == KESTREL_EVT_GENERIC_SYSCALL) {
       absl::StatusOr<GenericSyscall> sc = DecodeGenericSyscall(*view);

@@ -1,0 +1,164 @@
+// `kestrel run --replay` on the committed capture files
+// (test/fixtures/capture/, made by make_fixtures.sh): no probe is loaded,
+// so the alerts are known to the byte, times included (the file's boot
+// time). A file damaged at its tail gives the alerts of what comes before,
+// one line on stderr and exit code 1.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "kestrel_process.h"
+#include "run_triggers.h"
+
+namespace kestrel::e2e {
+namespace {
+
+constexpr char kFixture[] = KESTREL_SOURCE_DIR "/test/fixtures/capture/schema-v2.kcap";
+
+// The fixture's workload (make_fixtures.sh): kfixture opens known.txt and
+// fails to open missing-1, -2 and -3, three times over. Conditions in the
+// file's terms only: its records are the only truth about its processes.
+constexpr char kRules[] = R"(- rule: Fixture missed a file
+  desc: the fixture's workload failed to open a file
+  condition: evt.type = openat and proc.name = kfixture and evt.rawres < 0
+  output: "%proc.name could not open %evt.arg.name (%evt.res) at %evt.time.iso8601 (pid %proc.pid)"
+  priority: ERROR
+  tags: [fixture, files]
+- rule: Fixture opened its known file
+  desc: the fixture's workload opened known.txt
+  condition: evt.type = openat and proc.name = kfixture and fd.name = "/tmp/kestrel-fixture/known.txt"
+  output: "%proc.name opened %fd.name as fd %evt.rawres (evt.num %evt.num)"
+  priority: INFO
+  tags: [fixture]
+)";
+
+// The value of "key": in a one-line JSON object, as written (a string
+// with its quotes, or a bare number).
+std::string JsonValue(const std::string& json, const std::string& key) {
+  const std::string k = absl::StrCat("\"", key, "\":");
+  const size_t at = json.find(k);
+  if (at == std::string::npos) return "<absent>";
+  size_t start = at + k.size(), end = start;
+  if (json[start] == '"') {
+    end = start + 1;
+    while (end < json.size() && json[end] != '"') end += json[end] == '\\' ? 2 : 1;
+    return json.substr(start, end + 1 - start);
+  }
+  if (json[start] == '[' || json[start] == '{') {
+    end = json.find(json[start] == '[' ? ']' : '}', start);
+    return json.substr(start, end + 1 - start);
+  }
+  end = json.find_first_of(",}", start);
+  return json.substr(start, end - start);
+}
+
+std::vector<std::string> Lines(const std::string& text) {
+  return absl::StrSplit(text, '\n', absl::SkipEmpty());
+}
+
+std::string ReadWhole(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// The byte offset of the last block of a capture file
+// (engine/capture_file/file_format.h: a 16-byte file header, then blocks
+// of a 40-byte header whose u32 at byte 8 is the payload's length).
+size_t LastBlockAt(const std::string& file) {
+  size_t at = 16, last = at;
+  while (at + 40 <= file.size()) {
+    uint32_t stored = 0;
+    std::memcpy(&stored, file.data() + at + 8, sizeof stored);
+    last = at;
+    at += 40 + stored;
+  }
+  return last;
+}
+
+class RunReplayTest : public ::testing::Test {
+ protected:
+  void SetUp() override { WriteWhole(rules_, kRules); }
+  CliResult Replay(const std::string& file) {
+    return RunKestrel({"run", "-r", rules_, "--replay", file, "-o", "json_output=true"});
+  }
+  RunTempDir dir_;
+  const std::string rules_ = dir_.File("rules.yaml");
+};
+
+// The values below are the fixture's own: its boot time
+// (1796152012653238294) plus each record's ts_ns, its host ("vm"), the
+// workload's pid, and each record's place in the file (evt.num).
+TEST_F(RunReplayTest, FixtureGivesExactAlerts) {
+  const CliResult r = Replay(kFixture);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<std::string> alerts = Lines(r.out);
+  ASSERT_EQ(alerts.size(), 6u) << r.out << r.err;
+  const std::string dir = "/tmp/kestrel-fixture/";
+  const char* known_times[] = {"2026-12-02T03:01:20.230057187Z", "2026-12-02T03:01:20.230224405Z",
+                               "2026-12-02T03:01:20.230281694Z"};
+  const char* missing_times[] = {"2026-12-02T03:01:20.230175372Z", "2026-12-02T03:01:20.230267758Z",
+                                 "2026-12-02T03:01:20.230314917Z"};
+  const int known_nums[] = {29, 50, 71};
+  for (int i = 0; i < 3; ++i) {
+    SCOPED_TRACE(i);
+    const std::string& known = alerts[2 * i];
+    EXPECT_EQ(JsonValue(known, "rule"), "\"Fixture opened its known file\"");
+    EXPECT_EQ(JsonValue(known, "priority"), "\"Informational\"");
+    EXPECT_EQ(JsonValue(known, "time"), absl::StrCat("\"", known_times[i], "\""));
+    EXPECT_EQ(JsonValue(known, "hostname"), "\"vm\"");
+    EXPECT_EQ(JsonValue(known, "output"),
+              absl::StrCat("\"kfixture opened ", dir, "known.txt as fd 4 (evt.num ", known_nums[i],
+                           ")\""));
+    EXPECT_EQ(JsonValue(known, "tags"), "[\"fixture\"]");
+
+    const std::string& missing = alerts[2 * i + 1];
+    EXPECT_EQ(JsonValue(missing, "rule"), "\"Fixture missed a file\"");
+    EXPECT_EQ(JsonValue(missing, "priority"), "\"Error\"");
+    EXPECT_EQ(JsonValue(missing, "time"), absl::StrCat("\"", missing_times[i], "\""));
+    EXPECT_EQ(JsonValue(missing, "output"),
+              absl::StrCat("\"kfixture could not open ", dir, "missing-", i + 1, " (ENOENT) at ",
+                           missing_times[i], " (pid 28251)\""));
+    EXPECT_EQ(JsonValue(missing, "evt.res"), "\"ENOENT\"");
+    EXPECT_EQ(JsonValue(missing, "proc.pid"), "28251");
+  }
+  // The stats line: the file's events at a rate, its alerts by priority.
+  EXPECT_TRUE(absl::StrContains(r.err, "kestrel run: events ")) << r.err;
+  EXPECT_TRUE(absl::StrContains(r.err,
+                                "/s), dropped 0 (as the file's drop markers say), alerts 6 "
+                                "(Error 3, Informational 3)"))
+      << r.err;
+}
+
+// As a capture killed while writing a block leaves its file: the fixture
+// and, after it, the first 100 bytes of a block.
+TEST_F(RunReplayTest, DamagedTailGivesTheAlertsBeforeItAndOneLineAndExitsOne) {
+  const CliResult whole = Replay(kFixture);
+  ASSERT_EQ(whole.exit_code, 0) << whole.err;
+  const std::string bytes = ReadWhole(kFixture);
+  const std::string cut = dir_.File("cut.kcap");
+  std::ofstream(cut, std::ios::binary) << bytes << bytes.substr(LastBlockAt(bytes), 100);
+
+  const CliResult r = Replay(cut);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(Lines(r.out), Lines(whole.out));
+  std::vector<std::string> damage;
+  for (const std::string& line : Lines(r.err)) {
+    if (absl::StrContains(line, " is damaged: ")) damage.push_back(line);
+  }
+  ASSERT_EQ(damage.size(), 1u) << r.err;
+  EXPECT_TRUE(absl::StartsWith(damage[0], absl::StrCat("kestrel run: ", cut, " is damaged: ")))
+      << damage[0];
+  EXPECT_TRUE(absl::StrContains(
+      damage[0], absl::StrCat("the 100 bytes from byte ", bytes.size(), " on were not read")))
+      << damage[0];
+}
+
+}  // namespace
+}  // namespace kestrel::e2e
