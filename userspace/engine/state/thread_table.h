@@ -23,6 +23,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <string>
 #include <utility>
 
@@ -92,6 +93,12 @@ class ThreadTable {
   // record but the last one applied.
   bool FdNameChangedBy(const kestrel_record_header& h) const {
     return fd_name_changed_ && fd_name_changed_ts_ == h.ts_ns && fd_name_changed_tid_ == h.tid;
+  }
+
+  // Calls `visit` on every entry (exited ones in their grace period too),
+  // in no particular order.
+  void ForEach(const std::function<void(const ThreadInfo&)>& visit) const {
+    for (const auto& [tid, t] : threads_) visit(t);
   }
 
   size_t size() const { return threads_.size(); }
