@@ -1,5 +1,6 @@
 #include "run_command.h"
 
+#include <sys/stat.h>
 #include <time.h>
 
 #include <chrono>
@@ -16,6 +17,7 @@
 #include "libpman.h"
 #include "preflight.h"
 #include "probe_loader.h"
+#include "run_capture_window.h"
 #include "run_config.h"
 #include "run_default_rules.h"
 #include "run_options.h"
@@ -148,11 +150,46 @@ std::optional<int> Configure(CLI::App& app, RunSetup& setup) {
 }
 
 void PrintStatsLine(const RunPipeline& pipeline, pman_handle* handle, double rate,
-                    const engine::alerts::AlertOutputs& outputs) {
+                    const engine::alerts::AlertOutputs& outputs,
+                    const AlertCapture* capture = nullptr) {
   pman_stats stats{};
   const bool have = handle != nullptr && pman_get_stats(handle, &stats, nullptr, 0) == 0;
-  Say(FormatRunStats(pipeline.counters(), have ? &stats : nullptr, rate, outputs.Stats(),
-                     outputs.rate_limited(), pipeline.threads()));
+  std::string line = FormatRunStats(pipeline.counters(), have ? &stats : nullptr, rate,
+                                    outputs.Stats(), outputs.rate_limited(), pipeline.threads());
+  if (capture != nullptr) {
+    absl::StrAppend(&line, "; captures written ", capture->written(), " failed ",
+                    capture->failed());
+  }
+  Say(line);
+}
+
+// The info block every capture file of the run starts with: this machine,
+// the syscalls and settings the probe started with.
+engine::capture_file::CaptureInfo RunCaptureInfo(const RunSetup& setup,
+                                                 const kestrel_capture_settings& settings) {
+  engine::capture_file::CaptureInfo info = engine::capture_file::CaptureInfoOfThisMachine();
+  for (const ChosenSyscall& s : setup.syscalls) info.syscalls.push_back(s.id);
+  const auto* bytes = reinterpret_cast<const uint8_t*>(&settings);
+  info.settings.assign(bytes, bytes + sizeof(settings));
+  info.boot_time_ns = settings.boot_time_ns;
+  info.writer = "kestrel " KESTREL_VERSION;
+  return info;
+}
+
+// The directory capture files go to must be there before anything starts.
+absl::Status CheckCapturePrefix(const RunCaptureConfig& capture) {
+  if (!capture.enabled) return absl::OkStatus();
+  const size_t slash = capture.path_prefix.rfind('/');
+  const std::string dir = slash == std::string::npos ? "."
+                          : slash == 0               ? "/"
+                                                     : capture.path_prefix.substr(0, slash);
+  struct stat st {};
+  if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    return absl::InvalidArgumentError(absl::StrCat("capture.path_prefix ",
+                                                   Quote(capture.path_prefix), ": ", Quote(dir),
+                                                   " is not a directory"));
+  }
+  return absl::OkStatus();
 }
 
 // The probe options for the rules' syscalls and settings.
@@ -234,6 +271,12 @@ int RunLive(RunSetup& setup, engine::alerts::AlertOutputs& outputs) {
   RunPipeline pipeline(setup.fields, threads, outputs, settings.boot_time_ns,
                        !setup.config.rule_matching_all);
   pipeline.SetRules(setup.rules);
+  std::unique_ptr<AlertCapture> capture;
+  if (setup.config.capture.enabled) {
+    capture = std::make_unique<AlertCapture>(setup.config.capture, threads,
+                                             RunCaptureInfo(setup, settings));
+    pipeline.SetCapture(capture.get());
+  }
   std::unique_ptr<RulesWatcher> watcher;
   if (absl::StatusOr<std::unique_ptr<RulesWatcher>> created =
           RulesWatcher::Create(setup.rules_options.paths);
@@ -281,13 +324,14 @@ int RunLive(RunSetup& setup, engine::alerts::AlertOutputs& outputs) {
       g_reopen = 0;
       outputs.Reopen();
     }
+    if (capture) capture->CloseIfPast(BootClockNs());
     if (Clock::now() >= next_stats) {
       const auto now = Clock::now();
       const double seconds = std::chrono::duration<double>(now - last_stats).count();
       const uint64_t events = pipeline.counters().events;
       PrintStatsLine(pipeline, handle.get(),
                      seconds > 0 ? static_cast<double>(events - events_at_last_stats) / seconds : 0,
-                     outputs);
+                     outputs, capture.get());
       events_at_last_stats = events;
       last_stats = now;
       next_stats = now + interval;
@@ -297,8 +341,9 @@ int RunLive(RunSetup& setup, engine::alerts::AlertOutputs& outputs) {
   // What the probe wrote before it stopped is still judged.
   const bool settled = pman_detach_and_settle(handle.get()) == 0;
   while (const kestrel_record_header* header = next()) pipeline.Take(header);
+  if (capture) capture->Close();
   outputs.Close(std::chrono::seconds(5));
-  PrintStatsLine(pipeline, handle.get(), -1, outputs);
+  PrintStatsLine(pipeline, handle.get(), -1, outputs, capture.get());
   // Every record the probe attempted is accounted for: consumed here (the
   // whole ring was drained above) or dropped by cause.
   ReadTally tally;
@@ -333,6 +378,10 @@ int RunRun(const std::vector<std::string>& args) {
   if (std::optional<int> done = ParseVerb(*app, args)) return *done;
   if (std::optional<int> failed = Configure(*app, setup)) return *failed;
   if (std::optional<int> failed = LoadRules(setup)) return *failed;
+  if (absl::Status s = CheckCapturePrefix(setup.config.capture); !s.ok()) {
+    Say(std::string(s.message()));
+    return kExitUsage;
+  }
   if (setup.options.dry_run) {
     std::fputs(FormatSyscallSet(setup.syscalls).c_str(), stdout);
     Say(absl::StrCat(DescribeRunRules(*setup.rules), "; ", setup.syscalls.size(), " syscalls; ",

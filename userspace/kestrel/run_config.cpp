@@ -50,6 +50,19 @@ absl::Status ParseDouble(const YAML::Node& node, double& out) {
   return absl::OkStatus();
 }
 
+absl::Status ParseBounded(const YAML::Node& node, uint64_t lowest, uint64_t highest,
+                          uint64_t& out) {
+  std::string text;
+  if (absl::Status s = Scalar(node, text); !s.ok()) return s;
+  uint64_t value = 0;
+  if (!absl::SimpleAtoi(text, &value) || value < lowest || value > highest) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(Quote(text), " is not a whole number from ", lowest, " to ", highest));
+  }
+  out = value;
+  return absl::OkStatus();
+}
+
 // A list of strings; a single scalar is a list of one, as Falco takes it.
 absl::Status ParseStrings(const YAML::Node& node, std::vector<std::string>& out) {
   out.clear();
@@ -130,6 +143,42 @@ const std::vector<Key>& Keys() {
       KESTREL_BOOL_KEY("buffered_outputs", c.buffered_outputs),
       KESTREL_DOUBLE_KEY("outputs.rate", c.outputs.rate),
       KESTREL_DOUBLE_KEY("outputs.max_burst", c.outputs.max_burst),
+      KESTREL_BOOL_KEY("capture.enabled", c.capture.enabled),
+      KESTREL_STRING_KEY("capture.path_prefix", c.capture.path_prefix),
+      {"capture.mode",
+       [](const YAML::Node& n, RunConfig& c) -> absl::Status {
+         std::string text;
+         if (absl::Status s = Scalar(n, text); !s.ok()) return s;
+         if (text != "rules" && text != "all_rules") {
+           return absl::InvalidArgumentError(
+               absl::StrCat(Quote(text), " is not rules or all_rules"));
+         }
+         c.capture.all_rules = text == "all_rules";
+         return absl::OkStatus();
+       }},
+      {"capture.default_duration",
+       [](const YAML::Node& n, RunConfig& c) {
+         return ParseBounded(n, 1, 24ull * 3600 * 1000, c.capture.default_duration_ms);
+       }},
+      {"capture.window_seconds",
+       [](const YAML::Node& n, RunConfig& c) -> absl::Status {
+         double seconds = 0;
+         if (absl::Status s = ParseDouble(n, seconds); !s.ok()) return s;
+         if (seconds <= 0 || seconds > 600) {
+           return absl::InvalidArgumentError(
+               absl::StrCat(Quote(n.Scalar()), " is not a number of seconds above 0, at most 600"));
+         }
+         c.capture.window_seconds = seconds;
+         return absl::OkStatus();
+       }},
+      {"capture.window_bytes",
+       [](const YAML::Node& n, RunConfig& c) {
+         return ParseBounded(n, 1ull << 20, 4ull << 30, c.capture.window_bytes);
+       }},
+      {"capture.max_file_size_mb",
+       [](const YAML::Node& n, RunConfig& c) {
+         return ParseBounded(n, 0, 1ull << 20, c.capture.max_file_size_mb);
+       }},
   };
   return keys;
 }

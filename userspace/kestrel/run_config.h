@@ -4,6 +4,7 @@
 #ifndef KESTREL_CLI_RUN_CONFIG_H_
 #define KESTREL_CLI_RUN_CONFIG_H_
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,6 +13,20 @@
 #include "engine/rules/priority.h"
 
 namespace kestrel::cli {
+
+// Capture files on alerts: Falco's `capture` keys, and Kestrel's own for
+// the window of records kept from before the alert (window_*).
+struct RunCaptureConfig {
+  bool enabled = false;
+  // Files are PREFIX_<alert time ns>_<record number>.kcap, as Falco names
+  // its .scap files.
+  std::string path_prefix = "/tmp/kestrel";
+  bool all_rules = false;               // mode: rules (those with capture: true) | all_rules
+  uint64_t default_duration_ms = 5000;  // after the alert, for rules without capture_duration
+  double window_seconds = 5;            // of records before the alert; (0, 600]
+  uint64_t window_bytes = 64ull << 20;  // of memory the window holds; 1 MiB .. 4 GiB
+  uint64_t max_file_size_mb = 0;        // a capture stops there; 0: no bound
+};
 
 struct RunConfig {
   std::vector<std::string> rules_files;  // files or directories, loaded in order
@@ -47,6 +62,7 @@ struct RunConfig {
     double rate = 0;  // alerts per second per rule; 0 = no limit
     double max_burst = 1000;
   } outputs;
+  RunCaptureConfig capture;
 };
 
 // Reads `path` into `config`. Keys Kestrel does not know are skipped, each

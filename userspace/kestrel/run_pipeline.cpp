@@ -48,6 +48,12 @@ void RunPipeline::ReadAs(const engine::SchemaTable& schema, std::string hostname
 void RunPipeline::SetRules(std::shared_ptr<const RunRules> rules) {
   rules_ = std::move(rules);
   pending_.reset();
+  if (capture_ != nullptr && rules_) capture_->UseRules(*rules_->ruleset);
+}
+
+void RunPipeline::SetCapture(AlertCapture* capture) {
+  capture_ = capture;
+  if (capture_ != nullptr && rules_) capture_->UseRules(*rules_->ruleset);
 }
 
 void RunPipeline::SetRulesFrom(std::shared_ptr<const RunRules> rules, uint64_t ts_ns) {
@@ -71,6 +77,7 @@ const RunPipeline::TypeInfo& RunPipeline::InfoOf(uint16_t type, std::string_view
 void RunPipeline::Take(const kestrel_record_header* record) {
   ++counters_.records;
   if (pending_ && record->ts_ns >= pending_from_ns_) SetRules(std::move(pending_));
+  if (capture_ != nullptr) capture_->Take(record);
   absl::StatusOr<engine::RecordView> view =
       engine::RecordView::Parse(record, KESTREL_MAX_RECORD_BYTES, *schema_);
   if (!view.ok()) {
@@ -143,6 +150,7 @@ void RunPipeline::Emit(const engine::rules::Rule& rule, const kestrel_record_hea
   rules_->outputs[rules_->IndexOf(rule)].Render(extractor_, alert_.output, alert_.output_fields);
   ++counters_.alerts[static_cast<size_t>(rule.priority)];
   outputs_.Emit(alert_);
+  if (capture_ != nullptr) capture_->OnAlert(rule, header, counters_.records);
 }
 
 }  // namespace kestrel::cli

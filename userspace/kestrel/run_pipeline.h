@@ -17,6 +17,7 @@
 #include "engine/fields/field_registry.h"
 #include "engine/state/thread_table.h"
 #include "engine/state/user_directory.h"
+#include "run_capture_window.h"
 #include "run_rules.h"
 #include "shared/record_format.h"
 
@@ -54,6 +55,10 @@ class RunPipeline {
 
   void Take(const kestrel_record_header* record);
 
+  // Where records and the alerts of capture rules go too (null: nowhere);
+  // must outlive the pipeline.
+  void SetCapture(AlertCapture* capture);
+
   const RunCounters& counters() const { return counters_; }
   const engine::ThreadTable& threads() const { return threads_; }
   const RunRules& rules() const { return *rules_; }
@@ -84,6 +89,7 @@ class RunPipeline {
   std::vector<TypeInfo> types_;
   RunCounters counters_;
   engine::alerts::Alert alert_;  // reused: its strings keep their capacity
+  AlertCapture* capture_ = nullptr;
 };
 
 }  // namespace kestrel::cli

@@ -136,5 +136,51 @@ TEST(RunOverrideTest, UnknownKeysAndBadValuesAreErrors) {
             "-o outputs.rate: \"-1\" is not a number >= 0");
 }
 
+TEST_F(RunConfigTest, CaptureKeysAreFalcosPlusTheWindow) {
+  RunConfig c;
+  EXPECT_FALSE(c.capture.enabled);
+  EXPECT_EQ(c.capture.path_prefix, "/tmp/kestrel");
+  EXPECT_FALSE(c.capture.all_rules);
+  EXPECT_EQ(c.capture.default_duration_ms, 5000u);
+  EXPECT_EQ(c.capture.window_seconds, 5);
+  EXPECT_EQ(c.capture.window_bytes, 64u << 20);
+  EXPECT_EQ(c.capture.max_file_size_mb, 0u);
+  std::vector<std::string> warnings;
+  ASSERT_TRUE(LoadRunConfigFile(Write("capture:\n"
+                                      "  enabled: true\n"
+                                      "  path_prefix: /var/tmp/k\n"
+                                      "  mode: all_rules\n"
+                                      "  default_duration: 250\n"
+                                      "  window_seconds: 0.5\n"
+                                      "  window_bytes: 1048576\n"
+                                      "  max_file_size_mb: 3\n"),
+                                c, warnings)
+                  .ok());
+  EXPECT_TRUE(warnings.empty());
+  EXPECT_TRUE(c.capture.enabled);
+  EXPECT_EQ(c.capture.path_prefix, "/var/tmp/k");
+  EXPECT_TRUE(c.capture.all_rules);
+  EXPECT_EQ(c.capture.default_duration_ms, 250u);
+  EXPECT_EQ(c.capture.window_seconds, 0.5);
+  EXPECT_EQ(c.capture.window_bytes, 1u << 20);
+  EXPECT_EQ(c.capture.max_file_size_mb, 3u);
+  EXPECT_TRUE(ApplyRunOverride("capture.mode=rules", c).ok());
+  EXPECT_FALSE(c.capture.all_rules);
+}
+
+TEST_F(RunConfigTest, CaptureKeysOutOfBoundsAreErrors) {
+  RunConfig c;
+  for (const char* bad :
+       {"capture.mode=some", "capture.default_duration=0", "capture.default_duration=-5",
+        "capture.window_seconds=0", "capture.window_seconds=601", "capture.window_bytes=1048575",
+        "capture.window_bytes=4294967297", "capture.max_file_size_mb=x"}) {
+    const absl::Status s = ApplyRunOverride(bad, c);
+    EXPECT_FALSE(s.ok()) << bad;
+    const std::string key(std::string_view(bad).substr(0, std::string_view(bad).find('=')));
+    EXPECT_TRUE(std::string(s.message()).starts_with("-o " + key + ": ")) << s.message();
+  }
+  EXPECT_EQ(c.capture.window_bytes, 64u << 20);  // unchanged by the errors
+}
+
 }  // namespace
 }  // namespace kestrel::cli

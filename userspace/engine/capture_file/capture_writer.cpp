@@ -15,7 +15,8 @@ namespace kestrel::engine::capture_file {
 absl::StatusOr<std::unique_ptr<CaptureWriter>> CaptureWriter::Create(const std::string& path,
                                                                      const CaptureInfo& info,
                                                                      WriterOptions options) {
-  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  const int flags = options.create_new ? O_EXCL | O_NOFOLLOW : O_TRUNC;
+  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | flags, 0600);
   if (fd < 0) return absl::ErrnoToStatus(errno, absl::StrFormat("cannot create %s", path));
   std::unique_ptr<CaptureWriter> writer(new CaptureWriter(fd, path, options));
   FileHeader header{};

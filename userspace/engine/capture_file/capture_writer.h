@@ -25,12 +25,16 @@ struct WriterOptions {
   int zstd_level = 1;
   // Raw bytes gathered before a block is compressed and written.
   size_t block_bytes = 1u << 20;
+  // Fail when `path` exists (a symlink included) instead of replacing it:
+  // for names anyone could have made first, as in /tmp.
+  bool create_new = false;
 };
 
 class CaptureWriter {
  public:
   // Creates `path` (mode 0600: records hold other processes' data),
-  // replacing a file there, and writes the header and `info`.
+  // replacing a file there unless options.create_new, and writes the
+  // header and `info`.
   static absl::StatusOr<std::unique_ptr<CaptureWriter>> Create(const std::string& path,
                                                                const CaptureInfo& info,
                                                                WriterOptions options = {});

@@ -2,29 +2,29 @@
 #include <tuple>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "fd_table.h"
 #include "thread_table.h"
 
 namespace kestrel::engine {
 
 SnapshotRecords ThreadTable::Snapshot(uint64_t ts_ns) const {
-  std::vector<const ThreadInfo*> live;
-  live.reserve(threads_.size());
-  for (const auto& [tid, t] : threads_) {
-    if (!t.exited) live.push_back(&t);
-  }
-  // A reader seeds descriptors into the process of a thread it already
-  // has, so a process's threads come together, its leader first.
-  std::sort(live.begin(), live.end(), [](const ThreadInfo* a, const ThreadInfo* b) {
+  // Exited threads still in their grace period too: records a reader has
+  // yet to read (a capture window's, a rotated file's) may name them.
+  std::vector<const ThreadInfo*> threads;
+  threads.reserve(threads_.size());
+  for (const auto& [tid, t] : threads_) threads.push_back(&t);
+  // A process's threads together, its leader first.
+  std::sort(threads.begin(), threads.end(), [](const ThreadInfo* a, const ThreadInfo* b) {
     return std::make_tuple(a->tgid, a->tid != a->tgid, a->tid) <
            std::make_tuple(b->tgid, b->tid != b->tgid, b->tid);
   });
   SnapshotRecords out;
-  const FdTable* listed = nullptr;
-  for (const ThreadInfo* t : live) {
-    out.AddThread(*t, ts_ns);
-    if (!t->fds || t->fds.get() == listed) continue;
-    listed = t->fds.get();
+  // Threads first: a reader gives a descriptor to a thread it already has.
+  for (const ThreadInfo* t : threads) out.AddThread(*t, ts_ns);
+  absl::flat_hash_set<const FdTable*> listed;
+  for (const ThreadInfo* t : threads) {
+    if (!t->fds || !listed.insert(t->fds.get()).second) continue;
     std::vector<const FdInfo*> fds;
     fds.reserve(t->fds->size());
     for (const auto& [fd, info] : t->fds->entries()) fds.push_back(&info);

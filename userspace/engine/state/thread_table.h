@@ -23,6 +23,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <string>
 #include <utility>
 
@@ -66,10 +67,11 @@ class ThreadTable {
   // the system at start enters it, from /proc or from a capture file.
   void ApplySnapshot(const SnapshotRecords& snapshot);
 
-  // The table as snapshot records stamped `ts_ns` (live threads only, each
-  // process's leader first and its descriptors after its first thread):
-  // what a capture file started now (a rotated one) begins with, so a
-  // reader of that file alone builds this table. table_snapshot.cpp.
+  // The table as snapshot records stamped `ts_ns`: every thread (exited
+  // ones in their grace period too), each process's leader first, then each
+  // descriptor table once. What a capture file started mid-run (a rotated
+  // one, an alert's capture) begins with, so a reader of that file alone
+  // builds this table. table_snapshot.cpp.
   SnapshotRecords Snapshot(uint64_t ts_ns) const;
 
   // Adds or replaces one entry (the seed's way in; tests use it too).
