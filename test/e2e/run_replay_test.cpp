@@ -8,11 +8,14 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "../support/json_value.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "kestrel_process.h"
 #include "run_triggers.h"
@@ -25,7 +28,7 @@ constexpr char kFixture[] = KESTREL_SOURCE_DIR "/test/fixtures/capture/schema-v2
 // The fixture's workload (make_fixtures.sh): kfixture opens known.txt and
 // fails to open missing-1, -2 and -3, three times over. Conditions in the
 // file's terms only: its records are the only truth about its processes.
-constexpr char kRules[] = R"(- rule: Fixture missed a file
+constexpr char kRules[] = R"yaml(- rule: Fixture missed a file
   desc: the fixture's workload failed to open a file
   condition: evt.type = openat and proc.name = kfixture and evt.rawres < 0
   output: "%proc.name could not open %evt.arg.name (%evt.res) at %evt.time.iso8601 (pid %proc.pid)"
@@ -37,26 +40,31 @@ constexpr char kRules[] = R"(- rule: Fixture missed a file
   output: "%proc.name opened %fd.name as fd %evt.rawres (evt.num %evt.num)"
   priority: INFO
   tags: [fixture]
-)";
+)yaml";
 
-// The value of "key": in a one-line JSON object, as written (a string
-// with its quotes, or a bare number).
+// The value of `key` in a one-line JSON alert, at its top level or in its
+// output_fields, as written: a string in quotes, a number bare, an array
+// of strings as ["a","b"].
 std::string JsonValue(const std::string& json, const std::string& key) {
-  const std::string k = absl::StrCat("\"", key, "\":");
-  const size_t at = json.find(k);
-  if (at == std::string::npos) return "<absent>";
-  size_t start = at + k.size(), end = start;
-  if (json[start] == '"') {
-    end = start + 1;
-    while (end < json.size() && json[end] != '"') end += json[end] == '\\' ? 2 : 1;
-    return json.substr(start, end + 1 - start);
+  const std::optional<testing::JsonValue> alert = testing::JsonValue::Parse(json);
+  if (!alert) return "<not json>";
+  const testing::JsonValue* v = alert->Find(key);
+  if (v == nullptr) {
+    if (const testing::JsonValue* fields = alert->Find("output_fields")) v = fields->Find(key);
   }
-  if (json[start] == '[' || json[start] == '{') {
-    end = json.find(json[start] == '[' ? ']' : '}', start);
-    return json.substr(start, end + 1 - start);
+  if (v == nullptr) return "<absent>";
+  const auto quoted = [](const std::string& s) { return absl::StrCat("\"", s, "\""); };
+  switch (v->kind) {
+    case testing::JsonValue::Kind::kString:
+      return quoted(v->text);
+    case testing::JsonValue::Kind::kArray: {
+      std::vector<std::string> items;
+      for (const testing::JsonValue& item : v->items) items.push_back(quoted(item.text));
+      return absl::StrCat("[", absl::StrJoin(items, ","), "]");
+    }
+    default:
+      return v->text;
   }
-  end = json.find_first_of(",}", start);
-  return json.substr(start, end - start);
 }
 
 std::vector<std::string> Lines(const std::string& text) {
