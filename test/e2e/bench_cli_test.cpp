@@ -156,9 +156,17 @@ TEST(BenchCliTest, EngineStateHasTheConditionsRow) {
     const size_t at = row.find("\"name\":\"");
     ASSERT_NE(at, std::string::npos) << row;
     names.push_back(row.substr(at + 8, row.find('"', at + 8) - at - 8));
-    EXPECT_NE(row.find("\"unit\":\"events/s\""), std::string::npos) << row;
+    const bool rss = absl::StartsWith(names.back(), "RSS");
+    EXPECT_NE(row.find(rss ? "\"unit\":\"MB\"" : "\"unit\":\"events/s\""), std::string::npos)
+        << row;
   }
-  ASSERT_EQ(names.size(), 4u) << r.out;
+  // The stages, then the rules rows (issue 20) and the engine's RSS.
+  ASSERT_EQ(names.size(), 9u) << r.out;
+  EXPECT_TRUE(absl::StartsWith(names[4], "rules: Kestrel's default rules")) << names[4];
+  EXPECT_TRUE(absl::StartsWith(names[5], "rules: base + 1,000 on absent event types")) << names[5];
+  EXPECT_TRUE(absl::StartsWith(names[6], "rules: base + 100 non-matching on openat")) << names[6];
+  EXPECT_TRUE(absl::StartsWith(names[7], "rules: base + 1,000 non-matching on openat")) << names[7];
+  EXPECT_TRUE(absl::StartsWith(names[8], "RSS, engine with")) << names[8];
   EXPECT_EQ(names[0], "decode only");
   EXPECT_EQ(names[1], "decode + state");
   EXPECT_EQ(names[2], "decode + state, against libsinsp");
