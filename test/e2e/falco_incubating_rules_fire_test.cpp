@@ -525,14 +525,7 @@ TEST_F(FalcoIncubatingRulesFireTest, WebServerSpawnedShell) {
   Expected e = Common("execve", "sh", "/usr/bin/dash");
   e.values["proc.pname"] = "nginx";
   // aname[2] is this test, aname[3] its parent.
-  for (int n = 2; n <= 3; ++n) {
-    const std::string key = "proc.aname[" + std::to_string(n) + "]";
-    if (const auto name = Ancestor(static_cast<size_t>(n - 2))) {
-      e.values[key] = *name;
-    } else {
-      e.na.insert(key);
-    }
-  }
+  ExpectAncestors(e, 2, 3, 2);
   CheckFields(alert, e);
 }
 
@@ -545,19 +538,7 @@ TEST_F(FalcoIncubatingRulesFireTest, BasicInteractiveReconnaissance) {
   const std::string arg = Unique("recon");
   auto alert = ExpectAlert("Basic Interactive Reconnaissance",
                            {Field("proc.cmdline", "whoami " + arg)}, [&] {
-                             const int master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
-                             ASSERT_GE(master, 0);
-                             grantpt(master);
-                             unlockpt(master);
-                             const std::string slave = ptsname(master);
-                             Exec(whoami, {"whoami", arg}, [&] {
-                               setsid();
-                               const int tty = open(slave.c_str(), O_RDWR);
-                               dup2(tty, 0);
-                               dup2(tty, 1);
-                               dup2(tty, 2);
-                             });
-                             close(master);
+                             ExecOnNewTerminal(whoami, {"whoami", arg});
                            });
   Expected e = Common("execve", "whoami", whoami);
   e.values.erase("proc.tty");  // the pty's device number

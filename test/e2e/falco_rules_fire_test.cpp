@@ -187,14 +187,7 @@ TEST_F(FalcoRulesFireTest, RunShellUntrusted) {
   e.values["proc.pexepath"] = nginx;
   e.values["proc.pcmdline"] = "nginx -c " + inner + "; true";
   // aname[2] is this test, aname[3] its parent...
-  for (int n = 2; n <= 7; ++n) {
-    const std::string key = "proc.aname[" + std::to_string(n) + "]";
-    if (const auto name = Ancestor(static_cast<size_t>(n - 2))) {
-      e.values[key] = *name;
-    } else {
-      e.na.insert(key);
-    }
-  }
+  ExpectAncestors(e, 2, 7, 2);
   CheckFields(alert, e);
 }
 
@@ -405,20 +398,9 @@ TEST_F(FalcoRulesFireTest, TerminalShellInContainer) {
   const std::string runc = dir.Copy("/bin/dash", "runc");
   const std::string inner = "sh -c : " + Unique("tty");
   auto alert = ExpectAlert("Terminal shell in container", {Field("proc.cmdline", inner)}, [&] {
-    const int master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
-    ASSERT_GE(master, 0);
-    grantpt(master);
-    unlockpt(master);
-    const std::string slave = ptsname(master);
-    Exec(runc, {"runc", "-c", inner + "; true"}, [&] {
-      setsid();
-      const int tty = open(slave.c_str(), O_RDWR);  // becomes the controlling terminal
-      dup2(tty, 0);
-      dup2(tty, 1);
-      dup2(tty, 2);
+    ExecOnNewTerminal(runc, {"runc", "-c", inner + "; true"}, [&] {
       if (!container.Join()) _exit(126);
     });
-    close(master);
   });
   Expected e = Common("execve", "sh", "/usr/bin/dash");
   e.values["proc.pname"] = "runc";

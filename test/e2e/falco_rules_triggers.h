@@ -95,6 +95,31 @@ inline int Exec(const std::string& path, const std::vector<std::string>& argv,
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+// Exec() of a session leader whose controlling terminal, and stdio, is a
+// new pseudo-terminal, as a shell typed into has. `before_exec` runs in the
+// child once the terminal is set.
+inline int ExecOnNewTerminal(const std::string& path, const std::vector<std::string>& argv,
+                             const std::function<void()>& before_exec = {}) {
+  const int master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+  if (master < 0) {
+    ADD_FAILURE() << "posix_openpt failed";
+    return -1;
+  }
+  grantpt(master);
+  unlockpt(master);
+  const std::string slave = ptsname(master);
+  const int status = Exec(path, argv, [&] {
+    setsid();
+    const int tty = open(slave.c_str(), O_RDWR);  // becomes the controlling terminal
+    dup2(tty, 0);
+    dup2(tty, 1);
+    dup2(tty, 2);
+    if (before_exec) before_exec();
+  });
+  close(master);
+  return status;
+}
+
 // Runs `body` in a forked child of this test and returns its exit status.
 inline int InChild(const std::function<int()>& body) {
   const pid_t pid = fork();
@@ -290,11 +315,12 @@ class FalcoRulesFixture : public ::testing::Test {
     }
   }
 
-  // aname[n] of a program this test exec'd: aname[1] is this test.
-  static void ExpectAncestors(Expected& e, int from, int to) {
+  // aname[from..to] of a program this test started: aname[test_at] is this
+  // test (1 for a program it exec'd, 2 for one a child of it exec'd).
+  static void ExpectAncestors(Expected& e, int from, int to, int test_at = 1) {
     for (int n = from; n <= to; ++n) {
       const std::string key = "proc.aname[" + std::to_string(n) + "]";
-      if (const auto name = Ancestor(static_cast<size_t>(n - 1))) {
+      if (const auto name = Ancestor(static_cast<size_t>(n - test_at))) {
         e.values[key] = *name;
       } else {
         e.na.insert(key);
