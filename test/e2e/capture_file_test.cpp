@@ -18,21 +18,13 @@
 #include <thread>
 #include <vector>
 
+#include "capture_test_support.h"
 #include "kestrel_process.h"
 
 namespace kestrel::e2e {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines;
-  size_t start = 0;
-  for (size_t nl; (nl = text.find('\n', start)) != std::string::npos; start = nl + 1) {
-    lines.push_back(text.substr(start, nl - start));
-  }
-  return lines;
-}
 
 // A child that opens <dir>/f0, <dir>/f1 ... (which do not exist) until
 // killed, so every openat record names its own call.
@@ -102,14 +94,9 @@ class RandomWriter {
   pid_t pid_ = -1;
 };
 
-class CaptureFileTest : public ::testing::Test {
+class CaptureFileTest : public CaptureDirTest {
  protected:
-  void SetUp() override {
-    dir_ = "/tmp/kestrel-e2e-capfile-" + std::to_string(getpid());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string dir_;
+  CaptureFileTest() : CaptureDirTest("capfile") {}
 };
 
 TEST_F(CaptureFileTest, AFileReadsBackAsTheSimultaneousLiveCapturePrinted) {

@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "capture_test_support.h"
 #include "kestrel_process.h"
 
 namespace kestrel::e2e {
@@ -22,15 +23,6 @@ namespace {
 namespace fs = std::filesystem;
 using std::chrono::milliseconds;
 using std::chrono::seconds;
-
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines;
-  size_t start = 0;
-  for (size_t nl; (nl = text.find('\n', start)) != std::string::npos; start = nl + 1) {
-    lines.push_back(text.substr(start, nl - start));
-  }
-  return lines;
-}
 
 // A child that writes 4 KiB of zeros to /dev/null every 2 ms (records that
 // compress to almost nothing, so they fill no file) until told to exec
@@ -74,14 +66,9 @@ class ExecOnCue {
   int cue_ = -1;
 };
 
-class CaptureRotationTest : public ::testing::Test {
+class CaptureRotationTest : public CaptureDirTest {
  protected:
-  void SetUp() override {
-    dir_ = "/tmp/kestrel-e2e-caprot-" + std::to_string(getpid());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string dir_;
+  CaptureRotationTest() : CaptureDirTest("caprot") {}
 };
 
 TEST_F(CaptureRotationTest, TheLastFileAloneNamesAProcessExecdInTheFirst) {

@@ -20,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "capture_test_support.h"
 #include "kestrel_process.h"
 
 namespace kestrel::e2e {
@@ -28,15 +29,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr char kChildName[] = "kcap-snapshot";
-
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines;
-  size_t start = 0;
-  for (size_t nl; (nl = text.find('\n', start)) != std::string::npos; start = nl + 1) {
-    lines.push_back(text.substr(start, nl - start));
-  }
-  return lines;
-}
 
 std::string CommOf(pid_t pid) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/comm");
@@ -91,14 +83,9 @@ std::map<std::string, std::string> OpensByPath(const std::string& out, const std
   return found;
 }
 
-class CaptureSnapshotTest : public ::testing::Test {
+class CaptureSnapshotTest : public CaptureDirTest {
  protected:
-  void SetUp() override {
-    dir_ = "/tmp/kestrel-e2e-capsnap-" + std::to_string(getpid());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string dir_;
+  CaptureSnapshotTest() : CaptureDirTest("capsnap") {}
 };
 
 TEST_F(CaptureSnapshotTest, AProcessOlderThanTheFileIsNamedAsTheLiveCaptureNamedIt) {

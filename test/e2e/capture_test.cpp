@@ -8,20 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "capture_test_support.h"
 #include "getppid_child.h"
 #include "kestrel_process.h"
 
 namespace kestrel::e2e {
 namespace {
-
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines;
-  size_t start = 0;
-  for (size_t nl; (nl = text.find('\n', start)) != std::string::npos; start = nl + 1) {
-    lines.push_back(text.substr(start, nl - start));
-  }
-  return lines;
-}
 
 bool Contains(const std::string& text, const std::string& needle) {
   return text.find(needle) != std::string::npos;
