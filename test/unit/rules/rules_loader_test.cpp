@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "engine/decode/syscall_names.h"
 #include "engine/rules/ruleset.h"
 #include "gtest/gtest.h"
@@ -153,6 +154,72 @@ TEST(RulesLoaderTest, ListCycleIsAnError) {
   ASSERT_FALSE(l.set.ok());
   ASSERT_EQ(l.lines.size(), 1u);
   EXPECT_EQ(l.lines[0], "r.yaml:8:14: error: rule 'r': list 'a' contains itself: a -> b -> a");
+}
+
+// Each macro names the one before twice: 40 of them would copy 2^40
+// comparisons into the rule.
+TEST(RulesLoaderTest, MacrosThatDoubleAreRefusedNotExpanded) {
+  std::string yaml = "- macro: m0\n  condition: proc.name = x\n";
+  for (int i = 1; i <= 40; ++i) {
+    absl::StrAppend(&yaml, "- macro: m", i, "\n  condition: m", i - 1, " or m", i - 1, "\n");
+  }
+  absl::StrAppend(&yaml, "- rule: r\n  desc: d\n  condition: evt.type = open and m40\n",
+                  "  output: o\n  priority: notice\n");
+  Loaded l = Load(yaml);
+  ASSERT_FALSE(l.set.ok());
+  ASSERT_EQ(l.lines.size(), 1u);
+  EXPECT_EQ(l.lines[0],
+            "r.yaml:85:14: error: rule 'r': macro 'm15' expands to more than 100000 terms "
+            "(macros or lists that name each other)");
+}
+
+TEST(RulesLoaderTest, ListsThatDoubleAreRefusedNotExpanded) {
+  std::string yaml = "- list: l0\n  items: [a, b]\n";
+  for (int i = 1; i <= 40; ++i) {
+    absl::StrAppend(&yaml, "- list: l", i, "\n  items: [l", i - 1, ", l", i - 1, "]\n");
+  }
+  absl::StrAppend(&yaml, "- rule: r\n  desc: d\n  condition: proc.name in (l40)\n",
+                  "  output: o\n  priority: notice\n");
+  Loaded l = Load(yaml);
+  ASSERT_FALSE(l.set.ok());
+  ASSERT_EQ(l.lines.size(), 1u);
+  EXPECT_EQ(l.lines[0].rfind("r.yaml:85:14: error: rule 'r': list '", 0), 0u) << l.lines[0];
+  EXPECT_NE(l.lines[0].find("expands to more than 100000 terms"), std::string::npos);
+}
+
+// "---" and "..." split a file into documents; each is read, and errors
+// keep the file's line numbers.
+TEST(RulesLoaderTest, DocumentsKeepTheFilesLineNumbers) {
+  Loaded ok = Load(R"(---
+- list: a
+  items: [x]
+...
+---
+- rule: r
+  desc: d
+  condition: proc.name in (a)
+  output: o
+  priority: notice
+)");
+  ASSERT_TRUE(ok.set.ok()) << ok.set.status();
+  EXPECT_EQ((*ok.set)->rules().size(), 1u);
+  Loaded bad = Load(R"(---
+- list: a
+  items: [x]
+---
+- rule: r
+  desc: d
+  condition: proc.name in (b) and
+  output: o
+  priority: notice
+)");
+  ASSERT_FALSE(bad.set.ok());
+  ASSERT_EQ(bad.lines.size(), 1u);
+  EXPECT_EQ(bad.lines[0].rfind("r.yaml:7:", 0), 0u) << bad.lines[0];
+  Loaded not_yaml = Load("---\n- list: a\n---\n- rule: [\n");
+  ASSERT_EQ(not_yaml.lines.size(), 1u);
+  EXPECT_EQ(not_yaml.lines[0].rfind("r.yaml:5:1: error: not valid YAML: ", 0), 0u)
+      << not_yaml.lines[0];
 }
 
 TEST(RulesLoaderTest, UndefinedMacro) {

@@ -50,6 +50,11 @@ ExprPtr MakeExpr(decltype(Expr::node) node) {
 
 filter::Literal LiteralOf(const ListItem& item) { return {item.text, item.quoted, {}}; }
 
+absl::Status TooLarge(absl::string_view what, size_t limit) {
+  return absl::InvalidArgumentError(absl::StrCat(what, " expands to more than ", limit,
+                                                 " terms (macros or lists that name each other)"));
+}
+
 }  // namespace
 
 ConditionBuilder::ConditionBuilder(Definitions& defs) : defs_(defs) {
@@ -79,6 +84,9 @@ absl::Status ConditionBuilder::ListItems(const std::string& name, std::vector<st
       if (absl::Status s = ListItems(item.text, stack, out); !s.ok()) return s;
     } else {
       out.push_back(LiteralOf(item));
+    }
+    if (out.size() > kMaxConditionTerms) {
+      return TooLarge(absl::StrCat("list '", name, "'"), kMaxConditionTerms);
     }
   }
   stack.pop_back();
@@ -117,14 +125,14 @@ absl::Status ConditionBuilder::ExpandOperand(filter::Operand& operand) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<const Expr*> ConditionBuilder::ExpandMacro(const std::string& name,
-                                                          std::vector<std::string>& stack) {
+absl::StatusOr<const ConditionBuilder::Macro*> ConditionBuilder::ExpandMacro(
+    const std::string& name, std::vector<std::string>& stack) {
   auto it = macros_.find(name);
   if (it == macros_.end()) {
     return absl::InvalidArgumentError(absl::StrCat("macro '", name, "' is not defined"));
   }
   Macro& m = it->second;
-  if (m.expanded) return m.expanded.get();
+  if (m.expanded) return &m;
   if (!m.parsed) {
     return absl::InvalidArgumentError(absl::StrCat("macro '", name, "' does not parse"));
   }
@@ -136,37 +144,53 @@ absl::StatusOr<const Expr*> ConditionBuilder::ExpandMacro(const std::string& nam
   m.expanding = true;
   stack.push_back(name);
   ExprPtr copy = filter::Clone(*m.parsed);
-  absl::Status s = Substitute(*copy, stack);
+  size_t terms = 0;
+  absl::Status s = Substitute(*copy, stack, terms);
   stack.pop_back();
   m.expanding = false;
   if (!s.ok()) return s;
   m.expanded = std::move(copy);
-  return m.expanded.get();
+  m.terms = terms;
+  return &m;
 }
 
-absl::Status ConditionBuilder::Substitute(Expr& e, std::vector<std::string>& stack) {
+absl::Status ConditionBuilder::Substitute(Expr& e, std::vector<std::string>& stack, size_t& terms) {
   if (auto* m = std::get_if<filter::MacroRef>(&e.node)) {
-    absl::StatusOr<const Expr*> body = ExpandMacro(m->name, stack);
-    if (!body.ok()) return body.status();
-    ExprPtr copy = filter::Clone(**body);
+    absl::StatusOr<const Macro*> macro = ExpandMacro(m->name, stack);
+    if (!macro.ok()) return macro.status();
+    // Checked before the copy is made: the copy is what would not fit.
+    terms += (*macro)->terms;
+    if (terms > kMaxConditionTerms) {
+      return TooLarge(absl::StrCat("macro '", m->name, "'"), kMaxConditionTerms);
+    }
+    ExprPtr copy = filter::Clone(*(*macro)->expanded);
     e.node = std::move(copy->node);
     return absl::OkStatus();
   }
-  if (auto* c = std::get_if<filter::Comparison>(&e.node)) return ExpandOperand(c->operand);
-  if (auto* n = std::get_if<filter::Not>(&e.node)) return Substitute(*n->operand, stack);
-  std::vector<ExprPtr>& operands = std::holds_alternative<filter::And>(e.node)
-                                       ? std::get<filter::And>(e.node).operands
-                                       : std::get<filter::Or>(e.node).operands;
-  for (ExprPtr& operand : operands) {
-    if (absl::Status s = Substitute(*operand, stack); !s.ok()) return s;
+  ++terms;
+  if (auto* c = std::get_if<filter::Comparison>(&e.node)) {
+    if (absl::Status s = ExpandOperand(c->operand); !s.ok()) return s;
+    if (const auto* items = std::get_if<std::vector<filter::Literal>>(&c->operand.value)) {
+      terms += items->size();
+    }
+  } else if (auto* n = std::get_if<filter::Not>(&e.node)) {
+    return Substitute(*n->operand, stack, terms);
+  } else {
+    std::vector<ExprPtr>& operands = std::holds_alternative<filter::And>(e.node)
+                                         ? std::get<filter::And>(e.node).operands
+                                         : std::get<filter::Or>(e.node).operands;
+    for (ExprPtr& operand : operands) {
+      if (absl::Status s = Substitute(*operand, stack, terms); !s.ok()) return s;
+    }
   }
+  if (terms > kMaxConditionTerms) return TooLarge("the condition", kMaxConditionTerms);
   return absl::OkStatus();
 }
 
 // One exception as Falco writes it: each value tuple is `f1 c1 v1 and f2
 // c2 v2 ...`, the tuples or-ed; a list comparison (in, pmatch,
 // intersects) takes a list of values or a list name.
-absl::StatusOr<ExprPtr> ConditionBuilder::ExceptionExpr(const ExceptionDef& e) {
+absl::StatusOr<ExprPtr> ConditionBuilder::ExceptionExpr(const ExceptionDef& e, size_t& terms) {
   std::vector<filter::FieldRef> fields;
   std::vector<filter::CompareOp> ops;
   for (size_t i = 0; i < e.fields.size(); ++i) {
@@ -195,6 +219,8 @@ absl::StatusOr<ExprPtr> ConditionBuilder::ExceptionExpr(const ExceptionDef& e) {
         for (const ListItem& item : v.items) items.push_back(LiteralOf(item));
         c.operand.value = std::move(items);
         if (absl::Status s = ExpandOperand(c.operand); !s.ok()) return s;
+        terms += std::get<std::vector<filter::Literal>>(c.operand.value).size();
+        if (terms > kMaxConditionTerms) return TooLarge("the exceptions", kMaxConditionTerms);
       } else if (v.is_list || v.items.size() != 1) {
         return absl::InvalidArgumentError(
             absl::StrCat("comp '", e.comps[i], "' takes one value, not a list"));
@@ -223,19 +249,27 @@ ExprPtr ConditionBuilder::Build(const RuleDef& rule) {
   }
   ExprPtr cond = *std::move(parsed);
   std::vector<std::string> stack;
-  if (absl::Status s = Substitute(*cond, stack); !s.ok()) {
+  size_t terms = 0;
+  if (absl::Status s = Substitute(*cond, stack, terms); !s.ok()) {
     defs_.Error(rule.condition_place, item, std::string(s.message()));
     return nullptr;
   }
   filter::Or excepted;
   for (const ExceptionDef& e : rule.exceptions) {
-    absl::StatusOr<ExprPtr> ex = ExceptionExpr(e);
+    absl::StatusOr<ExprPtr> ex = ExceptionExpr(e, terms);
     if (!ex.ok()) {
       defs_.Error(e.place, absl::StrCat(item, " exception '", e.name, "'"),
                   std::string(ex.status().message()));
       return nullptr;
     }
     if (*ex) excepted.operands.push_back(*std::move(ex));
+  }
+  ruleset_terms_ += terms;
+  if (ruleset_terms_ > kMaxRulesetTerms) {
+    defs_.Error(
+        rule.condition_place, item,
+        std::string(TooLarge("the rules' conditions together", kMaxRulesetTerms).message()));
+    return nullptr;
   }
   if (excepted.operands.empty()) return cond;
   ExprPtr none = excepted.operands.size() == 1 ? std::move(excepted.operands[0])

@@ -2,6 +2,12 @@
 // compiles: macros substituted (macros in macros, cycles reported), list
 // names replaced by their items (lists in lists), and exceptions added as
 // `and not (...)`.
+//
+// Substitution copies, so macros that each name the one before twice (or
+// lists that do) grow exponentially: a 2 KB file could ask for 2^100 nodes.
+// Every condition is therefore held to kMaxConditionTerms terms (operators,
+// comparisons and list items) and all of a file's conditions together to
+// kMaxRulesetTerms; Falco's own rules files load well within both.
 #ifndef KESTREL_ENGINE_RULES_CONDITION_BUILDER_H_
 #define KESTREL_ENGINE_RULES_CONDITION_BUILDER_H_
 
@@ -17,6 +23,9 @@ namespace kestrel::engine::rules {
 
 class ConditionBuilder {
  public:
+  static constexpr size_t kMaxConditionTerms = 100'000;
+  static constexpr size_t kMaxRulesetTerms = 2'000'000;
+
   // Parses every macro once; a macro that does not parse is an error
   // reported in `defs` (used or not, as Falco does).
   explicit ConditionBuilder(Definitions& defs);
@@ -29,19 +38,22 @@ class ConditionBuilder {
   struct Macro {
     filter::ExprPtr parsed;    // null when it did not parse
     filter::ExprPtr expanded;  // macros and lists substituted, once
+    size_t terms = 0;          // of `expanded`
     bool expanding = false;
   };
 
-  absl::Status Substitute(filter::Expr& e, std::vector<std::string>& stack);
-  absl::StatusOr<const filter::Expr*> ExpandMacro(const std::string& name,
-                                                  std::vector<std::string>& stack);
+  // `terms` counts what `e` grows to, and errors past kMaxConditionTerms.
+  absl::Status Substitute(filter::Expr& e, std::vector<std::string>& stack, size_t& terms);
+  absl::StatusOr<const Macro*> ExpandMacro(const std::string& name,
+                                           std::vector<std::string>& stack);
   absl::Status ExpandOperand(filter::Operand& operand);
   absl::Status ListItems(const std::string& name, std::vector<std::string>& stack,
                          std::vector<filter::Literal>& out);
-  absl::StatusOr<filter::ExprPtr> ExceptionExpr(const ExceptionDef& e);
+  absl::StatusOr<filter::ExprPtr> ExceptionExpr(const ExceptionDef& e, size_t& terms);
 
   Definitions& defs_;
   absl::flat_hash_map<std::string, Macro> macros_;
+  size_t ruleset_terms_ = 0;  // of every condition built so far
 };
 
 }  // namespace kestrel::engine::rules

@@ -75,21 +75,21 @@ class FileReader {
 
   void Read(std::string_view yaml) {
     lines_ = absl::StrSplit(Sv(yaml), '\n');
-    std::vector<YAML::Node> docs;
-    try {
-      // yaml-cpp 0.7's LoadAll can loop forever, allocating, on malformed
-      // text (test/fuzz/regressions/rules_fuzzer/); Load stops. A file with
-      // no document marker is one document either way.
-      if (HasDocumentMarker()) {
-        docs = YAML::LoadAll(std::string(yaml));
-      } else {
-        docs.push_back(YAML::Load(std::string(yaml)));
+    // yaml-cpp 0.7's LoadAll can loop forever, allocating, on malformed
+    // text with document markers (test/fuzz/regressions/rules_fuzzer/);
+    // Load stops. So each document is loaded on its own.
+    std::vector<std::pair<uint32_t, YAML::Node>> docs;
+    for (const auto& [first_line, text] : Documents()) {
+      line_offset_ = first_line;
+      try {
+        docs.emplace_back(first_line, YAML::Load(text));
+      } catch (const YAML::Exception& e) {
+        defs_.Error(At(e.mark), "", absl::StrCat("not valid YAML: ", e.msg));
+        return;
       }
-    } catch (const YAML::Exception& e) {
-      defs_.Error(At(e.mark), "", absl::StrCat("not valid YAML: ", e.msg));
-      return;
     }
-    for (const YAML::Node& doc : docs) {
+    for (const auto& [first_line, doc] : docs) {
+      line_offset_ = first_line;
       if (doc.IsNull()) continue;
       if (!doc.IsSequence()) {
         defs_.Error(At(doc), "",
@@ -101,16 +101,32 @@ class FileReader {
   }
 
  private:
-  // Whether a line starts a document ("---") or ends one ("...").
-  bool HasDocumentMarker() const {
-    return std::any_of(lines_.begin(), lines_.end(), [](absl::string_view line) {
-      return absl::StartsWith(line, "---") || absl::StartsWith(line, "...");
-    });
+  // The file's documents, split at the lines that start one ("---") or
+  // end one ("..."), each with the index of its first line in the file.
+  std::vector<std::pair<uint32_t, std::string>> Documents() const {
+    auto is_marker = [](absl::string_view line, absl::string_view marker) {
+      return absl::ConsumePrefix(&line, marker) &&
+             (line.empty() || line[0] == ' ' || line[0] == '\t' || line[0] == '\r');
+    };
+    std::vector<std::pair<uint32_t, std::string>> docs(1);
+    for (size_t i = 0; i < lines_.size(); ++i) {
+      const bool starts = is_marker(lines_[i], "---");
+      if (starts || is_marker(lines_[i], "...")) {
+        // What follows "--- " on its line is the document's first node.
+        docs.emplace_back(static_cast<uint32_t>(i),
+                          starts ? absl::StrCat("   ", lines_[i].substr(3), "\n") : "\n");
+        continue;
+      }
+      // No newline after the last line, as the file had none there.
+      absl::StrAppend(&docs.back().second, lines_[i], i + 1 < lines_.size() ? "\n" : "");
+    }
+    return docs;
   }
 
   Place At(const YAML::Mark& m) const {
     if (m.is_null()) return Place{file_, 0, 0};
-    return Place{file_, static_cast<uint32_t>(m.line + 1), static_cast<uint32_t>(m.column + 1)};
+    return Place{file_, static_cast<uint32_t>(line_offset_ + m.line + 1),
+                 static_cast<uint32_t>(m.column + 1)};
   }
   Place At(const YAML::Node& n) const { return At(n.Mark()); }
 
@@ -686,6 +702,7 @@ class FileReader {
   std::string file_;
   Definitions& defs_;
   std::vector<absl::string_view> lines_;
+  uint32_t line_offset_ = 0;  // of the document being read
 };
 
 }  // namespace
