@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <string_view>
 
 #include "absl/status/status.h"
@@ -231,11 +232,14 @@ SnapshotRecords MakeProcSnapshot(const std::string& proc_root) {
   const uint64_t ts_ns =
       static_cast<uint64_t>(now.tv_sec) * 1'000'000'000 + static_cast<uint64_t>(now.tv_nsec);
   SnapshotRecords out;
-  const FdTable* listed = nullptr;  // the table of the process read last
+  // The table of the process read last: its threads share it. Held, not
+  // just its address, so the next process's table cannot reuse the address
+  // and have its descriptors skipped.
+  std::shared_ptr<const FdTable> listed;
   ForEachProcThread(proc_root, [&](ThreadInfo t) {
     out.AddThread(t, ts_ns);
-    if (!t.fds || t.fds.get() == listed) return;
-    listed = t.fds.get();
+    if (!t.fds || t.fds == listed) return;
+    listed = t.fds;
     std::vector<const FdInfo*> fds;
     for (const auto& [fd, info] : t.fds->entries()) fds.push_back(&info);
     std::sort(fds.begin(), fds.end(),
