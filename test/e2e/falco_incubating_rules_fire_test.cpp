@@ -270,10 +270,7 @@ TEST_F(FalcoIncubatingRulesFireTest, MkdirBinaryDirs) {
 // Falco reads a relative path argument against what it is relative to (the
 // working directory, or the dirfd's folder): `mkdir NAME` run in /usr/bin
 // is a mkdir below a binary dir, and evt.arg.path names the full path.
-// DISABLED: Kestrel's evt.arg.* gives a relative path as recorded (issue 19,
-// open: resolve against cwd or the dirfd's folder, and make the dirfd the
-// event's fd as Falco does).
-TEST_F(FalcoIncubatingRulesFireTest, DISABLED_MkdirBinaryDirsRelativeToWorkingDirectory) {
+TEST_F(FalcoIncubatingRulesFireTest, MkdirBinaryDirsRelativeToWorkingDirectory) {
   if (!Enabled()) return;
   const std::string name = Unique("mkdir-relative");
   ScopedPath dir("/usr/bin/" + name);
@@ -289,8 +286,7 @@ TEST_F(FalcoIncubatingRulesFireTest, DISABLED_MkdirBinaryDirsRelativeToWorkingDi
   CheckFields(alert, e);
 }
 
-// DISABLED: relative paths are not resolved yet (see above).
-TEST_F(FalcoIncubatingRulesFireTest, DISABLED_ModifyBinaryDirsRelativeToDirectoryFd) {
+TEST_F(FalcoIncubatingRulesFireTest, ModifyBinaryDirsRelativeToDirectoryFd) {
   if (!Enabled()) return;
   const std::string name = Unique("modify-relative");
   ScopedPath file("/usr/bin/" + name);
@@ -328,10 +324,9 @@ TEST_F(FalcoIncubatingRulesFireTest, UpdatePackageRepository) {
 
 // --- Users and privileges ---
 
-// DISABLED: Falco's evt.arg.uid is the user's name ("root"), Kestrel's the
-// number, so the output differs and the rule's `evt.arg.uid=nobody`
-// exceptions never match (issue 19, open).
-TEST_F(FalcoIncubatingRulesFireTest, DISABLED_NonSudoSetuid) {
+// Falco's evt.arg.uid is the user's name, so the rule's `evt.arg.uid=nobody`
+// exceptions can match.
+TEST_F(FalcoIncubatingRulesFireTest, NonSudoSetuid) {
   if (!Enabled()) return;
   // The system user daemon asking to become root: refused, and reported.
   auto alert = ExpectAlert("Non sudo setuid", {Field("evt.type", "setuid"), "\"user.uid\":1"}, [] {

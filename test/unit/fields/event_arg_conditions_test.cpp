@@ -64,10 +64,63 @@ TEST_F(EventArgConditionsTest, PositionsFollowFalcosOrder) {
                           {{"name", Str("passwd")}}));
   EXPECT_TRUE(Eval("evt.arg[0] = 3"));
   EXPECT_TRUE(Eval("evt.arg[1] = AT_FDCWD"));
-  EXPECT_TRUE(Eval("evt.arg[2] = passwd"));
+  // `passwd` relative to cat's working directory, /etc.
+  EXPECT_TRUE(Eval("evt.arg[2] = /etc/passwd"));
+  EXPECT_TRUE(Eval("evt.rawarg.name = passwd"));
   EXPECT_TRUE(Eval("evt.arg[3] contains O_CLOEXEC"));
   EXPECT_FALSE(Eval("evt.arg[3] = 24"));
   EXPECT_FALSE(Eval("evt.arg[8] exists"));
+}
+
+// Falco's evt.arg of a relative path is the path it names: against the
+// working directory, "." and ".." folded; evt.args shows both.
+TEST_F(EventArgConditionsTest, RelativePathsResolveAgainstTheWorkingDirectory) {
+  sys_.SetEvent(CatRecord(KESTREL_EVT_MKDIR, {{"res", 0}, {"mode", 0755}},
+                          {{"path", Str("../tmp/./new/../x")}}));
+  EXPECT_TRUE(Eval("evt.arg.path = /tmp/x"));
+  EXPECT_TRUE(Eval("evt.rawarg.path = ../tmp/./new/../x"));
+  EXPECT_FALSE(Eval("fd.num exists"));
+  EXPECT_TRUE(Eval("evt.args contains \"path=../tmp/./new/../x(/tmp/x)\""));
+  sys_.SetEvent(
+      CatRecord(KESTREL_EVT_MKDIR, {{"res", 0}, {"mode", 0755}}, {{"path", Str("/abs/path")}}));
+  EXPECT_TRUE(Eval("evt.arg.path = /abs/path"));
+  EXPECT_TRUE(Eval("evt.args contains \"path=/abs/path \""));
+}
+
+// ... and against the folder of the directory fd it is relative to, which
+// is also the event's fd.
+TEST_F(EventArgConditionsTest, RelativePathsResolveAgainstTheirDirectoryFd) {
+  sys_.SetEvent(CatRecord(KESTREL_EVT_UNLINKAT, {{"res", 0}, {"dirfd", 3}, {"flags", 0}},
+                          {{"name", Str("x")}}));
+  EXPECT_TRUE(Eval("evt.arg.name = /etc/passwd/x"));
+  EXPECT_TRUE(Eval("fd.num = 3 and fd.name = /etc/passwd"));
+  EXPECT_TRUE(Eval("fs.path.name = /etc/passwd/x and fs.path.nameraw = x"));
+  // An fd the table does not know leaves the path as given.
+  sys_.SetEvent(CatRecord(KESTREL_EVT_UNLINKAT, {{"res", 0}, {"dirfd", 42}, {"flags", 0}},
+                          {{"name", Str("x")}}));
+  EXPECT_TRUE(Eval("evt.arg.name = x"));
+  sys_.SetEvent(CatRecord(KESTREL_EVT_UNLINKAT, {{"res", 0}, {"dirfd", AT_FDCWD}, {"flags", 0}},
+                          {{"name", Str("x")}}));
+  EXPECT_TRUE(Eval("evt.arg.name = /etc/x"));
+  EXPECT_FALSE(Eval("fd.num exists"));
+}
+
+// A symlink's target is kept as the caller wrote it; its linkpath resolves.
+TEST_F(EventArgConditionsTest, SymlinkTargetIsNotResolved) {
+  sys_.SetEvent(CatRecord(KESTREL_EVT_SYMLINK, {{"res", 0}},
+                          {{"target", Str("passwd")}, {"linkpath", Str("link")}}));
+  EXPECT_TRUE(Eval("evt.arg.target = passwd"));
+  EXPECT_TRUE(Eval("evt.arg.linkpath = /etc/link"));
+}
+
+// Falco shows a uid or gid argument by its name; the raw value stays.
+TEST_F(EventArgConditionsTest, UidsAndGidsPrintAsNames) {
+  sys_.SetEvent(CatRecord(KESTREL_EVT_SETUID, {{"res", 0}, {"uid", 1000}}, {}));
+  EXPECT_TRUE(Eval("evt.arg.uid = alice"));
+  EXPECT_TRUE(Eval("evt.rawarg.uid = 1000"));
+  EXPECT_TRUE(Eval("evt.args = \"res=0 uid=alice\""));
+  sys_.SetEvent(CatRecord(KESTREL_EVT_SETUID, {{"res", 0}, {"uid", 4242}}, {}));
+  EXPECT_TRUE(Eval("evt.arg.uid = 4242"));
 }
 
 TEST_F(EventArgConditionsTest, NamesSomeEventsLackCompileAndHaveNoValue) {

@@ -34,8 +34,9 @@ struct EventContext {
 };
 
 // The descriptor an event refers to, as Falco picks it: the one a creating
-// call returned (open*, socket, accept* ...), else its `fd` argument; -1
-// when it has neither (or the call failed to create one).
+// call returned (open*, socket, accept* ...), else its `fd` argument, else
+// its `dirfd` argument; -1 when it has none (or the call failed to create
+// one).
 int64_t EventFd(const DecodedEvent& event);
 
 // A context for `event` with its thread and descriptor looked up in

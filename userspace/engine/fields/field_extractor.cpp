@@ -12,6 +12,7 @@
 #include "engine/decode/syscall_names.h"
 #include "engine/filter/value_text.h"
 #include "engine/state/container_id.h"
+#include "engine/state/fd_table.h"
 #include "param_text.h"
 #include "value_names.h"
 
@@ -140,13 +141,6 @@ const ThreadInfo* FieldExtractor::Ancestor(uint32_t depth) const {
   return t;
 }
 
-std::string_view FieldExtractor::ParamString(std::string_view name) const {
-  if (ctx_.event == nullptr) return {};
-  const int i = ctx_.event->info().ParamIndex(name);
-  if (i < 0 || IsNumericParam(*ctx_.event, i)) return {};
-  return ParamBytes(*ctx_.event, i);
-}
-
 std::string_view FieldExtractor::AbsolutePath(std::string_view path) {
   if (path.empty() || path.front() == '/' || ctx_.thread == nullptr) return path;
   std::string& s = Scratch();
@@ -154,6 +148,83 @@ std::string_view FieldExtractor::AbsolutePath(std::string_view path) {
   if (s.empty() || s.back() != '/') s.push_back('/');
   s.append(path);
   return s;
+}
+
+namespace {
+
+// `path` below `base`, with "." and ".." folded lexically as Falco does.
+void AppendJoinedPath(std::string& out, std::string_view base, std::string_view path) {
+  const size_t start = out.size();
+  auto add = [&](std::string_view part) {
+    while (!part.empty()) {
+      const size_t slash = part.find('/');
+      const std::string_view name = part.substr(0, slash);
+      part.remove_prefix(slash == std::string_view::npos ? part.size() : slash + 1);
+      if (name.empty() || name == ".") continue;
+      if (name == "..") {
+        const size_t slash = out.rfind('/');
+        out.resize(slash == std::string::npos || slash < start ? start : slash);
+        continue;
+      }
+      out.push_back('/');
+      out.append(name);
+    }
+  };
+  add(base);
+  add(path);
+  if (out.size() == start) out.push_back('/');
+}
+
+// Path parameters Falco keeps as the caller gave them: a symlink's target,
+// mount's device, quotactl's special file.
+bool ResolvesAsPath(const ParamInfo& p) {
+  return p.type == KPT_PATH && p.source != KPS_CUSTOM && p.name != "target" && p.name != "dev" &&
+         p.name != "special";
+}
+
+}  // namespace
+
+std::string_view FieldExtractor::BaseDirOf(int index) const {
+  const EventInfo& info = ctx_.event->info();
+  // The directory fd a path is relative to comes before it: dirfd, olddirfd
+  // and newdirfd, linkdirfd, olddir and newdir.
+  for (int i = index - 1; i >= 0; --i) {
+    const ParamInfo& p = info.params[i];
+    if (p.type != KPT_FD || p.source == KPS_RET || p.name.find("dir") == std::string::npos) {
+      continue;
+    }
+    const std::optional<int64_t> fd = ParamNumber(*ctx_.event, i);
+    if (!fd) return {};
+    if (*fd != AT_FDCWD) {
+      if (ctx_.thread == nullptr || ctx_.thread->fds == nullptr) return {};
+      const FdInfo* dir = ctx_.thread->fds->Find(*fd);
+      return dir != nullptr ? std::string_view(dir->name) : std::string_view();
+    }
+    break;
+  }
+  return ctx_.thread != nullptr ? std::string_view(ctx_.thread->cwd) : std::string_view();
+}
+
+bool FieldExtractor::AppendStateText(std::string& out, int index, bool with_raw) {
+  const ParamInfo& p = ctx_.event->info().params[index];
+  if (p.type == KPT_UID || p.type == KPT_GID) {
+    const std::optional<int64_t> id = ParamNumber(*ctx_.event, index);
+    if (!id || users_ == nullptr || *id == UINT32_MAX) return false;
+    const auto n = static_cast<uint32_t>(*id);
+    const std::string_view name = p.type == KPT_UID ? users_->UserName(n) : users_->GroupName(n);
+    if (name.empty()) return false;
+    out.append(name);
+    return true;
+  }
+  if (!ResolvesAsPath(p)) return false;
+  const std::string_view path = ParamBytes(*ctx_.event, index);
+  if (path.empty() || path.front() == '/') return false;
+  const std::string_view base = BaseDirOf(index);
+  if (base.empty() || base.front() != '/') return false;
+  if (with_raw) out.append(path).push_back('(');
+  AppendJoinedPath(out, base, path);
+  if (with_raw) out.push_back(')');
+  return true;
 }
 
 bool FieldExtractor::Read(const FieldSpec& field, FieldValue& out) {
@@ -195,10 +266,11 @@ bool FieldExtractor::ReadParam(FieldId id, bool raw, FieldValue& out) {
     return Str(out, ParamBytes(*ctx_.event, index));
   }
   const ParamInfo& p = info.params[index];
+  std::string& s = Scratch();
+  if (AppendStateText(s, index, false)) return Str(out, s);
   if (p.type == KPT_PATH || p.type == KPT_CHARBUF || p.type == KPT_BYTEBUF) {
     return Str(out, ParamBytes(*ctx_.event, index));
   }
-  std::string& s = Scratch();
   AppendParamText(s, *ctx_.event, index);
   return Str(out, s);
 }
@@ -272,7 +344,8 @@ bool FieldExtractor::ReadEvt(FieldId id, FieldValue& out) {
     case FieldKind::kEvtArgs: {
       std::string& s = Scratch();
       if (ctx_.event != nullptr) {
-        AppendAllParams(s, *ctx_.event);
+        AppendAllParams(s, *ctx_.event,
+                        [&](std::string& o, int index) { return AppendStateText(o, index, true); });
       } else if (ctx_.generic != nullptr) {
         absl::StrAppend(&s, "ID=", ctx_.generic->id);
         for (size_t i = 0; i < ctx_.generic->args.size(); ++i) {
@@ -583,33 +656,38 @@ bool FieldExtractor::ReadFd(FieldId id, FieldValue& out) {
 
 bool FieldExtractor::ReadFsPath(FieldId id, FieldValue& out) {
   if (ctx_.event == nullptr) return false;
-  const auto first_of = [&](std::span<const std::string_view> names) -> std::string_view {
+  const EventInfo& info = ctx_.event->info();
+  // The first of `names` the event has: as given (`raw`), or made absolute
+  // as evt.arg makes it (against its dirfd's folder or the cwd).
+  const auto first_of = [&](std::span<const std::string_view> names, bool raw) -> std::string_view {
     for (std::string_view n : names) {
-      if (std::string_view s = ParamString(n); !s.empty()) return s;
+      const int i = info.ParamIndex(n);
+      if (i < 0 || IsNumericParam(*ctx_.event, i)) continue;
+      const std::string_view s = ParamBytes(*ctx_.event, i);
+      if (s.empty()) continue;
+      if (raw) return s;
+      std::string& resolved = Scratch();
+      return AppendStateText(resolved, i, false) ? std::string_view(resolved) : AbsolutePath(s);
     }
     return {};
   };
+  static constexpr std::string_view kSource[] = {"oldpath", "target"};
+  static constexpr std::string_view kTarget[] = {"newpath", "linkpath"};
   std::string_view path;
   switch (id.kind) {
     case FieldKind::kFsPathName:
-      path = AbsolutePath(first_of(kResolvedPathParams));
+      path = first_of(kResolvedPathParams, false);
       break;
     case FieldKind::kFsPathNameraw:
-      path = first_of(kRawPathParams);
+      path = first_of(kRawPathParams, true);
       break;
-    case FieldKind::kFsPathSource: {
-      // rename/link: oldpath -> newpath; symlink: target <- linkpath.
-      std::string_view s = ParamString("oldpath");
-      if (s.empty()) s = ParamString("target");
-      path = AbsolutePath(s);
+    // rename/link: oldpath -> newpath; symlink: target <- linkpath.
+    case FieldKind::kFsPathSource:
+      path = first_of(kSource, false);
       break;
-    }
-    case FieldKind::kFsPathTarget: {
-      std::string_view s = ParamString("newpath");
-      if (s.empty()) s = ParamString("linkpath");
-      path = AbsolutePath(s);
+    case FieldKind::kFsPathTarget:
+      path = first_of(kTarget, false);
       break;
-    }
     default:
       return false;
   }

@@ -55,7 +55,15 @@ class FieldExtractor : public filter::FieldReader {
   const ThreadInfo* Ancestor(uint32_t depth) const;
   uint64_t WallNs() const { return ctx_.header->ts_ns + ctx_.boot_time_ns; }
   std::string_view AbsolutePath(std::string_view path);
-  std::string_view ParamString(std::string_view name) const;
+  // Parameter `index` as Falco shows it where the record alone cannot say:
+  // a uid or gid by its name, a relative path resolved against its
+  // directory fd's folder or the working directory (`with_raw`: as
+  // "RAW(RESOLVED)", evt.args' form). Appends and returns true, or returns
+  // false when the record's own text is the answer.
+  bool AppendStateText(std::string& out, int index, bool with_raw);
+  // The folder parameter `index` (a relative path) is relative to; empty
+  // when it is not known.
+  std::string_view BaseDirOf(int index) const;
 
   const FieldRegistry& registry_;
   state::UserDirectory* users_;

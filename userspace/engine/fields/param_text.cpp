@@ -84,12 +84,13 @@ void AppendParamText(std::string& out, const DecodedEvent& event, int index) {
   }
 }
 
-void AppendAllParams(std::string& out, const DecodedEvent& event) {
+void AppendAllParams(std::string& out, const DecodedEvent& event,
+                     absl::FunctionRef<bool(std::string& out, int index)> state_text) {
   const std::vector<ParamInfo>& params = event.info().params;
   for (size_t i = 0; i < params.size(); ++i) {
     if (i) out.push_back(' ');
     out.append(params[i].name).push_back('=');
-    AppendParamText(out, event, static_cast<int>(i));
+    if (!state_text(out, static_cast<int>(i))) AppendParamText(out, event, static_cast<int>(i));
   }
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "absl/functional/function_ref.h"
 #include "engine/decode/event_decoder.h"
 
 namespace kestrel::engine::fields {
@@ -26,7 +27,11 @@ std::optional<int64_t> ParamNumber(const DecodedEvent& event, int index);
 void AppendParamText(std::string& out, const DecodedEvent& event, int index);
 
 // Appends every parameter as "name=value" pairs, space separated (evt.args).
-void AppendAllParams(std::string& out, const DecodedEvent& event);
+// `state_text` gives the text of a parameter that needs more than the event
+// (a uid's user name, a relative path resolved): it appends it and returns
+// true, or returns false to have the event's own text used.
+void AppendAllParams(std::string& out, const DecodedEvent& event,
+                     absl::FunctionRef<bool(std::string& out, int index)> state_text);
 
 // The index of the parameter evt.arg[n] names, or -1. Falco numbers an
 // event's parameters in its own order (engine/decode/falco_event_table.h),
