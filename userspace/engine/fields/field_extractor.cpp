@@ -13,6 +13,7 @@
 #include "engine/filter/value_text.h"
 #include "engine/state/container_id.h"
 #include "engine/state/fd_table.h"
+#include "engine/state/path_resolution.h"
 #include "param_text.h"
 #include "value_names.h"
 
@@ -152,29 +153,6 @@ std::string_view FieldExtractor::AbsolutePath(std::string_view path) {
 
 namespace {
 
-// `path` below `base`, with "." and ".." folded lexically as Falco does.
-void AppendJoinedPath(std::string& out, std::string_view base, std::string_view path) {
-  const size_t start = out.size();
-  auto add = [&](std::string_view part) {
-    while (!part.empty()) {
-      const size_t slash = part.find('/');
-      const std::string_view name = part.substr(0, slash);
-      part.remove_prefix(slash == std::string_view::npos ? part.size() : slash + 1);
-      if (name.empty() || name == ".") continue;
-      if (name == "..") {
-        const size_t slash = out.rfind('/');
-        out.resize(slash == std::string::npos || slash < start ? start : slash);
-        continue;
-      }
-      out.push_back('/');
-      out.append(name);
-    }
-  };
-  add(base);
-  add(path);
-  if (out.size() == start) out.push_back('/');
-}
-
 // Path parameters Falco keeps as the caller gave them: a symlink's target,
 // mount's device, quotactl's special file.
 bool ResolvesAsPath(const ParamInfo& p) {
@@ -222,7 +200,7 @@ bool FieldExtractor::AppendStateText(std::string& out, int index, bool with_raw)
   const std::string_view base = BaseDirOf(index);
   if (base.empty() || base.front() != '/') return false;
   if (with_raw) out.append(path).push_back('(');
-  AppendJoinedPath(out, base, path);
+  out.append(ResolvePath(base, path));
   if (with_raw) out.push_back(')');
   return true;
 }
