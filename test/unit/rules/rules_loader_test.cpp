@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/substitute.h"
 #include "engine/decode/syscall_names.h"
 #include "engine/rules/ruleset.h"
 #include "gtest/gtest.h"
@@ -156,16 +157,19 @@ TEST(RulesLoaderTest, ListCycleIsAnError) {
   EXPECT_EQ(l.lines[0], "r.yaml:8:14: error: rule 'r': list 'a' contains itself: a -> b -> a");
 }
 
-// Each macro names the one before twice: 40 of them would copy 2^40
-// comparisons into the rule.
+// A file of 40 macros or lists, each naming the one before twice (2^40
+// copies of the first), and a rule on line 85 whose condition uses the last.
+std::string Doubling(absl::string_view first, absl::string_view item, absl::string_view condition) {
+  std::string yaml(first.data(), first.size());
+  for (int i = 1; i <= 40; ++i) absl::StrAppend(&yaml, absl::Substitute(item, i, i - 1));
+  absl::StrAppend(&yaml, "- rule: r\n  desc: d\n  condition: ", condition,
+                  "\n  output: o\n  priority: notice\n");
+  return yaml;
+}
+
 TEST(RulesLoaderTest, MacrosThatDoubleAreRefusedNotExpanded) {
-  std::string yaml = "- macro: m0\n  condition: proc.name = x\n";
-  for (int i = 1; i <= 40; ++i) {
-    absl::StrAppend(&yaml, "- macro: m", i, "\n  condition: m", i - 1, " or m", i - 1, "\n");
-  }
-  absl::StrAppend(&yaml, "- rule: r\n  desc: d\n  condition: evt.type = open and m40\n",
-                  "  output: o\n  priority: notice\n");
-  Loaded l = Load(yaml);
+  Loaded l = Load(Doubling("- macro: m0\n  condition: proc.name = x\n",
+                           "- macro: m$0\n  condition: m$1 or m$1\n", "evt.type = open and m40"));
   ASSERT_FALSE(l.set.ok());
   ASSERT_EQ(l.lines.size(), 1u);
   EXPECT_EQ(l.lines[0],
@@ -174,13 +178,8 @@ TEST(RulesLoaderTest, MacrosThatDoubleAreRefusedNotExpanded) {
 }
 
 TEST(RulesLoaderTest, ListsThatDoubleAreRefusedNotExpanded) {
-  std::string yaml = "- list: l0\n  items: [a, b]\n";
-  for (int i = 1; i <= 40; ++i) {
-    absl::StrAppend(&yaml, "- list: l", i, "\n  items: [l", i - 1, ", l", i - 1, "]\n");
-  }
-  absl::StrAppend(&yaml, "- rule: r\n  desc: d\n  condition: proc.name in (l40)\n",
-                  "  output: o\n  priority: notice\n");
-  Loaded l = Load(yaml);
+  Loaded l = Load(Doubling("- list: l0\n  items: [a, b]\n", "- list: l$0\n  items: [l$1, l$1]\n",
+                           "proc.name in (l40)"));
   ASSERT_FALSE(l.set.ok());
   ASSERT_EQ(l.lines.size(), 1u);
   EXPECT_EQ(l.lines[0].rfind("r.yaml:85:14: error: rule 'r': list '", 0), 0u) << l.lines[0];
