@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "bpffs.h"
 #include "errno_status.h"
 
 namespace kestrel::pman {
@@ -24,6 +25,7 @@ std::string Parent(const std::string& dir) {
 }
 
 absl::Status RequireBpffs(const std::string& path) {
+  if (absl::Status s = EnsureBpffsFor(path); !s.ok()) return s;
   struct statfs fs {};
   if (statfs(path.c_str(), &fs) != 0) return ErrnoStatus(errno, absl::StrCat("reading ", path));
   if (fs.f_type != BPF_FS_MAGIC) {

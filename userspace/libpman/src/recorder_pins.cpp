@@ -1,11 +1,8 @@
 #include "recorder_pins.h"
 
 #include <fcntl.h>
-#include <linux/magic.h>
 #include <sys/file.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -13,6 +10,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_format.h"
+#include "bpffs.h"
 #include "errno_status.h"
 #include "pin_dir.h"
 
@@ -20,24 +18,6 @@ namespace kestrel::pman {
 namespace {
 
 constexpr size_t kMaxNameLength = PMAN_RECORDER_MAX_NAME;
-constexpr char kBpffsMount[] = "/sys/fs/bpf";
-
-bool OnBpffs(const std::string& path) {
-  struct statfs fs {};
-  return statfs(path.c_str(), &fs) == 0 && fs.f_type == BPF_FS_MAGIC;
-}
-
-// Machines without systemd may not mount bpffs at all; like bpftool, mount
-// it where every tool expects it rather than fail.
-absl::Status EnsureBpffsFor(const std::string& root) {
-  if (!root.starts_with(std::string(kBpffsMount) + "/") || OnBpffs(kBpffsMount)) {
-    return absl::OkStatus();
-  }
-  if (mount("bpf", kBpffsMount, "bpf", 0, "mode=0700") != 0) {
-    return ErrnoStatus(errno, absl::StrFormat("mounting bpffs at %s", kBpffsMount));
-  }
-  return absl::OkStatus();
-}
 
 }  // namespace
 
