@@ -20,6 +20,7 @@
 #include "run_capture_window.h"
 #include "run_config.h"
 #include "run_default_rules.h"
+#include "run_load_shedding.h"
 #include "run_options.h"
 #include "run_pipeline.h"
 #include "run_probe_settings.h"
@@ -64,11 +65,13 @@ void InstallSignalHandlers() {
 
 void Say(const std::string& line) { std::fprintf(stderr, "kestrel run: %s\n", line.c_str()); }
 
-uint64_t BootClockNs() {
+uint64_t ClockNs(clockid_t clock) {
   timespec ts{};
-  clock_gettime(CLOCK_BOOTTIME, &ts);
+  clock_gettime(clock, &ts);
   return static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000 + static_cast<uint64_t>(ts.tv_nsec);
 }
+uint64_t BootClockNs() { return ClockNs(CLOCK_BOOTTIME); }
+uint64_t WallClockNs() { return ClockNs(CLOCK_REALTIME); }
 
 engine::alerts::OutputsConfig OutputsOf(const RunConfig& c) {
   engine::alerts::OutputsConfig o;
@@ -141,6 +144,10 @@ std::optional<int> Configure(CLI::App& app, RunSetup& setup) {
       return UsageError(app, std::string(s.message()));
     }
   }
+  if (absl::Status s = CheckRunConfig(setup.config); !s.ok()) {
+    Say(std::string(s.message()));
+    return kExitUsage;
+  }
   if (!setup.options.rules.empty()) setup.config.rules_files = setup.options.rules;
   if (setup.config.rules_files.empty()) setup.config.rules_files = {DefaultRulesDir()};
   setup.rules_options.paths = setup.config.rules_files;
@@ -150,8 +157,8 @@ std::optional<int> Configure(CLI::App& app, RunSetup& setup) {
 }
 
 void PrintStatsLine(const RunPipeline& pipeline, pman_handle* handle, double rate,
-                    const engine::alerts::AlertOutputs& outputs,
-                    const AlertCapture* capture = nullptr) {
+                    const engine::alerts::AlertOutputs& outputs, const AlertCapture* capture,
+                    const LoadShedder& shedder) {
   pman_stats stats{};
   const bool have = handle != nullptr && pman_get_stats(handle, &stats, nullptr, 0) == 0;
   std::string line = FormatRunStats(pipeline.counters(), have ? &stats : nullptr, rate,
@@ -160,6 +167,8 @@ void PrintStatsLine(const RunPipeline& pipeline, pman_handle* handle, double rat
     absl::StrAppend(&line, "; captures written ", capture->written(), " failed ",
                     capture->failed());
   }
+  absl::StrAppend(&line, "; load shedding started ", shedder.counters().starts, " stopped ",
+                  shedder.counters().stops, shedder.on() ? " (on)" : "");
   Say(line);
 }
 
@@ -211,7 +220,18 @@ CaptureOptions ProbeOptionsOf(const RunSetup& setup) {
 // capture what they need: the syscalls they add are turned on first, the
 // new rules judge every record from then on, and only then are the
 // syscalls they drop turned off, so no record falls between the two.
-void Reload(RunSetup& setup, pman_handle* handle, RunPipeline& pipeline) {
+// Has the probe sample what the rules at or above load_shedding's
+// keep_priority do not need, should the reader fall behind.
+void PlanLoadShedding(const RunSetup& setup, LoadShedder& shedder) {
+  const LoadSheddingConfig& config = setup.config.load_shedding;
+  if (!config.enabled) return;
+  SheddingPlan plan = PlanShedding(setup.syscalls, setup.rules->syscalls, config.keep_priority,
+                                   pman_syscall_table_size());
+  Say(DescribeShedding(plan, config));
+  if (absl::Status s = shedder.Apply(std::move(plan)); !s.ok()) Say(std::string(s.message()));
+}
+
+void Reload(RunSetup& setup, pman_handle* handle, RunPipeline& pipeline, LoadShedder& shedder) {
   std::vector<engine::rules::Diagnostic> diags;
   absl::StatusOr<std::unique_ptr<RunRules>> loaded =
       LoadRunRules(setup.rules_options, setup.fields, diags);
@@ -250,6 +270,7 @@ void Reload(RunSetup& setup, pman_handle* handle, RunPipeline& pipeline) {
     Say(std::string(s.message()));
   setup.rules = rules;
   setup.syscalls = std::move(syscalls);
+  PlanLoadShedding(setup, shedder);
   Say(absl::StrCat("rules reloaded: ", DescribeRunRules(*rules), "; syscalls ",
                    DescribeChange(change)));
 }
@@ -277,6 +298,8 @@ int RunLive(RunSetup& setup, engine::alerts::AlertOutputs& outputs) {
                                              RunCaptureInfo(setup, settings));
     pipeline.SetCapture(capture.get());
   }
+  LoadShedder shedder(setup.config.load_shedding, handle.get());
+  PlanLoadShedding(setup, shedder);
   std::unique_ptr<RulesWatcher> watcher;
   if (absl::StatusOr<std::unique_ptr<RulesWatcher>> created =
           RulesWatcher::Create(setup.rules_options.paths);
@@ -318,7 +341,15 @@ int RunLive(RunSetup& setup, engine::alerts::AlertOutputs& outputs) {
     }
     if (g_reload || (watcher && watcher->Changed())) {
       g_reload = 0;
-      Reload(setup, handle.get(), pipeline);
+      Reload(setup, handle.get(), pipeline, shedder);
+    }
+    if (absl::StatusOr<std::optional<engine::alerts::Alert>> shed =
+            shedder.Check(BootClockNs(), WallClockNs(), pipeline.counters().records);
+        !shed.ok()) {
+      Say(absl::StrCat(shed.status().message(), "; load shedding is off from now on"));
+    } else if (*shed) {
+      Say((*shed)->output);
+      outputs.Emit(**shed);
     }
     if (g_reopen) {
       g_reopen = 0;
@@ -331,7 +362,7 @@ int RunLive(RunSetup& setup, engine::alerts::AlertOutputs& outputs) {
       const uint64_t events = pipeline.counters().events;
       PrintStatsLine(pipeline, handle.get(),
                      seconds > 0 ? static_cast<double>(events - events_at_last_stats) / seconds : 0,
-                     outputs, capture.get());
+                     outputs, capture.get(), shedder);
       events_at_last_stats = events;
       last_stats = now;
       next_stats = now + interval;
@@ -343,7 +374,7 @@ int RunLive(RunSetup& setup, engine::alerts::AlertOutputs& outputs) {
   while (const kestrel_record_header* header = next()) pipeline.Take(header);
   if (capture) capture->Close();
   outputs.Close(std::chrono::seconds(5));
-  PrintStatsLine(pipeline, handle.get(), -1, outputs, capture.get());
+  PrintStatsLine(pipeline, handle.get(), -1, outputs, capture.get(), shedder);
   // Every record the probe attempted is accounted for: consumed here (the
   // whole ring was drained above) or dropped by cause.
   ReadTally tally;
@@ -386,6 +417,10 @@ int RunRun(const std::vector<std::string>& args) {
     std::fputs(FormatSyscallSet(setup.syscalls).c_str(), stdout);
     Say(absl::StrCat(DescribeRunRules(*setup.rules), "; ", setup.syscalls.size(), " syscalls; ",
                      DescribeNeeds(SettingsForNeeds({}, setup.rules->needs))));
+    Say(DescribeShedding(
+        PlanShedding(setup.syscalls, setup.rules->syscalls,
+                     setup.config.load_shedding.keep_priority, pman_syscall_table_size()),
+        setup.config.load_shedding));
     return kExitOk;
   }
   absl::StatusOr<std::unique_ptr<engine::alerts::AlertOutputs>> outputs =

@@ -63,6 +63,31 @@ absl::Status ParseBounded(const YAML::Node& node, uint64_t lowest, uint64_t high
   return absl::OkStatus();
 }
 
+// A share of a ring: above 0, at most 1.
+absl::Status ParseFraction(const YAML::Node& node, double& out) {
+  double value = 0;
+  if (absl::Status s = ParseDouble(node, value); !s.ok() || value <= 0 || value > 1) {
+    return absl::InvalidArgumentError(absl::StrCat(Quote(node.IsScalar() ? node.Scalar() : ""),
+                                                   " is not a fraction above 0, at most 1"));
+  }
+  out = value;
+  return absl::OkStatus();
+}
+
+absl::Status ParsePriorityName(const YAML::Node& node, engine::rules::Priority& out) {
+  std::string text;
+  if (absl::Status s = Scalar(node, text); !s.ok()) return s;
+  std::optional<engine::rules::Priority> p = engine::rules::ParsePriority(text);
+  if (!p) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(Quote(text),
+                     " is not a priority (emergency, alert, critical, error, warning, notice, "
+                     "informational, debug)"));
+  }
+  out = *p;
+  return absl::OkStatus();
+}
+
 // A list of strings; a single scalar is a list of one, as Falco takes it.
 absl::Status ParseStrings(const YAML::Node& node, std::vector<std::string>& out) {
   out.clear();
@@ -112,19 +137,7 @@ const std::vector<Key>& Keys() {
          return absl::OkStatus();
        }},
       {"priority",
-       [](const YAML::Node& n, RunConfig& c) -> absl::Status {
-         std::string text;
-         if (absl::Status s = Scalar(n, text); !s.ok()) return s;
-         std::optional<engine::rules::Priority> p = engine::rules::ParsePriority(text);
-         if (!p) {
-           return absl::InvalidArgumentError(absl::StrCat(
-               Quote(text),
-               " is not a priority (emergency, alert, critical, error, warning, notice, "
-               "informational, debug)"));
-         }
-         c.priority = *p;
-         return absl::OkStatus();
-       }},
+       [](const YAML::Node& n, RunConfig& c) { return ParsePriorityName(n, c.priority); }},
       KESTREL_BOOL_KEY("stdout_output.enabled", c.stdout_enabled),
       KESTREL_BOOL_KEY("file_output.enabled", c.file_output.enabled),
       KESTREL_STRING_KEY("file_output.filename", c.file_output.filename),
@@ -178,6 +191,27 @@ const std::vector<Key>& Keys() {
       {"capture.max_file_size_mb",
        [](const YAML::Node& n, RunConfig& c) {
          return ParseBounded(n, 0, 1ull << 20, c.capture.max_file_size_mb);
+       }},
+      KESTREL_BOOL_KEY("load_shedding.enabled", c.load_shedding.enabled),
+      {"load_shedding.start_fill",
+       [](const YAML::Node& n, RunConfig& c) {
+         return ParseFraction(n, c.load_shedding.start_fill);
+       }},
+      {"load_shedding.stop_fill",
+       [](const YAML::Node& n, RunConfig& c) {
+         return ParseFraction(n, c.load_shedding.stop_fill);
+       }},
+      KESTREL_DOUBLE_KEY("load_shedding.min_seconds", c.load_shedding.min_seconds),
+      {"load_shedding.sampling_ratio",
+       [](const YAML::Node& n, RunConfig& c) {
+         uint64_t ratio = 0;
+         if (absl::Status s = ParseBounded(n, 2, 1u << 20, ratio); !s.ok()) return s;
+         c.load_shedding.sampling_ratio = static_cast<uint32_t>(ratio);
+         return absl::OkStatus();
+       }},
+      {"load_shedding.keep_priority",
+       [](const YAML::Node& n, RunConfig& c) {
+         return ParsePriorityName(n, c.load_shedding.keep_priority);
        }},
   };
   return keys;
@@ -282,6 +316,16 @@ absl::Status LoadRunConfigText(std::string_view yaml, const std::string& path, R
     return absl::InvalidArgumentError(absl::StrCat(Where(path, e.mark), ": ", e.msg));
   }
   return ApplyDocument(path, root, config, warnings);
+}
+
+absl::Status CheckRunConfig(const RunConfig& config) {
+  const LoadSheddingConfig& shed = config.load_shedding;
+  if (shed.stop_fill >= shed.start_fill) {
+    return absl::InvalidArgumentError(absl::StrCat("load_shedding.stop_fill (", shed.stop_fill,
+                                                   ") must be below load_shedding.start_fill (",
+                                                   shed.start_fill, ")"));
+  }
+  return absl::OkStatus();
 }
 
 absl::Status ApplyRunOverride(std::string_view assignment, RunConfig& config) {

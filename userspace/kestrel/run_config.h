@@ -28,6 +28,21 @@ struct RunCaptureConfig {
   uint64_t max_file_size_mb = 0;        // a capture stops there; 0: no bound
 };
 
+// The `load_shedding.*` keys (Kestrel's own): when the reader falls behind,
+// the syscalls no rule at or above keep_priority needs are sampled
+// (run_load_shedding.h).
+struct LoadSheddingConfig {
+  bool enabled = true;
+  double start_fill = 0.5;  // sampling starts when a ring is this full
+  double stop_fill = 0.1;   // and stops when every ring is at most this full
+  double min_seconds = 1;   // after at least this long: no flapping
+  uint32_t sampling_ratio = 16;
+  // Rules at or above it keep every call of their syscalls; with Debug
+  // (the default) every evaluated rule does, and only what no rule needs
+  // is thinned.
+  engine::rules::Priority keep_priority = engine::rules::Priority::kDebug;
+};
+
 struct RunConfig {
   std::vector<std::string> rules_files;  // files or directories, loaded in order
   bool json_output = false;
@@ -63,6 +78,7 @@ struct RunConfig {
     double max_burst = 1000;
   } outputs;
   RunCaptureConfig capture;
+  LoadSheddingConfig load_shedding;
 };
 
 // Reads `path` into `config`. Keys Kestrel does not know are skipped, each
@@ -74,6 +90,10 @@ absl::Status LoadRunConfigFile(const std::string& path, RunConfig& config,
 // The same from YAML text, `path` naming it in messages (tests, fuzzing).
 absl::Status LoadRunConfigText(std::string_view yaml, const std::string& path, RunConfig& config,
                                std::vector<std::string>& warnings);
+
+// The rules that bind keys together, checked once every key is set: a
+// load_shedding.stop_fill below its start_fill.
+absl::Status CheckRunConfig(const RunConfig& config);
 
 // Applies one `-o key=value` (the value is YAML: `-o rules_files=[a,b]`).
 // An unknown key or a bad value is an error naming it.

@@ -23,7 +23,8 @@ void DefineRunOptions(CLI::App& app, RunOptions& options) {
                  "priority, stdout_output.enabled, file_output.{enabled,filename,keep_alive}, "
                  "syslog_output.enabled, http_output.{enabled,url}, "
                  "program_output.{enabled,program,keep_alive}, base_syscalls.{custom_set,repair}, "
-                 "buffered_outputs, outputs.{rate,max_burst}")
+                 "buffered_outputs, outputs.{rate,max_burst}, load_shedding.{enabled,start_fill,"
+                 "stop_fill,min_seconds,sampling_ratio,keep_priority}")
       ->type_name("KEY=VALUE")
       ->take_all();
   CLI::Option* replay =

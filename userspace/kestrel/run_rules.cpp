@@ -39,7 +39,7 @@ absl::StatusOr<std::unique_ptr<RunRules>> LoadRunRules(
       continue;
     }
     ++loaded->evaluated;
-    loaded->syscalls.push_back({rule.name, rule.syscalls, rule.any_syscall});
+    loaded->syscalls.push_back({rule.name, rule.syscalls, rule.any_syscall, rule.priority});
   }
   if (output_errors) {
     return absl::InvalidArgumentError("a rule's output names a field Kestrel does not have");

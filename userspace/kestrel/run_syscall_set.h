@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/rules/priority.h"
+
 namespace kestrel::cli {
 
 // What one enabled rule can match.
@@ -15,6 +17,7 @@ struct RuleSyscalls {
   std::string rule;
   std::vector<uint32_t> syscalls;
   bool any = false;  // no evt.type constraint: every syscall
+  engine::rules::Priority priority = engine::rules::Priority::kDebug;
 };
 
 struct ChosenSyscall {

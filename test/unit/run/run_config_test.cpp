@@ -182,5 +182,43 @@ TEST_F(RunConfigTest, CaptureKeysOutOfBoundsAreErrors) {
   EXPECT_EQ(c.capture.window_bytes, 64u << 20);  // unchanged by the errors
 }
 
+TEST_F(RunConfigTest, LoadSheddingKeys) {
+  RunConfig c;
+  EXPECT_TRUE(c.load_shedding.enabled);
+  EXPECT_EQ(c.load_shedding.start_fill, 0.5);
+  EXPECT_EQ(c.load_shedding.stop_fill, 0.1);
+  EXPECT_EQ(c.load_shedding.sampling_ratio, 16u);
+  EXPECT_EQ(c.load_shedding.keep_priority, engine::rules::Priority::kDebug);
+  std::vector<std::string> warnings;
+  ASSERT_TRUE(LoadRunConfigFile(Write("load_shedding:\n"
+                                      "  enabled: false\n"
+                                      "  start_fill: 0.8\n"
+                                      "  stop_fill: 0.2\n"
+                                      "  min_seconds: 3\n"
+                                      "  sampling_ratio: 100\n"
+                                      "  keep_priority: warning\n"),
+                                c, warnings)
+                  .ok());
+  EXPECT_TRUE(warnings.empty());
+  EXPECT_FALSE(c.load_shedding.enabled);
+  EXPECT_EQ(c.load_shedding.start_fill, 0.8);
+  EXPECT_EQ(c.load_shedding.stop_fill, 0.2);
+  EXPECT_EQ(c.load_shedding.min_seconds, 3);
+  EXPECT_EQ(c.load_shedding.sampling_ratio, 100u);
+  EXPECT_EQ(c.load_shedding.keep_priority, engine::rules::Priority::kWarning);
+  EXPECT_TRUE(CheckRunConfig(c).ok());
+
+  for (const char* bad : {"load_shedding.start_fill=0", "load_shedding.start_fill=1.5",
+                          "load_shedding.sampling_ratio=1", "load_shedding.keep_priority=loud"}) {
+    const absl::Status s = ApplyRunOverride(bad, c);
+    EXPECT_FALSE(s.ok()) << bad;
+    const std::string key(std::string_view(bad).substr(0, std::string_view(bad).find('=')));
+    EXPECT_TRUE(std::string(s.message()).starts_with("-o " + key + ": ")) << s.message();
+  }
+  ASSERT_TRUE(ApplyRunOverride("load_shedding.stop_fill=0.9", c).ok());
+  EXPECT_EQ(CheckRunConfig(c).message(),
+            "load_shedding.stop_fill (0.9) must be below load_shedding.start_fill (0.8)");
+}
+
 }  // namespace
 }  // namespace kestrel::cli

@@ -165,6 +165,13 @@ int pman_update_capture_settings(struct pman_handle* h,
  * kestrel_drop_class value. */
 int pman_set_syscall_drop_class(struct pman_handle* h, uint32_t syscall_id, uint32_t drop_class);
 
+/* Copies out the first `n` entries (at most the table size) of the
+ * interesting-syscall table (1 = captured) and of the drop classes; either
+ * output may be NULL. A reader that keeps a copy can tell a change it did
+ * not make, by whatever means it was made. */
+int pman_get_syscall_tables(struct pman_handle* h, uint8_t* interesting, uint8_t* drop_classes,
+                            size_t n);
+
 /* The settings generation: every change made through libpman (settings,
  * syscall table, drop classes) bumps it, and the probe reports each new
  * generation once as a KESTREL_EVT_SETTINGS_CHANGED record. */
@@ -188,6 +195,16 @@ int pman_lock_settings(struct pman_handle* h);
  * `per_cpu_len` entries, one per possible CPU (stats->n_cpus of them). */
 int pman_get_stats(struct pman_handle* h, struct pman_stats* stats,
                    struct kestrel_cpu_counters* per_cpu, size_t per_cpu_len);
+
+/* How far the reader is behind: in the fullest ring, the bytes written and
+ * not yet read, and the size of a ring's data area. A ring loses records
+ * when what it holds reaches its size; it holds what is unread plus up to
+ * an eighth of the ring read and not given back yet (space is returned in
+ * batches). A few loads per ring,
+ * no syscall: cheap enough to call between batches, which is how a
+ * consumer notices it falls behind before records are lost (load
+ * shedding). */
+int pman_get_ring_backlog(struct pman_handle* h, uint64_t* unread_bytes, uint64_t* ring_bytes);
 
 /* Returns the oldest record available across all rings, by timestamp
  * (README, "Ordering guarantee"). After a loss, a record of type

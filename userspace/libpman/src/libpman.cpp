@@ -113,6 +113,11 @@ int pman_set_syscall_drop_class(struct pman_handle* h, uint32_t syscall_id, uint
   return Call(h, [&](Probe& p) { return p.SetDropClass(syscall_id, drop_class); });
 }
 
+int pman_get_syscall_tables(struct pman_handle* h, uint8_t* interesting, uint8_t* drop_classes,
+                            size_t n) {
+  return Call(h, [&](Probe& p) { return p.GetSyscallTables(interesting, drop_classes, n); });
+}
+
 int pman_get_settings_generation(struct pman_handle* h, uint64_t* generation) {
   if (generation == nullptr) return -EINVAL;
   return Call(h, [&](Probe& p) -> absl::Status {
@@ -146,6 +151,11 @@ int pman_get_stats(struct pman_handle* h, struct pman_stats* stats,
                    struct kestrel_cpu_counters* per_cpu, size_t per_cpu_len) {
   if (stats == nullptr) return -EINVAL;
   return Call(h, [&](Probe& p) { return p.GetStats(stats, per_cpu, per_cpu_len); });
+}
+
+int pman_get_ring_backlog(struct pman_handle* h, uint64_t* unread_bytes, uint64_t* ring_bytes) {
+  if (unread_bytes == nullptr || ring_bytes == nullptr) return -EINVAL;
+  return Call(h, [&](Probe& p) { return p.GetRingBacklog(unread_bytes, ring_bytes); });
 }
 
 int pman_consume_first_event(struct pman_handle* h, void** record, int16_t* buffer_id) {

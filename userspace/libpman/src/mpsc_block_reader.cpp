@@ -237,4 +237,8 @@ void MpscBlockReader::PublishConsumerPosition() {
   published_position_ = position_;
 }
 
+uint64_t MpscBlockReader::UnreadBytes() const {
+  return __atomic_load_n(&ring_.head->producer, __ATOMIC_ACQUIRE) - position_;
+}
+
 }  // namespace kestrel::pman

@@ -41,6 +41,9 @@ class MpscBlockReader {
   void Release();
   void PublishConsumerPosition();
 
+  // As RingReader's, from the oldest block not read to its end.
+  uint64_t UnreadBytes() const;
+
  private:
   static constexpr uint32_t kNoCpu = UINT32_MAX;
   static constexpr uint64_t kNoBlock = UINT64_MAX;

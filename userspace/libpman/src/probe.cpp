@@ -281,6 +281,20 @@ absl::Status Probe::SetDropClass(uint32_t id, uint32_t drop_class) {
   return control_->SetDropClass(id, drop_class);
 }
 
+absl::Status Probe::GetSyscallTables(uint8_t* interesting, uint8_t* drop_classes, size_t n) const {
+  if (absl::Status s = RequireLoaded("pman_get_syscall_tables"); !s.ok()) return s;
+  if (n > KESTREL_SYSCALL_TABLE_SIZE) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("pman_get_syscall_tables: %zu entries asked for, the table has %d", n,
+                        KESTREL_SYSCALL_TABLE_SIZE));
+  }
+  for (uint32_t id = 0; id < n; ++id) {
+    if (interesting != nullptr) interesting[id] = control_->IsInteresting(id) ? 1 : 0;
+    if (drop_classes != nullptr) drop_classes[id] = control_->DropClass(id);
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<kestrel_capture_settings> Probe::GetSettings() const {
   if (absl::Status s = RequireLoaded("pman_get_capture_settings"); !s.ok()) return s;
   return control_->GetSettings();
@@ -349,6 +363,14 @@ absl::Status Probe::GetStats(pman_stats* stats, kestrel_cpu_counters* per_cpu, s
 absl::StatusOr<const kestrel_record_header*> Probe::ConsumeFirst(int16_t* ring_index) {
   if (absl::Status s = RequireLoaded("pman_consume_first_event"); !s.ok()) return s;
   return merger_->Next(ring_index);
+}
+
+absl::Status Probe::GetRingBacklog(uint64_t* unread_bytes, uint64_t* ring_bytes) const {
+  if (absl::Status s = RequireLoaded("pman_get_ring_backlog"); !s.ok()) return s;
+  if (!merger_) return absl::FailedPreconditionError("pman_get_ring_backlog: no ring is mapped");
+  *unread_bytes = merger_->MaxUnreadBytes();
+  *ring_bytes = layout_.ring_bytes;
+  return absl::OkStatus();
 }
 
 absl::StatusOr<int> Probe::Wait(int timeout_ms) {

@@ -46,6 +46,7 @@ class Probe {
   absl::Status UpdateSettings(const kestrel_capture_settings& settings);
 
   absl::Status SetDropClass(uint32_t id, uint32_t drop_class);
+  absl::Status GetSyscallTables(uint8_t* interesting, uint8_t* drop_classes, size_t n) const;
   absl::StatusOr<uint64_t> Generation() const;
   absl::Status Pin(const char* dir);
   absl::Status LockSettings();
@@ -60,6 +61,7 @@ class Probe {
   const kestrel_record_header* NextRecord(int16_t* ring_index) { return merger_->Next(ring_index); }
   // 1 when data is ready, 0 on timeout, -EINTR when a signal came first.
   absl::StatusOr<int> Wait(int timeout_ms);
+  absl::Status GetRingBacklog(uint64_t* unread_bytes, uint64_t* ring_bytes) const;
 
   const Logger& logger() const { return logger_; }
 

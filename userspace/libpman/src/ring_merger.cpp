@@ -1,5 +1,7 @@
 #include "ring_merger.h"
 
+#include <algorithm>
+
 namespace kestrel::pman {
 
 const kestrel_record_header* RingMerger::Next(int16_t* ring_index) {
@@ -73,6 +75,12 @@ const kestrel_record_header* RingMerger::Next(int16_t* ring_index) {
 
 void RingMerger::PublishAll() {
   for (RingReader& ring : rings_) ring.PublishConsumerPosition();
+}
+
+uint64_t RingMerger::MaxUnreadBytes() const {
+  uint64_t most = 0;
+  for (const RingReader& ring : rings_) most = std::max(most, ring.UnreadBytes());
+  return most;
 }
 
 }  // namespace kestrel::pman

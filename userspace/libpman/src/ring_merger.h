@@ -36,6 +36,9 @@ class RingMerger {
 
   const std::vector<RingReader>& rings() const { return rings_; }
 
+  // The fullest ring's RingReader::UnreadBytes().
+  uint64_t MaxUnreadBytes() const;
+
  private:
   std::vector<RingReader> rings_;
   // Rings with no head in this call's first pass: sized once, so the

@@ -152,4 +152,9 @@ void RingReader::PublishConsumerPosition() {
   published_position_ = position_;
 }
 
+uint64_t RingReader::UnreadBytes() const {
+  if (blocks_ != nullptr) return blocks_->UnreadBytes();
+  return __atomic_load_n(producer_pos_, __ATOMIC_ACQUIRE) - position_;
+}
+
 }  // namespace kestrel::pman

@@ -77,6 +77,11 @@ class RingReader {
 
   int fd() const { return fd_; }
 
+  // Bytes the producers wrote that this reader has not read yet. (The
+  // space given back lags by up to an eighth of the ring: the batch
+  // PublishConsumerPosition waits for.)
+  uint64_t UnreadBytes() const;
+
  private:
   // Starts at the consumer position; the factories add what their kind
   // needs.
