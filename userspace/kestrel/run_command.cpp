@@ -29,6 +29,7 @@
 #include "run_rules.h"
 #include "run_stats.h"
 #include "run_syscall_set.h"
+#include "run_tamper_watch.h"
 #include "stats_printer.h"
 
 namespace kestrel::cli {
@@ -158,7 +159,7 @@ std::optional<int> Configure(CLI::App& app, RunSetup& setup) {
 
 void PrintStatsLine(const RunPipeline& pipeline, pman_handle* handle, double rate,
                     const engine::alerts::AlertOutputs& outputs, const AlertCapture* capture,
-                    const LoadShedder& shedder) {
+                    const LoadShedder& shedder, const TamperWatch& tamper) {
   pman_stats stats{};
   const bool have = handle != nullptr && pman_get_stats(handle, &stats, nullptr, 0) == 0;
   std::string line = FormatRunStats(pipeline.counters(), have ? &stats : nullptr, rate,
@@ -168,7 +169,8 @@ void PrintStatsLine(const RunPipeline& pipeline, pman_handle* handle, double rat
                     capture->failed());
   }
   absl::StrAppend(&line, "; load shedding started ", shedder.counters().starts, " stopped ",
-                  shedder.counters().stops, shedder.on() ? " (on)" : "");
+                  shedder.counters().stops, shedder.on() ? " (on)" : "",
+                  "; probe changed by another process ", tamper.changes_seen(), " times");
   Say(line);
 }
 
@@ -299,7 +301,20 @@ int RunLive(RunSetup& setup, engine::alerts::AlertOutputs& outputs) {
     pipeline.SetCapture(capture.get());
   }
   LoadShedder shedder(setup.config.load_shedding, handle.get());
-  PlanLoadShedding(setup, shedder);
+  if (setup.options.lock_settings) {
+    // Frozen, the probe cannot be switched to dropping mode.
+    Say("load shedding off: --lock-settings froze the probe");
+    if (int rc = pman_lock_settings(handle.get()); rc != 0) return kExitFailure;
+  } else {
+    PlanLoadShedding(setup, shedder);
+  }
+  // From here on every change to the probe is the engine's own, or raises
+  // an alert.
+  TamperWatch tamper(handle.get());
+  auto emit = [&](const engine::alerts::Alert& alert) {
+    Say(alert.output);
+    outputs.Emit(alert);
+  };
   std::unique_ptr<RulesWatcher> watcher;
   if (absl::StatusOr<std::unique_ptr<RulesWatcher>> created =
           RulesWatcher::Create(setup.rules_options.paths);
@@ -339,17 +354,21 @@ int RunLive(RunSetup& setup, engine::alerts::AlertOutputs& outputs) {
       pipeline.Take(header);
       ++taken;
     }
+    // Looked at right before each change of the engine's own, so a change
+    // by another process is never taken for one.
+    if (std::optional<engine::alerts::Alert> changed = tamper.Check(WallClockNs())) emit(*changed);
     if (g_reload || (watcher && watcher->Changed())) {
       g_reload = 0;
       Reload(setup, handle.get(), pipeline, shedder);
+      tamper.Expect();
     }
     if (absl::StatusOr<std::optional<engine::alerts::Alert>> shed =
             shedder.Check(BootClockNs(), WallClockNs(), pipeline.counters().records);
         !shed.ok()) {
       Say(absl::StrCat(shed.status().message(), "; load shedding is off from now on"));
     } else if (*shed) {
-      Say((*shed)->output);
-      outputs.Emit(**shed);
+      tamper.Expect();
+      emit(**shed);
     }
     if (g_reopen) {
       g_reopen = 0;
@@ -362,7 +381,7 @@ int RunLive(RunSetup& setup, engine::alerts::AlertOutputs& outputs) {
       const uint64_t events = pipeline.counters().events;
       PrintStatsLine(pipeline, handle.get(),
                      seconds > 0 ? static_cast<double>(events - events_at_last_stats) / seconds : 0,
-                     outputs, capture.get(), shedder);
+                     outputs, capture.get(), shedder, tamper);
       events_at_last_stats = events;
       last_stats = now;
       next_stats = now + interval;
@@ -374,7 +393,7 @@ int RunLive(RunSetup& setup, engine::alerts::AlertOutputs& outputs) {
   while (const kestrel_record_header* header = next()) pipeline.Take(header);
   if (capture) capture->Close();
   outputs.Close(std::chrono::seconds(5));
-  PrintStatsLine(pipeline, handle.get(), -1, outputs, capture.get(), shedder);
+  PrintStatsLine(pipeline, handle.get(), -1, outputs, capture.get(), shedder, tamper);
   // Every record the probe attempted is accounted for: consumed here (the
   // whole ring was drained above) or dropped by cause.
   ReadTally tally;

@@ -48,6 +48,10 @@ void DefineRunOptions(CLI::App& app, RunOptions& options) {
                                      "do not pin the capture (`kestrel syscalls` and `kestrel "
                                      "settings` then cannot reach it)");
   no_pin->excludes(pin);
+  app.add_flag("--lock-settings", options.lock_settings,
+               "freeze the probe's settings and syscalls once set up: no process, this one "
+               "included, can change them (no load shedding; a reload that needs other syscalls "
+               "fails)");
   BufferBytesOption(app, &options.buffer_bytes);
   CpusPerBufferOption(app, &options.cpus_per_buffer);
 }

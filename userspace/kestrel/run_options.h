@@ -22,6 +22,7 @@ struct RunOptions {
   bool strict = false;
   std::string pin_dir = PMAN_DEFAULT_PIN_DIR;
   bool no_pin = false;
+  bool lock_settings = false;  // freeze the probe once set up
   uint64_t buffer_bytes = PMAN_DEFAULT_BUFFER_BYTES;
   uint32_t cpus_per_buffer = PMAN_CPUS_PER_BUFFER_AUTO;
 };

@@ -1,0 +1,133 @@
+// Issue 21's tamper tests: a change to the probe of a running `kestrel
+// run` that the engine did not make (another process through the pinned
+// control block, or writing the map with the bpf() syscall as bpftool
+// does) raises one Critical internal alert naming it; with
+// --lock-settings every writer is refused and nothing changes.
+#include <bpf/bpf.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "kestrel_process.h"
+#include "pin_dir_guard.h"
+#include "run_triggers.h"
+#include "shared/control_block.h"
+
+namespace kestrel::e2e {
+namespace {
+
+constexpr auto kAlertTimeout = std::chrono::seconds(20);
+constexpr char kChanged[] = "Critical The probe was changed by another process: ";
+
+std::string TestPinDir() { return absl::StrCat("/sys/fs/bpf/kestrel-e2e-tamper-", getpid()); }
+
+// Turns syscall `id` off in the pinned control block with the bpf()
+// syscall, as `bpftool map update` would: no libpman, no generation bump.
+void ClearInterestingByMapWrite(const std::string& pin_dir, uint32_t id) {
+  const int fd = bpf_obj_get((pin_dir + "/control").c_str());
+  ASSERT_GE(fd, 0);
+  bpf_map_info info{};
+  uint32_t info_len = sizeof info;
+  ASSERT_EQ(bpf_obj_get_info_by_fd(fd, &info, &info_len), 0);
+  // The map's one value is the control block (in .bss or array mode).
+  ASSERT_EQ(info.value_size, sizeof(kestrel_control_block));
+  std::vector<uint8_t> value(info.value_size);
+  const uint32_t key = 0;
+  ASSERT_EQ(bpf_map_lookup_elem(fd, &key, value.data()), 0);
+  value[offsetof(kestrel_control_block, interesting_syscalls) + id] = 0;
+  ASSERT_EQ(bpf_map_update_elem(fd, &key, value.data(), BPF_ANY), 0);
+  close(fd);
+}
+
+size_t Count(const std::vector<std::string>& lines, const std::string& needle) {
+  size_t n = 0;
+  for (const std::string& l : lines) n += absl::StrContains(l, needle) ? 1 : 0;
+  return n;
+}
+
+class RunTamperTest : public ::testing::Test {
+ protected:
+  void SetUp() override { ASSERT_EQ(geteuid(), 0u) << "kestrel tests never skip: run as root"; }
+  RunTempDir dir_;
+  PinDirGuard pin_{TestPinDir()};
+};
+
+TEST_F(RunTamperTest, EachChangeByAnotherProcessRaisesOneAlertNamingIt) {
+  const std::string rules = dir_.File("rules.yaml");
+  WriteWhole(rules, OpenRule(dir_.path()));
+  KestrelProcess run({"run", "-r", rules, "--pin-dir", pin_.dir()});
+  ASSERT_TRUE(WaitUntilAlerting(run, dir_));
+
+  EXPECT_EQ(RunKestrel({"settings", "set", "snaplen=4096", "--pin-dir", pin_.dir()}).exit_code, 0);
+  const std::optional<std::string> settings =
+      run.WaitForLine(absl::StrCat(kChanged, "snaplen 0 -> 4096"), kAlertTimeout);
+  EXPECT_EQ(RunKestrel({"syscalls", "disable", "openat", "--pin-dir", pin_.dir()}).exit_code, 0);
+  const std::optional<std::string> syscalls =
+      run.WaitForLine(absl::StrCat(kChanged, "syscalls off: openat"), kAlertTimeout);
+  // getppid is not captured: the engine left it never dropped.
+  EXPECT_EQ(RunKestrel({"syscalls", "drop-class", "always", "getppid", "--pin-dir", pin_.dir()})
+                .exit_code,
+            0);
+  const std::optional<std::string> drop_class =
+      run.WaitForLine(absl::StrCat(kChanged, "drop class never -> always: getppid"), kAlertTimeout);
+  ClearInterestingByMapWrite(pin_.dir(), SYS_close);
+  const std::optional<std::string> map_write =
+      run.WaitForLine(absl::StrCat(kChanged, "syscalls off: close"), kAlertTimeout);
+  run.Signal(SIGINT);
+  const CliResult r = run.Wait();
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(settings) << r.out << r.err;
+  EXPECT_TRUE(syscalls) << r.out << r.err;
+  EXPECT_TRUE(drop_class) << r.out << r.err;
+  EXPECT_TRUE(map_write) << r.out << r.err;
+  // One alert per change, and the stats count them.
+  EXPECT_EQ(Count(run.lines(), kChanged), 4u) << r.out;
+  EXPECT_TRUE(absl::StrContains(r.err, "; probe changed by another process 4 times")) << r.err;
+  EXPECT_FALSE(PathExists(pin_.dir())) << "the pin outlived kestrel run";
+}
+
+TEST_F(RunTamperTest, LockSettingsRefusesEveryWriterAndNothingChanges) {
+  const std::string rules = dir_.File("rules.yaml");
+  WriteWhole(rules, OpenRule(dir_.path()));
+  KestrelProcess run({"run", "-r", rules, "--pin-dir", pin_.dir(), "--lock-settings"});
+  ASSERT_TRUE(WaitUntilAlerting(run, dir_));
+
+  const CliResult set = RunKestrel({"settings", "set", "snaplen=4096", "--pin-dir", pin_.dir()});
+  EXPECT_NE(set.exit_code, 0);
+  EXPECT_TRUE(absl::StrContains(set.err, "locked")) << set.err;
+  const CliResult disable = RunKestrel({"syscalls", "disable", "openat", "--pin-dir", pin_.dir()});
+  EXPECT_NE(disable.exit_code, 0);
+  EXPECT_TRUE(absl::StrContains(disable.err, "locked")) << disable.err;
+  // A frozen map refuses the bpf() syscall too.
+  const int fd = bpf_obj_get((pin_.dir() + "/control").c_str());
+  ASSERT_GE(fd, 0);
+  std::vector<uint8_t> value(sizeof(kestrel_control_block));
+  const uint32_t key = 0;
+  ASSERT_EQ(bpf_map_lookup_elem(fd, &key, value.data()), 0);
+  EXPECT_NE(bpf_map_update_elem(fd, &key, value.data(), BPF_ANY), 0);
+  close(fd);
+  // Still capturing what it captured.
+  const std::string after = dir_.File("mark-after-writers");
+  OpenFile(after);
+  const std::optional<std::string> alert = run.WaitForLine(after, kAlertTimeout);
+  run.Signal(SIGINT);
+  const CliResult r = run.Wait();
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(alert) << r.out << r.err;
+  EXPECT_TRUE(absl::StrContains(r.err,
+                                "kestrel run: load shedding off: --lock-settings froze the "
+                                "probe\n"))
+      << r.err;
+  EXPECT_EQ(Count(run.lines(), kChanged), 0u) << r.out;
+  EXPECT_TRUE(absl::StrContains(r.err, "; probe changed by another process 0 times")) << r.err;
+}
+
+}  // namespace
+}  // namespace kestrel::e2e

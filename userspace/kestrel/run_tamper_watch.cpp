@@ -1,0 +1,113 @@
+#include "run_tamper_watch.h"
+
+#include <cstring>
+#include <map>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "engine/decode/syscall_names.h"
+#include "libpman.h"
+#include "settings_keys.h"
+
+namespace kestrel::cli {
+namespace {
+
+const char* DropClassName(uint8_t c) {
+  switch (c) {
+    case KESTREL_DROP_SAMPLED:
+      return "sampled";
+    case KESTREL_DROP_NEVER:
+      return "never";
+    case KESTREL_DROP_ALWAYS:
+      return "always";
+  }
+  return "unknown";
+}
+
+// "getppid, read", and past sixteen "and N more": a wholesale rewrite of
+// the table still makes one readable line.
+std::string Names(const std::vector<uint32_t>& ids) {
+  constexpr size_t kNamed = 16;
+  std::vector<std::string> names;
+  for (uint32_t id : ids) {
+    if (names.size() == kNamed) {
+      names.push_back(absl::StrCat("and ", ids.size() - kNamed, " more"));
+      break;
+    }
+    names.emplace_back(engine::SyscallName(id));
+  }
+  return absl::StrJoin(names, ", ");
+}
+
+}  // namespace
+
+std::optional<ProbeTuning> ProbeTuning::Read(pman_handle* handle) {
+  ProbeTuning t;
+  const size_t n = pman_syscall_table_size();
+  t.interesting.resize(n);
+  t.drop_classes.resize(n);
+  if (pman_get_capture_settings(handle, &t.settings) != 0 ||
+      pman_get_syscall_tables(handle, t.interesting.data(), t.drop_classes.data(), n) != 0) {
+    return std::nullopt;
+  }
+  return t;
+}
+
+std::vector<std::string> DescribeTuningChanges(const ProbeTuning& was, const ProbeTuning& now) {
+  std::vector<std::string> changes;
+  bool keys_differ = false;
+  for (const std::string& key : SettingKeys()) {
+    absl::StatusOr<std::string> before = FormatSetting(was.settings, key);
+    absl::StatusOr<std::string> after = FormatSetting(now.settings, key);
+    if (before.ok() && after.ok() && *before != *after) {
+      changes.push_back(absl::StrCat(key, " ", *before, " -> ", *after));
+      keys_differ = true;
+    }
+  }
+  if (!keys_differ && std::memcmp(&was.settings, &now.settings, sizeof now.settings) != 0) {
+    changes.push_back("settings outside the keys (derived fields, padding)");
+  }
+  std::vector<uint32_t> on, off;
+  for (uint32_t id = 0; id < now.interesting.size() && id < was.interesting.size(); ++id) {
+    if (was.interesting[id] == now.interesting[id]) continue;
+    (now.interesting[id] != 0 ? on : off).push_back(id);
+  }
+  if (!off.empty()) changes.push_back(absl::StrCat("syscalls off: ", Names(off)));
+  if (!on.empty()) changes.push_back(absl::StrCat("syscalls on: ", Names(on)));
+  // By (from, to): "drop class sampled -> never: getppid, read".
+  std::map<std::pair<uint8_t, uint8_t>, std::vector<uint32_t>> moved;
+  for (uint32_t id = 0; id < now.drop_classes.size() && id < was.drop_classes.size(); ++id) {
+    if (was.drop_classes[id] != now.drop_classes[id]) {
+      moved[{was.drop_classes[id], now.drop_classes[id]}].push_back(id);
+    }
+  }
+  for (const auto& [classes, ids] : moved) {
+    changes.push_back(absl::StrCat("drop class ", DropClassName(classes.first), " -> ",
+                                   DropClassName(classes.second), ": ", Names(ids)));
+  }
+  return changes;
+}
+
+void TamperWatch::Expect() { expected_ = ProbeTuning::Read(handle_); }
+
+std::optional<engine::alerts::Alert> TamperWatch::Check(uint64_t wall_ns) {
+  std::optional<ProbeTuning> now = ProbeTuning::Read(handle_);
+  if (!now || !expected_) return std::nullopt;
+  const std::vector<std::string> changes = DescribeTuningChanges(*expected_, *now);
+  expected_ = std::move(now);
+  if (changes.empty()) return std::nullopt;
+  ++changes_seen_;
+  const std::string text = absl::StrJoin(changes, "; ");
+  engine::alerts::Alert alert;
+  alert.time_ns = wall_ns;
+  alert.rule = kTamperRule;
+  alert.priority = engine::rules::Priority::kCritical;
+  alert.source = "internal";
+  alert.hostname = engine::alerts::LocalHostname();
+  alert.output = absl::StrCat("The probe was changed by another process: ", text);
+  alert.output_fields.push_back({"probe.changes", text, engine::alerts::FieldJsonKind::kString});
+  return alert;
+}
+
+}  // namespace kestrel::cli
