@@ -1,13 +1,17 @@
 #include "kestrel_process.h"
 
 #include <fcntl.h>
+#include <grp.h>
 #include <gtest/gtest.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
+#include <fstream>
 
 namespace kestrel::e2e {
 namespace {
@@ -22,7 +26,47 @@ int DecodeStatus(int status) {
 
 }  // namespace
 
-KestrelProcess::KestrelProcess(const std::vector<std::string>& args) {
+namespace {
+
+// Whether every directory above `path` lets others through, and the file
+// lets them execute it.
+bool OthersCanExecute(const std::string& path) {
+  for (size_t slash = path.find('/', 1); slash != std::string::npos;
+       slash = path.find('/', slash + 1)) {
+    struct stat st {};
+    if (stat(path.substr(0, slash).c_str(), &st) != 0 || !(st.st_mode & S_IXOTH)) return false;
+  }
+  struct stat st {};
+  return stat(path.c_str(), &st) == 0 && (st.st_mode & S_IXOTH);
+}
+
+// The binary an unprivileged user runs: the build's, or, when the build
+// lies under a directory others cannot enter (a checkout in /root), a copy
+// in a fresh /tmp directory, removed when the tests end.
+const std::string& BinaryForOthers() {
+  static const std::string path = [] {
+    if (OthersCanExecute(KESTREL_CLI_PATH)) return std::string(KESTREL_CLI_PATH);
+    char templ[] = "/tmp/kestrel-e2e-bin-XXXXXX";
+    const std::string dir = mkdtemp(templ);
+    chmod(dir.c_str(), 0755);
+    const std::string copy = dir + "/kestrel";
+    std::ifstream in(KESTREL_CLI_PATH, std::ios::binary);
+    std::ofstream(copy, std::ios::binary) << in.rdbuf();
+    chmod(copy.c_str(), 0755);
+    static const std::string to_remove = copy;
+    std::atexit([] {
+      unlink(to_remove.c_str());
+      rmdir(to_remove.substr(0, to_remove.rfind('/')).c_str());
+    });
+    return copy;
+  }();
+  return path;
+}
+
+}  // namespace
+
+KestrelProcess::KestrelProcess(const std::vector<std::string>& args, std::optional<uid_t> as_user) {
+  const std::string binary = as_user ? BinaryForOthers() : std::string(KESTREL_CLI_PATH);
   int out[2], err[2];
   if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) {
     ADD_FAILURE() << "pipe2: " << strerror(errno);
@@ -34,10 +78,13 @@ KestrelProcess::KestrelProcess(const std::vector<std::string>& args) {
     dup2(devnull, STDIN_FILENO);
     dup2(out[1], STDOUT_FILENO);
     dup2(err[1], STDERR_FILENO);
+    if (as_user && (setgroups(0, nullptr) != 0 || setgid(*as_user) != 0 || setuid(*as_user) != 0)) {
+      _exit(126);
+    }
     std::vector<char*> argv{const_cast<char*>(KESTREL_CLI_PATH)};
     for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
-    execv(KESTREL_CLI_PATH, argv.data());
+    execv(binary.c_str(), argv.data());
     _exit(127);
   }
   close(out[1]);
@@ -142,6 +189,12 @@ CliResult KestrelProcess::Wait(std::chrono::milliseconds timeout) {
 
 CliResult RunKestrel(const std::vector<std::string>& args, std::chrono::milliseconds timeout) {
   KestrelProcess process(args);
+  return process.Wait(timeout);
+}
+
+CliResult RunKestrelAs(uid_t id, const std::vector<std::string>& args,
+                       std::chrono::milliseconds timeout) {
+  KestrelProcess process(args, id);
   return process.Wait(timeout);
 }
 

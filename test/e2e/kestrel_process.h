@@ -25,11 +25,18 @@ struct CliResult {
 CliResult RunKestrel(const std::vector<std::string>& args,
                      std::chrono::milliseconds timeout = std::chrono::seconds(60));
 
+// The same as an unprivileged user: uid and gid `id`, no supplementary
+// groups, no capabilities.
+CliResult RunKestrelAs(uid_t id, const std::vector<std::string>& args,
+                       std::chrono::milliseconds timeout = std::chrono::seconds(60));
+
 // A `kestrel` running in the background, for captures that must be watched
 // while something else happens (a second command, a triggered syscall).
 class KestrelProcess {
  public:
-  explicit KestrelProcess(const std::vector<std::string>& args);
+  // With `as_user`, runs as that uid and gid (see RunKestrelAs).
+  explicit KestrelProcess(const std::vector<std::string>& args,
+                          std::optional<uid_t> as_user = std::nullopt);
   ~KestrelProcess();  // kills (SIGKILL) and reaps a process still running
   KestrelProcess(const KestrelProcess&) = delete;
   KestrelProcess& operator=(const KestrelProcess&) = delete;
