@@ -26,7 +26,8 @@ absl::StatusOr<int> OpenPinDirLock(const std::string& dir);
 class PinnedMaps {
  public:
   // Creates `dir` (its parent must be on a bpffs) and pins the three maps.
-  // Refuses a directory that already holds a capture.
+  // Refuses a directory that holds a running capture or anything else; the
+  // pins of a capture whose programs are gone are replaced.
   static absl::StatusOr<std::unique_ptr<PinnedMaps>> Create(const std::string& dir, int control_fd,
                                                             int counters_fd, int rings_fd);
   // Removes the pins and the directory.
@@ -36,6 +37,9 @@ class PinnedMaps {
   PinnedMaps& operator=(const PinnedMaps&) = delete;
 
   int lock_fd() const { return lock_fd_; }
+  // Whether `dir` held the pins of a capture no program used any more (one
+  // killed with SIGKILL), removed to make room.
+  bool replaced_stale() const { return replaced_stale_; }
   const std::string& dir() const { return dir_; }
 
  private:
@@ -45,6 +49,7 @@ class PinnedMaps {
   std::string dir_;
   int lock_fd_ = -1;
   int pinned_ = 0;
+  bool replaced_stale_ = false;
 };
 
 }  // namespace kestrel::pman

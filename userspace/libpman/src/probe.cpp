@@ -318,6 +318,11 @@ absl::Status Probe::Pin(const char* dir) {
                          bpf_map__fd(object_->cpu_counters()), bpf_map__fd(object_->ring_maps()));
   if (!pins.ok()) return pins.status();
   pins_ = *std::move(pins);
+  if (pins_->replaced_stale()) {
+    logger_.Logf(PMAN_LOG_WARNING,
+                 "removed the pins a killed capture left at %s (no program used them)",
+                 pins_->dir().c_str());
+  }
   // From now on other processes write too: serialize with them.
   control_->set_lock_fd(pins_->lock_fd());
   logger_.Logf(PMAN_LOG_INFO, "capture pinned at %s", pins_->dir().c_str());
