@@ -4,6 +4,7 @@
 // refuses every change.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include "absl/strings/str_split.h"
 #include "kestrel_process.h"
 #include "pin_dir_guard.h"
+#include "recorder_pin_root.h"
 #include "syscall_children.h"
 
 namespace kestrel::e2e {
@@ -177,6 +179,30 @@ TEST(CapturePinTest, PinDirThatCannotBeCreatedFailsWithOneLine) {
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   EXPECT_NE(r.err.find("not on a bpffs"), std::string::npos) << r.err;
   EXPECT_FALSE(PathExists(dir));
+}
+
+// A pin folder that is not this user's, or holds what is not a capture's
+// pins, is never pinned into nor removed: one line says why.
+TEST(CapturePinTest, APinDirOfAnotherUserOrOfOtherPinsIsRefusedInOneLine) {
+  const std::string dir = absl::StrCat("/sys/fs/bpf/kestrel-e2e-foreign-", getpid());
+  ASSERT_EQ(mkdir(dir.c_str(), 0700), 0);
+  ASSERT_EQ(chown(dir.c_str(), 65534, 65534), 0);
+  CliResult r = RunKestrel({"capture", "--pin-dir", dir, "--syscalls", "getppid", "--count", "1"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, absl::StrCat("kestrel: ", dir,
+                                " belongs to uid 65534, not to this user: whoever owns it could "
+                                "swap the pins, so Kestrel does not pin there (remove it, or pick "
+                                "another --pin-dir)\n"));
+  ASSERT_EQ(chown(dir.c_str(), 0, 0), 0);
+  CreateForeignMap(dir + "/control", "array", 8, 1, "not_kestrel");
+  r = RunKestrel({"capture", "--pin-dir", dir, "--syscalls", "getppid", "--count", "1"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, absl::StrCat("kestrel: ", dir,
+                                " holds something that is not a Kestrel capture's pins (remove "
+                                "it, or pick another --pin-dir)\n"));
+  EXPECT_TRUE(PathExists(dir + "/control")) << "someone else's pin was removed";
+  unlink((dir + "/control").c_str());
+  rmdir(dir.c_str());
 }
 
 }  // namespace

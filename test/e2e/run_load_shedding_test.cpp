@@ -98,12 +98,6 @@ class Starver {
   std::thread thread_;
 };
 
-size_t Count(const std::vector<std::string>& lines, const std::string& needle) {
-  size_t n = 0;
-  for (const std::string& l : lines) n += absl::StrContains(l, needle) ? 1 : 0;
-  return n;
-}
-
 TEST(RunLoadSheddingTest, DryRunSaysWhatWouldBeThinnedAndBadFillsAreUsageErrors) {
   RunTempDir dir;
   const std::string rules = dir.File("rules.yaml");
@@ -165,17 +159,17 @@ TEST(RunLoadSheddingTest, AStarvedReaderShedsWhatNoKeptRuleNeedsAndLosesNothingE
   // Once the backlog is read, shedding stops: as many stops as starts.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (std::chrono::steady_clock::now() < deadline) {
-    const size_t started = Count(run.lines(), "Load shedding started");
-    if (started > 0 && Count(run.lines(), "Load shedding stopped") == started) break;
+    const size_t started = CountLinesWith(run.lines(), "Load shedding started");
+    if (started > 0 && CountLinesWith(run.lines(), "Load shedding stopped") == started) break;
     run.ReadLine(std::chrono::milliseconds(200));
   }
   run.Signal(SIGINT);
   const CliResult r = run.Wait();
   ASSERT_EQ(r.exit_code, 0) << r.err;
 
-  const size_t started = Count(run.lines(), "Load shedding started");
+  const size_t started = CountLinesWith(run.lines(), "Load shedding started");
   EXPECT_GE(started, 1u) << r.err;
-  EXPECT_EQ(Count(run.lines(), "Load shedding stopped"), started) << r.err;
+  EXPECT_EQ(CountLinesWith(run.lines(), "Load shedding stopped"), started) << r.err;
   EXPECT_TRUE(absl::StrContains(
       r.err, absl::StrCat("load shedding started ", started, " stopped ", started)))
       << r.err;

@@ -46,12 +46,6 @@ void ClearInterestingByMapWrite(const std::string& pin_dir, uint32_t id) {
   close(fd);
 }
 
-size_t Count(const std::vector<std::string>& lines, const std::string& needle) {
-  size_t n = 0;
-  for (const std::string& l : lines) n += absl::StrContains(l, needle) ? 1 : 0;
-  return n;
-}
-
 class RunTamperTest : public ::testing::Test {
  protected:
   void SetUp() override { ASSERT_EQ(geteuid(), 0u) << "kestrel tests never skip: run as root"; }
@@ -88,7 +82,7 @@ TEST_F(RunTamperTest, EachChangeByAnotherProcessRaisesOneAlertNamingIt) {
   EXPECT_TRUE(drop_class) << r.out << r.err;
   EXPECT_TRUE(map_write) << r.out << r.err;
   // One alert per change, and the stats count them.
-  EXPECT_EQ(Count(run.lines(), kChanged), 4u) << r.out;
+  EXPECT_EQ(CountLinesWith(run.lines(), kChanged), 4u) << r.out;
   EXPECT_TRUE(absl::StrContains(r.err, "; probe changed by another process 4 times")) << r.err;
   EXPECT_FALSE(PathExists(pin_.dir())) << "the pin outlived kestrel run";
 }
@@ -125,7 +119,7 @@ TEST_F(RunTamperTest, LockSettingsRefusesEveryWriterAndNothingChanges) {
                                 "kestrel run: load shedding off: --lock-settings froze the "
                                 "probe\n"))
       << r.err;
-  EXPECT_EQ(Count(run.lines(), kChanged), 0u) << r.out;
+  EXPECT_EQ(CountLinesWith(run.lines(), kChanged), 0u) << r.out;
   EXPECT_TRUE(absl::StrContains(r.err, "; probe changed by another process 0 times")) << r.err;
 }
 

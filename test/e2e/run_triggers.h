@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "kestrel_process.h"
@@ -139,6 +140,13 @@ inline std::string ConnectRule(uint16_t port) {
       "  output: connection %fd.name\n"
       "  priority: CRITICAL\n"
       "  tags: [test, network]\n");
+}
+
+// How many of `lines` contain `needle`.
+inline size_t CountLinesWith(const std::vector<std::string>& lines, const std::string& needle) {
+  size_t n = 0;
+  for (const std::string& l : lines) n += l.find(needle) != std::string::npos ? 1 : 0;
+  return n;
 }
 
 // Opens fresh marker files until `run` prints an alert for one: from then

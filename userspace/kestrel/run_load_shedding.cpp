@@ -6,32 +6,15 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "absl/strings/str_join.h"
 #include "cli_app.h"
-#include "engine/decode/syscall_names.h"
 #include "engine/state/state_syscalls.h"
 #include "libpman.h"
 #include "shared/capture_settings.h"
 
 namespace kestrel::cli {
 
-namespace {
-
-// "getppid, getuid" ... and past eight, "and N more".
-std::string NamesOf(const std::vector<uint32_t>& ids) {
-  constexpr size_t kNamed = 8;
-  std::vector<std::string> names;
-  for (uint32_t id : ids) {
-    if (names.size() == kNamed) {
-      names.push_back(absl::StrCat("and ", ids.size() - kNamed, " more"));
-      break;
-    }
-    names.emplace_back(engine::SyscallName(id));
-  }
-  return absl::StrJoin(names, ", ");
-}
-
-}  // namespace
+// Lines name this many thinned syscalls, then count the rest.
+constexpr size_t kNamedSyscalls = 8;
 
 SheddingPlan PlanShedding(const std::vector<ChosenSyscall>& set,
                           const std::vector<RuleSyscalls>& rules, engine::rules::Priority keep,
@@ -67,7 +50,7 @@ std::string DescribeShedding(const SheddingPlan& plan, const LoadSheddingConfig&
                         " and the state need every syscall captured");
   }
   return absl::StrCat("load shedding keeps 1 in ", config.sampling_ratio, " calls of ",
-                      NamesOf(plan.sampled), " when a ring is ",
+                      SyscallNameList(plan.sampled, kNamedSyscalls), " when a ring is ",
                       std::lround(config.start_fill * 100), "% full");
 }
 
@@ -193,7 +176,7 @@ engine::alerts::Alert LoadShedder::StartAlert(int fill_pct, uint64_t wall_ns) co
       absl::StrCat("Load shedding started: a ring is ", fill_pct, "% full; keeping 1 in ",
                    config_.sampling_ratio, " calls of the syscalls no rule at or above ",
                    std::string(engine::rules::PriorityName(config_.keep_priority)), " needs (",
-                   NamesOf(plan_.sampled), ")");
+                   SyscallNameList(plan_.sampled, kNamedSyscalls), ")");
   return alert;
 }
 

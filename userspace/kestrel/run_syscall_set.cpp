@@ -4,6 +4,7 @@
 #include <set>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "cli_app.h"
 #include "engine/decode/syscall_names.h"
 #include "engine/state/state_syscalls.h"
@@ -87,6 +88,18 @@ std::vector<uint8_t> SyscallTable(const std::vector<ChosenSyscall>& set, size_t 
     if (s.id < table_size) table[s.id] = 1;
   }
   return table;
+}
+
+std::string SyscallNameList(const std::vector<uint32_t>& ids, size_t named) {
+  std::vector<std::string> names;
+  for (uint32_t id : ids) {
+    if (names.size() == named) {
+      names.push_back(absl::StrCat("and ", ids.size() - named, " more"));
+      break;
+    }
+    names.emplace_back(engine::SyscallName(id));
+  }
+  return absl::StrJoin(names, ", ");
 }
 
 }  // namespace kestrel::cli

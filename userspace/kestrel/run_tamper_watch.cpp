@@ -6,8 +6,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "engine/decode/syscall_names.h"
 #include "libpman.h"
+#include "run_syscall_set.h"
 #include "settings_keys.h"
 
 namespace kestrel::cli {
@@ -25,20 +25,8 @@ const char* DropClassName(uint8_t c) {
   return "unknown";
 }
 
-// "getppid, read", and past sixteen "and N more": a wholesale rewrite of
-// the table still makes one readable line.
-std::string Names(const std::vector<uint32_t>& ids) {
-  constexpr size_t kNamed = 16;
-  std::vector<std::string> names;
-  for (uint32_t id : ids) {
-    if (names.size() == kNamed) {
-      names.push_back(absl::StrCat("and ", ids.size() - kNamed, " more"));
-      break;
-    }
-    names.emplace_back(engine::SyscallName(id));
-  }
-  return absl::StrJoin(names, ", ");
-}
+// A wholesale rewrite of the table still makes one readable line.
+std::string Names(const std::vector<uint32_t>& ids) { return SyscallNameList(ids, 16); }
 
 }  // namespace
 

@@ -11,6 +11,16 @@
 namespace kestrel::cli {
 namespace {
 
+// Each `-o` is refused with a message naming its key.
+void ExpectOverridesRefused(RunConfig& c, std::initializer_list<const char*> assignments) {
+  for (const char* bad : assignments) {
+    const absl::Status s = ApplyRunOverride(bad, c);
+    EXPECT_FALSE(s.ok()) << bad;
+    const std::string key(std::string_view(bad).substr(0, std::string_view(bad).find('=')));
+    EXPECT_TRUE(std::string(s.message()).starts_with("-o " + key + ": ")) << s.message();
+  }
+}
+
 class RunConfigTest : public ::testing::Test {
  protected:
   void TearDown() override { std::remove(path_.c_str()); }
@@ -170,15 +180,10 @@ TEST_F(RunConfigTest, CaptureKeysAreFalcosPlusTheWindow) {
 
 TEST_F(RunConfigTest, CaptureKeysOutOfBoundsAreErrors) {
   RunConfig c;
-  for (const char* bad :
-       {"capture.mode=some", "capture.default_duration=0", "capture.default_duration=-5",
-        "capture.window_seconds=0", "capture.window_seconds=601", "capture.window_bytes=1048575",
-        "capture.window_bytes=4294967297", "capture.max_file_size_mb=x"}) {
-    const absl::Status s = ApplyRunOverride(bad, c);
-    EXPECT_FALSE(s.ok()) << bad;
-    const std::string key(std::string_view(bad).substr(0, std::string_view(bad).find('=')));
-    EXPECT_TRUE(std::string(s.message()).starts_with("-o " + key + ": ")) << s.message();
-  }
+  ExpectOverridesRefused(
+      c, {"capture.mode=some", "capture.default_duration=0", "capture.default_duration=-5",
+          "capture.window_seconds=0", "capture.window_seconds=601", "capture.window_bytes=1048575",
+          "capture.window_bytes=4294967297", "capture.max_file_size_mb=x"});
   EXPECT_EQ(c.capture.window_bytes, 64u << 20);  // unchanged by the errors
 }
 
@@ -208,13 +213,8 @@ TEST_F(RunConfigTest, LoadSheddingKeys) {
   EXPECT_EQ(c.load_shedding.keep_priority, engine::rules::Priority::kWarning);
   EXPECT_TRUE(CheckRunConfig(c).ok());
 
-  for (const char* bad : {"load_shedding.start_fill=0", "load_shedding.start_fill=1.5",
-                          "load_shedding.sampling_ratio=1", "load_shedding.keep_priority=loud"}) {
-    const absl::Status s = ApplyRunOverride(bad, c);
-    EXPECT_FALSE(s.ok()) << bad;
-    const std::string key(std::string_view(bad).substr(0, std::string_view(bad).find('=')));
-    EXPECT_TRUE(std::string(s.message()).starts_with("-o " + key + ": ")) << s.message();
-  }
+  ExpectOverridesRefused(c, {"load_shedding.start_fill=0", "load_shedding.start_fill=1.5",
+                             "load_shedding.sampling_ratio=1", "load_shedding.keep_priority=loud"});
   ASSERT_TRUE(ApplyRunOverride("load_shedding.stop_fill=0.9", c).ok());
   EXPECT_EQ(CheckRunConfig(c).message(),
             "load_shedding.stop_fill (0.9) must be below load_shedding.start_fill (0.8)");

@@ -16,6 +16,7 @@ namespace kestrel::pman {
 inline constexpr char kPinControl[] = "control";    // the control block's map, either mode
 inline constexpr char kPinCounters[] = "counters";  // per-CPU counters
 inline constexpr char kPinRings[] = "rings";  // CPU -> BPF ring buffer (an MPSC ring's doorbell)
+inline constexpr const char* kPinNames[] = {kPinControl, kPinCounters, kPinRings};
 
 // Where `kestrel` looks when no directory is given.
 inline constexpr char kDefaultPinDir[] = PMAN_DEFAULT_PIN_DIR;
