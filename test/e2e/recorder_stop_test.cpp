@@ -1,11 +1,28 @@
 // `kestrel recorder stop` removes only a recorder it can prove is Kestrel's,
 // and leaves no empty folder behind.
+#include <bpf/bpf.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include "absl/strings/str_format.h"
 #include "recorder_pin_root.h"
+#include "shared/recorder_format.h"
 
 namespace kestrel::e2e {
 namespace {
+
+// Rewrites the version a running recorder's info map says it is, as a
+// recorder of another Kestrel release would have it.
+void SetRecorderVersion(const RecorderPinRoot& root, uint32_t version) {
+  const int fd = bpf_obj_get((root.dir() + "/info").c_str());
+  ASSERT_GE(fd, 0);
+  kestrel_recorder_info info{};
+  const uint32_t zero = 0;
+  ASSERT_EQ(bpf_map_lookup_elem(fd, &zero, &info), 0);
+  info.version = version;
+  ASSERT_EQ(bpf_map_update_elem(fd, &zero, &info, BPF_ANY), 0);
+  close(fd);
+}
 
 constexpr const char* kForeignMaps[] = {"info", "control", "slots", "heads", "counters"};
 
@@ -102,6 +119,32 @@ TEST(RecorderStopTest, NoRecorderExits1) {
   const CliResult r = RunKestrel(root.Args({"recorder", "stop"}));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err, "kestrel recorder stop: no recorder is pinned at " + root.dir() + "\n");
+}
+
+// Issue 21: a pinned recorder of another format version is neither read
+// nor removed; one line names the version found and the one expected.
+TEST(RecorderStopTest, ARecorderOfAnotherVersionIsNamedInOneLineAndKept) {
+  RecorderPinRoot root;
+  ASSERT_EQ(RunKestrel(root.Args({"recorder", "start"}, {"--size", "64K"})).exit_code, 0);
+  SetRecorderVersion(root, KESTREL_RECORDER_VERSION + 1);
+  const std::string found = absl::StrFormat(
+      "version %u, expected %#llx version %u", KESTREL_RECORDER_VERSION + 1,
+      static_cast<unsigned long long>(KESTREL_RECORDER_MAGIC), KESTREL_RECORDER_VERSION);
+  for (const std::vector<std::string>& verb :
+       std::vector<std::vector<std::string>>{{"dump"}, {"recorder", "stop"}}) {
+    const CliResult r = RunKestrel(root.Args(verb));
+    EXPECT_EQ(r.exit_code, 1) << verb.back();
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(LinesWith(r.err, {root.dir() + "/info is not a Kestrel recorder's info map of this "
+                                             "version",
+                                found})
+                  .size(),
+              1u)
+        << r.err;
+  }
+  EXPECT_TRUE(Exists(root.dir() + "/info")) << "another version's recorder was removed";
+  SetRecorderVersion(root, KESTREL_RECORDER_VERSION);
+  EXPECT_EQ(RunKestrel(root.Args({"recorder", "stop"})).exit_code, 0);
 }
 
 }  // namespace
