@@ -222,14 +222,17 @@ CaptureOptions ProbeOptionsOf(const RunSetup& setup) {
 // capture what they need: the syscalls they add are turned on first, the
 // new rules judge every record from then on, and only then are the
 // syscalls they drop turned off, so no record falls between the two.
-// Has the probe sample what the rules at or above load_shedding's
-// keep_priority do not need, should the reader fall behind.
+// What the rules at or above load_shedding's keep_priority let it thin.
+SheddingPlan SheddingPlanOf(const RunSetup& setup) {
+  return PlanShedding(setup.syscalls, setup.rules->syscalls,
+                      setup.config.load_shedding.keep_priority, pman_syscall_table_size());
+}
+
+// Has the probe sample that, should the reader fall behind.
 void PlanLoadShedding(const RunSetup& setup, LoadShedder& shedder) {
-  const LoadSheddingConfig& config = setup.config.load_shedding;
-  if (!config.enabled) return;
-  SheddingPlan plan = PlanShedding(setup.syscalls, setup.rules->syscalls, config.keep_priority,
-                                   pman_syscall_table_size());
-  Say(DescribeShedding(plan, config));
+  if (!setup.config.load_shedding.enabled) return;
+  SheddingPlan plan = SheddingPlanOf(setup);
+  Say(DescribeShedding(plan, setup.config.load_shedding));
   if (absl::Status s = shedder.Apply(std::move(plan)); !s.ok()) Say(std::string(s.message()));
 }
 
@@ -436,10 +439,7 @@ int RunRun(const std::vector<std::string>& args) {
     std::fputs(FormatSyscallSet(setup.syscalls).c_str(), stdout);
     Say(absl::StrCat(DescribeRunRules(*setup.rules), "; ", setup.syscalls.size(), " syscalls; ",
                      DescribeNeeds(SettingsForNeeds({}, setup.rules->needs))));
-    Say(DescribeShedding(
-        PlanShedding(setup.syscalls, setup.rules->syscalls,
-                     setup.config.load_shedding.keep_priority, pman_syscall_table_size()),
-        setup.config.load_shedding));
+    Say(DescribeShedding(SheddingPlanOf(setup), setup.config.load_shedding));
     return kExitOk;
   }
   absl::StatusOr<std::unique_ptr<engine::alerts::AlertOutputs>> outputs =

@@ -102,10 +102,7 @@ void LoadShedder::MeasureRates(uint64_t now_ns, uint64_t consumed, double fill) 
   pman_stats stats{};
   if (pman_get_stats(handle_, &stats, nullptr, 0) != 0) return;
   const kestrel_cpu_counters& t = stats.total;
-  const RateMark now{now_ns,
-                     t.records_written - t.drop_markers + t.drops_ring_full + t.drops_too_large +
-                         t.drops_no_ring + t.drops_settings_busy + t.drops_sampling,
-                     consumed, fill};
+  const RateMark now{now_ns, t.records_written + kestrel_counters_dropped(&t), consumed, fill};
   if (mark_) {
     const double seconds = static_cast<double>(now_ns - mark_->at_ns) / 1e9;
     sample_.input_rate = static_cast<double>(now.input - mark_->input) / seconds;

@@ -111,7 +111,7 @@ class LoadShedder {
   static constexpr uint64_t kRateIntervalNs = 100'000'000;
   struct RateMark {
     uint64_t at_ns = 0;
-    uint64_t input = 0;     // records attempted by the probe, markers aside
+    uint64_t input = 0;     // records attempted by the probe (markers are not records)
     uint64_t consumed = 0;  // records taken by the reader
     double fill = 0;
   };

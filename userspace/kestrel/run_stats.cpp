@@ -13,12 +13,10 @@ std::string FormatRunStats(const RunCounters& counters, const pman_stats* probe,
   if (rate >= 0) absl::StrAppend(&line, absl::StrFormat(" (%.1f/s)", rate));
   if (probe != nullptr) {
     const kestrel_cpu_counters& t = probe->total;
-    absl::StrAppend(&line, ", dropped ",
-                    t.drops_ring_full + t.drops_too_large + t.drops_no_ring +
-                        t.drops_settings_busy + t.drops_sampling,
-                    " (ring full ", t.drops_ring_full, ", too large ", t.drops_too_large,
-                    ", no ring ", t.drops_no_ring, ", settings busy ", t.drops_settings_busy,
-                    ", sampling ", t.drops_sampling, ")");
+    absl::StrAppend(&line, ", dropped ", kestrel_counters_dropped(&t), " (ring full ",
+                    t.drops_ring_full, ", too large ", t.drops_too_large, ", no ring ",
+                    t.drops_no_ring, ", settings busy ", t.drops_settings_busy, ", sampling ",
+                    t.drops_sampling, ")");
   } else {
     absl::StrAppend(&line, ", dropped ", counters.lost, " (as the file's drop markers say)");
   }

@@ -21,8 +21,7 @@ void PrintStats(pman_handle* handle, const ReadTally& tally, std::FILE* out) {
   std::vector<kestrel_cpu_counters> per_cpu(stats.n_cpus);
   if (pman_get_stats(handle, &stats, per_cpu.data(), per_cpu.size()) != 0) return;
   const kestrel_cpu_counters& t = stats.total;
-  const uint64_t dropped = t.drops_ring_full + t.drops_too_large + t.drops_no_ring +
-                           t.drops_settings_busy + t.drops_sampling;
+  const uint64_t dropped = kestrel_counters_dropped(&t);
   absl::FPrintF(out,
                 "--- kestrel stats: %u ring(s) x %u bytes, %s; %u of %u CPUs have a ring; "
                 "%u bytes locked\n",

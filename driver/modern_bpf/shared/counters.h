@@ -24,4 +24,12 @@ struct kestrel_cpu_counters {
 	__u64 settings_torn_reads;
 };
 
+/* Every drop, whatever the cause: records attempted = records_written +
+ * this. One sum, so a new cause reaches every total. */
+static inline __u64 kestrel_counters_dropped(const struct kestrel_cpu_counters *c)
+{
+	return c->drops_ring_full + c->drops_too_large + c->drops_no_ring +
+	       c->drops_settings_busy + c->drops_sampling;
+}
+
 #endif /* KESTREL_SHARED_COUNTERS_H */

@@ -200,10 +200,9 @@ int pman_get_stats(struct pman_handle* h, struct pman_stats* stats,
  * not yet read, and the size of a ring's data area. A ring loses records
  * when what it holds reaches its size; it holds what is unread plus up to
  * an eighth of the ring read and not given back yet (space is returned in
- * batches). A few loads per ring,
- * no syscall: cheap enough to call between batches, which is how a
- * consumer notices it falls behind before records are lost (load
- * shedding). */
+ * batches). A few loads per ring, no syscall: cheap enough to call between
+ * batches, which is how a consumer notices it falls behind before records
+ * are lost (load shedding). */
 int pman_get_ring_backlog(struct pman_handle* h, uint64_t* unread_bytes, uint64_t* ring_bytes);
 
 /* Returns the oldest record available across all rings, by timestamp

@@ -64,6 +64,7 @@ absl::StatusOr<std::unique_ptr<PinnedMaps>> PinnedMaps::Create(const std::string
     if (*occupant != PinDirOccupant::kEmpty && *occupant != PinDirOccupant::kDeadCapture) {
       return absl::AlreadyExistsError(PinDirRefusal(dir, *occupant));
     }
+    // Made anew, even when empty: a folder made here is 0700.
     RemovePins(dir);
     if (mkdir(dir.c_str(), 0700) != 0) {
       return ErrnoStatus(errno, absl::StrFormat("creating %s", dir));

@@ -223,8 +223,7 @@ absl::StatusOr<uint64_t> Probe::CounterActivity() {
   pman_stats stats{};
   if (absl::Status s = GetStats(&stats, nullptr, 0); !s.ok()) return s;
   const kestrel_cpu_counters& t = stats.total;
-  return t.records_written + t.drops_ring_full + t.drops_too_large + t.drops_no_ring +
-         t.drops_settings_busy + t.drop_markers + t.drops_sampling;
+  return t.records_written + kestrel_counters_dropped(&t) + t.drop_markers;
 }
 
 absl::Status Probe::DetachAndSettle() {
