@@ -286,7 +286,11 @@ bool FieldExtractor::ReadEvt(FieldId id, FieldValue& out) {
     case FieldKind::kEvtRes:
       if (!ret) return false;
       if (*ret >= 0) return Str(out, "SUCCESS");
-      if (const char* e = strerrorname_np(static_cast<int>(-*ret))) return Str(out, e);
+      // Errors are -1..-4095 (MAX_ERRNO); anything below is no errno, and
+      // negating INT64_MIN would overflow.
+      if (*ret >= -4095) {
+        if (const char* e = strerrorname_np(static_cast<int>(-*ret))) return Str(out, e);
+      }
       return Str(out, "UNKNOWN");
     case FieldKind::kEvtRawres:
       return ret && Int(out, *ret);
