@@ -27,7 +27,7 @@ TEST(HelpTest, UsageListsEveryVerbAndTheExitCodes) {
     EXPECT_EQ(r.exit_code, 0) << flag;
     EXPECT_EQ(r.err, "") << flag;
     for (const std::string verb : {"capture", "stats", "syscalls", "settings", "recorder", "dump",
-                                    "bench", "completion", "version", "help"}) {
+                                   "bench", "completion", "version", "help"}) {
       EXPECT_TRUE(Contains(r.out, "\n  " + verb + " ")) << flag << " lacks " << verb << ":\n"
                                                         << r.out;
     }

@@ -5,13 +5,13 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <string>
 
 #include "absl/strings/str_format.h"
+#include "libpman.h"
 
 namespace kestrel::cli {
 namespace {
-
-constexpr char kKernelBtf[] = "/sys/kernel/btf/vmlinux";
 
 bool HasEffectiveCapability(int cap) {
   __user_cap_header_struct header{};
@@ -24,11 +24,12 @@ bool HasEffectiveCapability(int cap) {
 }  // namespace
 
 absl::Status CheckCanLoadProbe() {
-  if (access(kKernelBtf, R_OK) != 0) {
-    return absl::FailedPreconditionError(absl::StrFormat(
-        "kernel BTF not found at %s: Kestrel's CO-RE probe needs a kernel built with "
-        "CONFIG_DEBUG_INFO_BTF=y",
-        kKernelBtf));
+  std::string btf_problem;
+  const auto keep = [](void* ctx, pman_log_level, const char* message) {
+    *static_cast<std::string*>(ctx) = message;
+  };
+  if (pman_check_kernel_btf(keep, &btf_problem) != 0) {
+    return absl::FailedPreconditionError(btf_problem);
   }
   const bool admin = HasEffectiveCapability(CAP_SYS_ADMIN);
   if (!admin && !(HasEffectiveCapability(CAP_BPF) && HasEffectiveCapability(CAP_PERFMON))) {

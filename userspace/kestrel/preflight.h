@@ -7,7 +7,8 @@
 
 namespace kestrel::cli {
 
-// Fails when the kernel exposes no BTF or the process lacks CAP_BPF /
+// Fails when the kernel BTF cannot be read (KESTREL_BTF_PATH names another
+// file) or the process lacks CAP_BPF /
 // CAP_PERFMON (CAP_SYS_ADMIN also grants both).
 absl::Status CheckCanLoadProbe();
 

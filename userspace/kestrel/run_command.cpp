@@ -90,6 +90,8 @@ engine::alerts::OutputsConfig OutputsOf(const RunConfig& c) {
   o.program.keep_alive = c.program_output.keep_alive;
   o.http.enabled = c.http_output.enabled;
   o.http.url = c.http_output.url;
+  o.http.timeout = std::chrono::milliseconds(c.output_timeout_ms);
+  o.queue_capacity = c.outputs_queue_capacity;
   o.rate_limit.tokens_per_second = c.outputs.rate;
   o.rate_limit.max_burst = c.outputs.max_burst;
   return o;
@@ -292,7 +294,8 @@ int RunLive(RunSetup& setup, engine::alerts::AlertOutputs& outputs) {
   pman_get_capture_settings(handle.get(), &settings);
   // Seeded after the probe is attached: a thread is either in the seed or
   // created under the probe's eyes.
-  engine::ThreadTable threads({.boot_time_ns = settings.boot_time_ns});
+  engine::ThreadTable threads(
+      {.max_entries = setup.config.thread_table_size, .boot_time_ns = settings.boot_time_ns});
   threads.SeedFromProc();
   RunPipeline pipeline(setup.fields, threads, outputs, settings.boot_time_ns,
                        !setup.config.rule_matching_all);
@@ -450,7 +453,7 @@ int RunRun(const std::vector<std::string>& args) {
   }
   if (setup.options.replay) {
     return RunReplay(*setup.options.replay, setup.fields, setup.rules,
-                     !setup.config.rule_matching_all, **outputs);
+                     !setup.config.rule_matching_all, setup.config.thread_table_size, **outputs);
   }
   return RunLive(setup, **outputs);
 }

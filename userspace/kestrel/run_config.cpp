@@ -156,6 +156,21 @@ const std::vector<Key>& Keys() {
       KESTREL_BOOL_KEY("buffered_outputs", c.buffered_outputs),
       KESTREL_DOUBLE_KEY("outputs.rate", c.outputs.rate),
       KESTREL_DOUBLE_KEY("outputs.max_burst", c.outputs.max_burst),
+      {"outputs_queue.capacity",
+       [](const YAML::Node& n, RunConfig& c) -> absl::Status {
+         uint64_t capacity = 0;
+         if (absl::Status s = ParseBounded(n, 0, 1u << 20, capacity); !s.ok()) return s;
+         c.outputs_queue_capacity = capacity == 0 ? RunConfig{}.outputs_queue_capacity : capacity;
+         return absl::OkStatus();
+       }},
+      {"falco_libs.thread_table_size",
+       [](const YAML::Node& n, RunConfig& c) {
+         return ParseBounded(n, 64, 1u << 22, c.thread_table_size);
+       }},
+      {"output_timeout",
+       [](const YAML::Node& n, RunConfig& c) {
+         return ParseBounded(n, 1, 3600 * 1000, c.output_timeout_ms);
+       }},
       KESTREL_BOOL_KEY("capture.enabled", c.capture.enabled),
       KESTREL_STRING_KEY("capture.path_prefix", c.capture.path_prefix),
       {"capture.mode",

@@ -77,6 +77,14 @@ struct RunConfig {
     double rate = 0;  // alerts per second per rule; 0 = no limit
     double max_burst = 1000;
   } outputs;
+  // outputs_queue.capacity: alerts each channel holds while it is slow; the
+  // oldest goes first. Falco's 0 ("unbounded") keeps this default: memory
+  // stays bounded whatever a channel does.
+  uint64_t outputs_queue_capacity = 1024;
+  uint64_t output_timeout_ms = 2000;  // output_timeout: one HTTP request's limit
+  // falco_libs.thread_table_size: past it, exited threads are evicted
+  // first, then live ones (counted in the stats line).
+  uint64_t thread_table_size = 65536;
   RunCaptureConfig capture;
   LoadSheddingConfig load_shedding;
 };

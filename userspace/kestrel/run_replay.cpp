@@ -19,7 +19,7 @@ void Say(const std::string& line) { std::fprintf(stderr, "kestrel run: %s\n", li
 }  // namespace
 
 int RunReplay(const std::string& path, const engine::fields::FieldRegistry& fields,
-              std::shared_ptr<const RunRules> rules, bool first_only,
+              std::shared_ptr<const RunRules> rules, bool first_only, size_t thread_table_size,
               engine::alerts::AlertOutputs& outputs) {
   absl::StatusOr<std::unique_ptr<engine::capture_file::CaptureReader>> opened =
       engine::capture_file::CaptureReader::Open(path);
@@ -32,6 +32,7 @@ int RunReplay(const std::string& path, const engine::fields::FieldRegistry& fiel
   // processes: this machine's /proc is not theirs.
   engine::ThreadTableOptions table_options;
   table_options.proc_fallback = false;
+  table_options.max_entries = thread_table_size;
   table_options.boot_time_ns = reader.info().boot_time_ns;
   engine::ThreadTable threads(table_options);
   // The capture stamped its file with its probe's boot time, the one a live

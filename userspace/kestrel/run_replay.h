@@ -4,6 +4,7 @@
 #ifndef KESTREL_CLI_RUN_REPLAY_H_
 #define KESTREL_CLI_RUN_REPLAY_H_
 
+#include <cstddef>
 #include <memory>
 #include <string>
 
@@ -14,12 +15,13 @@
 namespace kestrel::cli {
 
 // Replays `path` against `rules` (resolved in `fields`), alerts to
-// `outputs` (closed on return), then prints the stats line on stderr.
+// `outputs` (closed on return), the thread table bounded by
+// `thread_table_size`, then prints the stats line on stderr.
 // Returns kExitOk; kExitFailure when the file cannot be opened, or is
 // damaged: its alerts up to the damage are out, and one line on stderr
 // says where it is and what was not read.
 int RunReplay(const std::string& path, const engine::fields::FieldRegistry& fields,
-              std::shared_ptr<const RunRules> rules, bool first_only,
+              std::shared_ptr<const RunRules> rules, bool first_only, size_t thread_table_size,
               engine::alerts::AlertOutputs& outputs);
 
 }  // namespace kestrel::cli

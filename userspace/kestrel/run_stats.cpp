@@ -16,7 +16,8 @@ std::string FormatRunStats(const RunCounters& counters, const pman_stats* probe,
     absl::StrAppend(&line, ", dropped ", kestrel_counters_dropped(&t), " (ring full ",
                     t.drops_ring_full, ", too large ", t.drops_too_large, ", no ring ",
                     t.drops_no_ring, ", settings busy ", t.drops_settings_busy, ", sampling ",
-                    t.drops_sampling, ")");
+                    t.drops_sampling, "), drop markers ", counters.drop_markers, " for ",
+                    counters.lost, " records");
   } else {
     absl::StrAppend(&line, ", dropped ", counters.lost, " (as the file's drop markers say)");
   }

@@ -52,7 +52,10 @@ TEST_F(RunConfigTest, FileSetsFalcosKeys) {
                                       "base_syscalls:\n  custom_set: [openat, '!close']\n"
                                       "  repair: true\n"
                                       "buffered_outputs: true\n"
-                                      "outputs:\n  rate: 2.5\n  max_burst: 10\n"),
+                                      "outputs:\n  rate: 2.5\n  max_burst: 10\n"
+                                      "outputs_queue:\n  capacity: 16\n"
+                                      "output_timeout: 500\n"
+                                      "falco_libs:\n  thread_table_size: 4096\n"),
                                 c, warnings)
                   .ok());
   EXPECT_TRUE(warnings.empty());
@@ -77,6 +80,20 @@ TEST_F(RunConfigTest, FileSetsFalcosKeys) {
   EXPECT_TRUE(c.buffered_outputs);
   EXPECT_EQ(c.outputs.rate, 2.5);
   EXPECT_EQ(c.outputs.max_burst, 10);
+  EXPECT_EQ(c.outputs_queue_capacity, 16u);
+  EXPECT_EQ(c.output_timeout_ms, 500u);
+  EXPECT_EQ(c.thread_table_size, 4096u);
+}
+
+// Falco's default falco.yaml says capacity 0, "unbounded": Kestrel reads it
+// and keeps its bound.
+TEST(RunOverrideTest, FalcosUnboundedOutputsQueueKeepsTheBound) {
+  RunConfig c;
+  ASSERT_TRUE(ApplyRunOverride("outputs_queue.capacity=8", c).ok());
+  ASSERT_TRUE(ApplyRunOverride("outputs_queue.capacity=0", c).ok());
+  EXPECT_EQ(c.outputs_queue_capacity, 1024u);
+  EXPECT_EQ(ApplyRunOverride("outputs_queue.capacity=2000000", c).message(),
+            "-o outputs_queue.capacity: \"2000000\" is not a whole number from 0 to 1048576");
 }
 
 TEST_F(RunConfigTest, UnknownKeysInTheFileAreWarnedAboutWithTheirPlace) {

@@ -1,8 +1,8 @@
 // Where alerts go: stdout, a file, syslog, a program's stdin, an HTTP
 // endpoint, as Falco's *_output settings name them. Each channel has its
 // own bounded queue and thread, so a slow or stuck channel never stalls the
-// caller (the capture loop): when its queue is full an alert is dropped for
-// that channel and counted.
+// caller (the capture loop): when its queue is full its oldest alert is
+// dropped for that channel and counted.
 #ifndef KESTREL_ENGINE_ALERTS_ALERT_OUTPUTS_H_
 #define KESTREL_ENGINE_ALERTS_ALERT_OUTPUTS_H_
 

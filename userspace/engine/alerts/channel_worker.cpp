@@ -18,9 +18,15 @@ ChannelWorker::~ChannelWorker() { Stop(std::chrono::steady_clock::now()); }
 void ChannelWorker::Push(std::shared_ptr<const FormattedAlert> alert) {
   {
     std::lock_guard lock(mu_);
-    if (stopping_ || queue_.size() >= capacity_) {
+    if (stopping_) {
       dropped_.fetch_add(1, std::memory_order_relaxed);
       return;
+    }
+    // A stuck channel keeps the newest alerts: when it recovers, what it
+    // sends first is what is happening now, not what was queued long ago.
+    if (queue_.size() >= capacity_) {
+      queue_.pop_front();
+      dropped_.fetch_add(1, std::memory_order_relaxed);
     }
     queue_.push_back(std::move(alert));
   }

@@ -1,6 +1,6 @@
 // One channel's bounded queue and the thread that drains it into the
-// channel: Push never waits; when the queue is full the alert is dropped for
-// this channel only and counted.
+// channel: Push never waits; when the queue is full its oldest alert is
+// dropped for this channel only and counted.
 #ifndef KESTREL_ENGINE_ALERTS_CHANNEL_WORKER_H_
 #define KESTREL_ENGINE_ALERTS_CHANNEL_WORKER_H_
 

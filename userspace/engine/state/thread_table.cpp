@@ -357,6 +357,12 @@ void ThreadTable::ApplyExec(const kestrel_record_header& h, const DecodedEvent& 
   t.exe_writable = event.Int("exe_writable").value_or(0) != 0;
   t.exe_from_memfd = event.Int("exe_memfd").value_or(0) != 0;
   t.exe_upper_layer = event.Int("exe_upper_layer").value_or(0) != 0;
+  // `t` may move from here on.
+  ResolveParent(t.ppid, t.tgid);
+}
+
+void ThreadTable::ResolveParent(uint32_t ppid, uint32_t tgid) {
+  if (ppid != 0 && ppid != tgid && !threads_.contains(ppid)) Lookup(ppid, ppid);
 }
 
 const ThreadInfo* ThreadTable::Find(uint32_t tid) const {
@@ -384,6 +390,11 @@ ThreadInfo* ThreadTable::Lookup(uint32_t tgid, uint32_t tid) {
   ++proc_fallbacks_;
   std::optional<ThreadInfo> read = ReadProcThread(options_.proc_root, tgid, tid);
   if (read) {
+    // A thread no record described came up behind lost records (its
+    // clone, its parent's exec): its parent may be unknown too, and
+    // proc.pname and proc.aname[n] walk the table, never /proc. Read the
+    // parent while /proc still shows it, up to the first known ancestor.
+    ResolveParent(read->ppid, read->tgid);
     // A thread of a process already known shares its descriptor table.
     if (auto leader = threads_.find(tgid); leader != threads_.end() && leader->second.fds) {
       read->fds = leader->second.fds;

@@ -132,6 +132,8 @@ class ThreadTable {
   // descriptors, one with it shares them.
   void InheritFds(const kestrel_record_header& h, const DecodedEvent& event);
   ThreadInfo* Lookup(uint32_t tgid, uint32_t tid);  // Resolve, writable
+  // Lookup(ppid) when the table lacks a parent process: may move entries.
+  void ResolveParent(uint32_t ppid, uint32_t tgid);
   void Advance(uint64_t ts_ns);                     // drops exited threads past their grace
   void MarkExited(ThreadInfo& t, uint64_t ts_ns);
   void EvictOne();

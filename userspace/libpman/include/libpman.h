@@ -108,6 +108,12 @@ struct pman_stats {
 
 int pman_abi_version(void);
 
+/* Checks that the kernel's BTF, which the probes' CO-RE relocations read,
+ * can be read: $KESTREL_BTF_PATH when set and not empty (a BTF file made
+ * for this kernel), else /sys/kernel/btf/vmlinux. 0, or -errno with one
+ * sentence naming the file through log_fn. */
+int pman_check_kernel_btf(pman_log_fn log_fn, void* log_ctx);
+
 /* Fills `opts` with the defaults: automatic topology, rings of
  * PMAN_DEFAULT_BUFFER_BYTES for every possible CPU, no log callback. */
 void pman_default_options(struct pman_options* opts);

@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_format.h"
 #include "errno_status.h"
+#include "kernel_btf.h"
 
 namespace kestrel::pman {
 namespace {
@@ -28,9 +29,9 @@ struct BtfFree {
 using BtfPtr = std::unique_ptr<btf, BtfFree>;
 
 absl::StatusOr<BtfPtr> LoadKernelBtf() {
-  BtfPtr vmlinux(btf__load_vmlinux_btf());
+  BtfPtr vmlinux(btf__parse(KernelBtfPath(), nullptr));
   if (vmlinux == nullptr) {
-    return ErrnoStatus(errno, "reading the kernel's BTF (/sys/kernel/btf/vmlinux)");
+    return ErrnoStatus(errno, absl::StrFormat("reading the kernel's BTF (%s)", KernelBtfPath()));
   }
   return vmlinux;
 }

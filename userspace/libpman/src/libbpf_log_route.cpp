@@ -8,6 +8,7 @@
 #include <string>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 
 namespace kestrel::pman {
 namespace {
@@ -29,7 +30,8 @@ int RouteLibbpfMessage(libbpf_print_level level, const char* format, va_list arg
   pman_log_level ours = PMAN_LOG_DEBUG;
   if (level == LIBBPF_WARN) ours = PMAN_LOG_WARNING;
   if (level == LIBBPF_INFO) ours = PMAN_LOG_INFO;
-  current_logger->Log(ours, "libbpf: " + message);
+  // Most of libbpf's messages name it already.
+  current_logger->Log(ours, absl::StartsWith(message, "libbpf: ") ? message : "libbpf: " + message);
   return n;
 }
 

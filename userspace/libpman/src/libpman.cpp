@@ -10,6 +10,7 @@
 #include "absl/status/status.h"
 #include "c_abi_guard.h"
 #include "internal/libpman_bench.h"  // pman_measure_settings_costs needs the handle
+#include "kernel_btf.h"
 #include "options_compat.h"
 #include "probe.h"
 #include "shared/syscall_table_x86_64.h"
@@ -36,6 +37,11 @@ int Call(pman_handle* h, Fn&& fn) {
 extern "C" {
 
 int pman_abi_version(void) { return PMAN_ABI_VERSION; }
+
+int pman_check_kernel_btf(pman_log_fn log_fn, void* log_ctx) {
+  return kestrel::pman::GuardedCall(Logger(log_fn, log_ctx),
+                                    [] { return kestrel::pman::CheckKernelBtfReadable(); });
+}
 
 void pman_default_options(struct pman_options* opts) {
   if (opts == nullptr) return;

@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "errno_status.h"
+#include "kernel_btf.h"
 #include "kestrel_probe.skel.h"
 #include "kestrel_probe_array.skel.h"
 #include "page_round.h"
@@ -22,7 +23,7 @@ struct SkeletonFns;
 #define KESTREL_SKELETON_FNS(skel)                   \
   template <>                                        \
   struct SkeletonFns<skel> {                         \
-    static constexpr auto open = skel##__open;       \
+    static constexpr auto open = skel##__open_opts;  \
     static constexpr auto load = skel##__load;       \
     static constexpr auto attach = skel##__attach;   \
     static constexpr auto detach = skel##__detach;   \
@@ -111,7 +112,8 @@ class SkeletonObject final : public ProbeObject {
 
 template <typename Skel>
 absl::StatusOr<std::unique_ptr<ProbeObject>> OpenSkeleton() {
-  Skel* skel = SkeletonFns<Skel>::open();
+  const bpf_object_open_opts opts = KernelBtfOpenOptions();
+  Skel* skel = SkeletonFns<Skel>::open(&opts);
   if (skel == nullptr) return ErrnoStatus(errno, "opening the embedded BPF object");
   return std::unique_ptr<ProbeObject>(new SkeletonObject<Skel>(skel));
 }

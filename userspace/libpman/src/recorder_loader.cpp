@@ -16,6 +16,7 @@
 #include "custom_fillers.h"
 #include "errno_status.h"
 #include "ia32_syscalls.h"
+#include "kernel_btf.h"
 #include "kernel_features.h"
 #include "kestrel_recorder_probe.skel.h"
 #include "libbpf_log_route.h"
@@ -158,7 +159,8 @@ absl::StatusOr<RecorderLayout> PlanFor(const pman_recorder_options& options) {
 
 absl::Status LoadAttachPin(const pman_recorder_options& options, const RecorderLayout& layout,
                            const RecorderPins& pins, const Logger& logger) {
-  SkeletonPtr skel(kestrel_recorder_probe__open());
+  const bpf_object_open_opts open_opts = KernelBtfOpenOptions();
+  SkeletonPtr skel(kestrel_recorder_probe__open_opts(&open_opts));
   if (!skel) return ErrnoStatus(errno, "opening the embedded recorder BPF object");
   if (absl::Status s = Sized(skel.get(), layout); !s.ok()) return s;
   skel->rodata->recorder_cgroup_id = options.cgroup_id;
