@@ -1,7 +1,6 @@
 #include "recorder_scan.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cstring>
 
 #include "shared/record_format.h"
@@ -15,7 +14,8 @@ static_assert(KESTREL_RECORDER_SLOT_PAYLOAD % sizeof(uint64_t) == 0);
 uint64_t LoadAcquire(const __u64* word) { return __atomic_load_n(word, __ATOMIC_ACQUIRE); }
 uint64_t LoadRelaxed(const __u64* word) { return __atomic_load_n(word, __ATOMIC_RELAXED); }
 
-// The slot's header words, read after its sequence word.
+// The slot's header words, read after its sequence word; acquire for the
+// reason CopyPayload gives.
 struct PartHeader {
   uint32_t len;
   uint16_t part;
@@ -23,7 +23,7 @@ struct PartHeader {
 };
 
 PartHeader ReadPartHeader(const kestrel_recorder_slot& slot) {
-  const uint64_t word = LoadRelaxed(reinterpret_cast<const __u64*>(&slot.len));
+  const uint64_t word = LoadAcquire(reinterpret_cast<const __u64*>(&slot.len));
   PartHeader h;
   h.len = static_cast<uint32_t>(word);
   h.part = static_cast<uint16_t>(word >> 32);
@@ -33,10 +33,13 @@ PartHeader ReadPartHeader(const kestrel_recorder_slot& slot) {
 
 // Word by word with atomic loads: the writer may be storing into the slot
 // while we copy, and the sequence re-check decides whether the copy counts.
+// Acquire loads (plain loads on x86), so that the re-check cannot be done
+// before the copy; a fence would say the same, but ThreadSanitizer cannot
+// model fences (GCC refuses them under -fsanitize=thread).
 void CopyPayload(const kestrel_recorder_slot& slot, uint8_t* out, size_t bytes) {
   const auto* words = reinterpret_cast<const __u64*>(slot.payload);
   for (size_t i = 0; i * sizeof(uint64_t) < bytes; ++i) {
-    const uint64_t w = LoadRelaxed(&words[i]);
+    const uint64_t w = LoadAcquire(&words[i]);
     std::memcpy(out + i * sizeof(uint64_t), &w, std::min(sizeof(w), bytes - i * sizeof(w)));
   }
 }
@@ -91,9 +94,9 @@ void ScanRing(const kestrel_recorder_slot* slots, uint32_t n_slots, const __u64*
                     std::min<size_t>(KESTREL_RECORDER_SLOT_PAYLOAD, h.len - done));
       }
     }
-    // The copies above must be complete before the sequence words are read
-    // again: only then does an unchanged word prove nobody wrote meanwhile.
-    std::atomic_thread_fence(std::memory_order_acquire);
+    // The copies above (acquire loads) are complete before the sequence words
+    // are read again: only then does an unchanged word prove nobody wrote
+    // meanwhile.
     for (uint32_t p = 0; p < h.nparts && whole; ++p) {
       whole = LoadRelaxed(&slots[(index + p) & mask].seq) == KESTREL_RECORDER_STAMP(index + p);
     }
