@@ -3,9 +3,12 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <gtest/gtest.h>
+#include <linux/capability.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -63,10 +66,32 @@ const std::string& BinaryForOthers() {
   return path;
 }
 
+// In the child, before exec: become `as`. False on any failure.
+bool BecomeUser(const RunAs& as) {
+  // Capabilities survive the uid change only with keep-caps; ambient ones
+  // must also be permitted and inheritable.
+  if (as.bpf_caps && prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) != 0) return false;
+  if (setgroups(0, nullptr) != 0 || setgid(as.uid) != 0 || setuid(as.uid) != 0) return false;
+  if (!as.bpf_caps) return true;
+  __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+  __user_cap_data_struct data[2]{};
+  for (int cap : {CAP_BPF, CAP_PERFMON}) {
+    const uint32_t bit = 1u << (cap % 32);
+    data[cap / 32].effective |= bit;
+    data[cap / 32].permitted |= bit;
+    data[cap / 32].inheritable |= bit;
+  }
+  if (syscall(SYS_capset, &header, data) != 0) return false;
+  for (int cap : {CAP_BPF, CAP_PERFMON}) {
+    if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, cap, 0, 0) != 0) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
-KestrelProcess::KestrelProcess(const std::vector<std::string>& args, std::optional<uid_t> as_user) {
-  const std::string binary = as_user ? BinaryForOthers() : std::string(KESTREL_CLI_PATH);
+KestrelProcess::KestrelProcess(const std::vector<std::string>& args, std::optional<RunAs> as) {
+  const std::string binary = as ? BinaryForOthers() : std::string(KESTREL_CLI_PATH);
   int out[2], err[2];
   if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) {
     ADD_FAILURE() << "pipe2: " << strerror(errno);
@@ -78,9 +103,7 @@ KestrelProcess::KestrelProcess(const std::vector<std::string>& args, std::option
     dup2(devnull, STDIN_FILENO);
     dup2(out[1], STDOUT_FILENO);
     dup2(err[1], STDERR_FILENO);
-    if (as_user && (setgroups(0, nullptr) != 0 || setgid(*as_user) != 0 || setuid(*as_user) != 0)) {
-      _exit(126);
-    }
+    if (as && !BecomeUser(*as)) _exit(126);
     std::vector<char*> argv{const_cast<char*>(KESTREL_CLI_PATH)};
     for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);

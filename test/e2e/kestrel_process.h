@@ -30,13 +30,23 @@ CliResult RunKestrel(const std::vector<std::string>& args,
 CliResult RunKestrelAs(uid_t id, const std::vector<std::string>& args,
                        std::chrono::milliseconds timeout = std::chrono::seconds(60));
 
+// Who a KestrelProcess runs as: root (the default), or uid and gid `uid`
+// with no supplementary groups and no capabilities but, with `bpf_caps`,
+// CAP_BPF and CAP_PERFMON (ambient, as `setpriv --ambient-caps` gives).
+struct RunAs {
+  uid_t uid = 0;
+  bool bpf_caps = false;
+};
+
 // A `kestrel` running in the background, for captures that must be watched
 // while something else happens (a second command, a triggered syscall).
 class KestrelProcess {
  public:
   // With `as_user`, runs as that uid and gid (see RunKestrelAs).
   explicit KestrelProcess(const std::vector<std::string>& args,
-                          std::optional<uid_t> as_user = std::nullopt);
+                          std::optional<uid_t> as_user = std::nullopt)
+      : KestrelProcess(args, as_user ? std::optional<RunAs>(RunAs{*as_user}) : std::nullopt) {}
+  KestrelProcess(const std::vector<std::string>& args, std::optional<RunAs> as);
   ~KestrelProcess();  // kills (SIGKILL) and reaps a process still running
   KestrelProcess(const KestrelProcess&) = delete;
   KestrelProcess& operator=(const KestrelProcess&) = delete;
