@@ -9,7 +9,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstddef>
+#include <cstdio>
+#include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -121,6 +125,50 @@ TEST_F(RunTamperTest, LockSettingsRefusesEveryWriterAndNothingChanges) {
       << r.err;
   EXPECT_EQ(CountLinesWith(run.lines(), kChanged), 0u) << r.out;
   EXPECT_TRUE(absl::StrContains(r.err, "; probe changed by another process 0 times")) << r.err;
+}
+
+// The ids of the BPF links `pid` holds (its fdinfo says link_id).
+std::vector<uint32_t> LinksHeldBy(pid_t pid) {
+  std::vector<uint32_t> ids;
+  for (const std::string& fd : DirEntries(absl::StrCat("/proc/", pid, "/fd"))) {
+    std::ifstream info(absl::StrCat("/proc/", pid, "/fdinfo/", fd));
+    for (std::string line; std::getline(info, line);) {
+      uint32_t id = 0;
+      if (std::sscanf(line.c_str(), "link_id: %u", &id) == 1) ids.push_back(id);
+    }
+  }
+  return ids;
+}
+
+// Detaching the running probe, as `bpftool link detach` does: the kernel
+// has no detach for the raw-tracepoint links the probe is attached with,
+// so every attempt is refused and capture goes on. (The links cannot be
+// re-pointed at another program either: they have no update.)
+TEST_F(RunTamperTest, DetachingTheProbesLinksIsRefusedAndCaptureGoesOn) {
+  const std::string mark = absl::StrCat("detach-", getpid());
+  const std::string rules = dir_.File("rules.yaml");
+  WriteWhole(rules, ExecRule(mark));
+  KestrelProcess run({"run", "-r", rules, "--pin-dir", pin_.dir()});
+  std::optional<std::string> before;
+  for (int i = 0; i < 60 && !before; ++i) {
+    ExecTrue(mark);
+    before = run.WaitForLine(absl::StrCat("ran true ", mark), std::chrono::milliseconds(500));
+  }
+  ASSERT_TRUE(before);
+  const std::vector<uint32_t> links = LinksHeldBy(run.pid());
+  ASSERT_GE(links.size(), 1u);  // sys_exit, and the process-lifecycle hooks
+  for (uint32_t id : links) {
+    const int fd = bpf_link_get_fd_by_id(id);
+    ASSERT_GE(fd, 0) << "link " << id;
+    EXPECT_EQ(bpf_link_detach(fd), -EOPNOTSUPP) << "link " << id;
+    close(fd);
+  }
+  ExecTrue(mark);
+  EXPECT_TRUE(run.WaitForLine(absl::StrCat("ran true ", mark), kAlertTimeout))
+      << "capture stopped after the detach attempts";
+  run.Signal(SIGINT);
+  const CliResult r = run.Wait();
+  EXPECT_EQ(r.exit_code, 0) << r.err;
 }
 
 }  // namespace
