@@ -47,7 +47,7 @@ class FileChannel : public AlertChannel {
   }
 
  private:
-  static constexpr size_t kMaxPending = 64 * 1024;
+  static constexpr size_t kMaxPending = size_t{64} * 1024;
 
   absl::Status Write() {
     if (pending_.empty()) return absl::OkStatus();

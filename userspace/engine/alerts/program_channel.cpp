@@ -84,7 +84,7 @@ class ProgramChannel : public AlertChannel {
   }
 
  private:
-  static constexpr size_t kMaxPending = 64 * 1024;
+  static constexpr size_t kMaxPending = size_t{64} * 1024;
 
   absl::Status Write() {
     if (pending_.empty()) return absl::OkStatus();

@@ -21,7 +21,7 @@ class StdoutChannel : public AlertChannel {
   void Flush() override { Write().IgnoreError(); }
 
  private:
-  static constexpr size_t kMaxPending = 64 * 1024;
+  static constexpr size_t kMaxPending = size_t{64} * 1024;
 
   absl::Status Write() {
     absl::Status s = WriteAll(STDOUT_FILENO, pending_);

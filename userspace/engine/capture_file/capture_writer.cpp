@@ -36,7 +36,8 @@ absl::StatusOr<std::unique_ptr<CaptureWriter>> CaptureWriter::Create(const std::
 CaptureWriter::CaptureWriter(int fd, std::string path, WriterOptions options)
     : fd_(fd), path_(std::move(path)), options_(options) {
   if (options_.zstd_level > 0) zstd_ = ZSTD_createCCtx();
-  block_.reserve(options_.block_bytes + KESTREL_MAX_RECORD_BYTES + kRecordAlign);
+  block_.reserve(options_.block_bytes + static_cast<size_t>(KESTREL_MAX_RECORD_BYTES) +
+                 kRecordAlign);
 }
 
 CaptureWriter::~CaptureWriter() {

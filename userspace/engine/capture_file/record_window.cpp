@@ -15,7 +15,8 @@ constexpr size_t kFirstRingBytes = 64 << 10;
 }  // namespace
 
 RecordWindow::RecordWindow(RecordWindowLimits limits) : limits_(limits) {
-  limits_.max_bytes = std::max<uint64_t>(limits_.max_bytes, RingBytes(KESTREL_MAX_RECORD_BYTES));
+  limits_.max_bytes = std::max<uint64_t>(limits_.max_bytes,
+                                         RingBytes(static_cast<size_t>(KESTREL_MAX_RECORD_BYTES)));
 }
 
 void RecordWindow::Push(const kestrel_record_header* record) {

@@ -28,7 +28,7 @@ absl::StatusOr<RecordView> RecordView::Parse(const void* data, size_t available,
       h.len > KESTREL_MAX_RECORD_BYTES) {
     return absl::InvalidArgumentError(absl::StrFormat(
         "record length %u is outside [%u, %u]", h.len, sizeof(kestrel_record_header),
-        std::min<size_t>(available, KESTREL_MAX_RECORD_BYTES)));
+        std::min(available, static_cast<size_t>(KESTREL_MAX_RECORD_BYTES))));
   }
   if (h.nparams > kMaxParams) {
     return absl::InvalidArgumentError(absl::StrFormat(
@@ -43,7 +43,7 @@ absl::StatusOr<RecordView> RecordView::Parse(const void* data, size_t available,
   size_t offset = lengths_end;
   for (uint32_t i = 0; i < h.nparams; ++i) {
     uint16_t len;
-    std::memcpy(&len, bytes + sizeof(kestrel_record_header) + 2 * i, sizeof(len));
+    std::memcpy(&len, bytes + sizeof(kestrel_record_header) + 2 * size_t{i}, sizeof(len));
     if (offset + len > h.len) {
       return absl::InvalidArgumentError(
           absl::StrFormat("parameter %u (%u bytes at offset %u) runs past the record's %u bytes", i,

@@ -97,7 +97,7 @@ class Compiler {
       if (!child.ok()) return child;
       children.push_back(*child);
     }
-    return Group(is_and ? NodeKind::kAnd : NodeKind::kOr, std::move(children));
+    return Group(is_and ? NodeKind::kAnd : NodeKind::kOr, children);
   }
 
  private:
@@ -122,7 +122,7 @@ class Compiler {
 
   // `and` / `or` of `children`, flattened, without repeats, and folded:
   // a false child decides an `and`, a true one an `or`.
-  uint32_t Group(NodeKind kind, std::vector<uint32_t> children) {
+  uint32_t Group(NodeKind kind, const std::vector<uint32_t>& children) {
     const bool decisive = kind == NodeKind::kOr;  // the value that decides the group
     std::vector<uint32_t> kept;
     for (const uint32_t c : children) {

@@ -219,6 +219,7 @@ bool FilterProgram::Eval(uint32_t id) {
   return result;
 }
 
+// NOLINTNEXTLINE(performance-unnecessary-value-param): key is moved in; v14 misses absl emplace
 uint32_t FilterProgram::Intern(std::string key, std::unique_ptr<Node> node) {
   if (const auto it = node_index_.find(key); it != node_index_.end()) return it->second;
   const auto id = static_cast<uint32_t>(nodes_.size());

@@ -178,7 +178,8 @@ absl::StatusOr<PrintOutcome> EventPrinter::Format(const kestrel_record_header* r
                                                   std::string& line) {
   // A capture file's records are read through the file's schema, so their
   // schema version need not be this build's.
-  absl::StatusOr<RecordView> view = RecordView::Parse(record, KESTREL_MAX_RECORD_BYTES, *schema_);
+  absl::StatusOr<RecordView> view =
+      RecordView::Parse(record, static_cast<size_t>(KESTREL_MAX_RECORD_BYTES), *schema_);
   if (!view.ok()) return view.status();
   line.clear();
   if (IsControlRecord(*view)) {

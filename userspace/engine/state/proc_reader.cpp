@@ -20,7 +20,7 @@ namespace kestrel::engine {
 namespace {
 
 // cmdline and environ of a process may be long; past this they are cut.
-constexpr size_t kMaxProcFile = 64 * 1024;
+constexpr size_t kMaxProcFile = size_t{64} * 1024;
 
 std::optional<std::string> ReadProcFile(const std::string& path, size_t max = 8192) {
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);

@@ -19,7 +19,7 @@ namespace {
 // Every string fits under this, every list under the buffer bound: a
 // thread record with all of them full still fits KESTREL_MAX_RECORD_BYTES.
 constexpr size_t kMaxStringParam = 4096;
-constexpr size_t kMaxListParam = KESTREL_MAX_BUFFER_PARAM_BYTES;
+constexpr size_t kMaxListParam = static_cast<size_t>(KESTREL_MAX_BUFFER_PARAM_BYTES);
 
 constexpr uint32_t kThreadParams = 29;
 constexpr uint32_t kFdParams = 18;
@@ -81,6 +81,7 @@ class RecordBuilder {
       at += sizeof(n);
     }
     for (const std::string& p : params_) {
+      // NOLINTNEXTLINE(bugprone-not-null-terminated-result): lengths lead the record, no NULs
       std::memcpy(at, p.data(), p.size());
       at += p.size();
     }
@@ -236,7 +237,7 @@ SnapshotRecords MakeProcSnapshot(const std::string& proc_root) {
   // just its address, so the next process's table cannot reuse the address
   // and have its descriptors skipped.
   std::shared_ptr<const FdTable> listed;
-  ForEachProcThread(proc_root, [&](ThreadInfo t) {
+  ForEachProcThread(proc_root, [&](const ThreadInfo& t) {
     out.AddThread(t, ts_ns);
     if (!t.fds || t.fds == listed) return;
     listed = t.fds;

@@ -42,10 +42,11 @@ extern "C" {
 /* Where pman_pin and pman_control_open go when given no directory. */
 #define PMAN_DEFAULT_PIN_DIR "/sys/fs/bpf/kestrel"
 
-/* Named ring sizes, in bytes (each a power of two and a page multiple). */
-#define PMAN_BUFFER_BYTES_SMALL (1U * 1024 * 1024)
-#define PMAN_DEFAULT_BUFFER_BYTES (8U * 1024 * 1024)
-#define PMAN_BUFFER_BYTES_LARGE (64U * 1024 * 1024)
+/* Named ring sizes, in bytes (each a power of two and a page multiple), of
+ * pman_options.buffer_bytes' type so that they need no widening. */
+#define PMAN_BUFFER_BYTES_SMALL (UINT64_C(1) * 1024 * 1024)
+#define PMAN_DEFAULT_BUFFER_BYTES (UINT64_C(8) * 1024 * 1024)
+#define PMAN_BUFFER_BYTES_LARGE (UINT64_C(64) * 1024 * 1024)
 
 /* pman_options.cpus_per_buffer: let libpman pick the topology from the CPU
  * count (see README, "Ring topology"). */

@@ -218,7 +218,7 @@ bool MpscBlockReader::CloseQuietFront() {
   if (now - stall_since_ns_ < kIdleCloseNs && scan_ - position_ < ring_.size / 4) return false;
   // Only a lane whose next record would go right where the block stalls: a
   // record claimed before that is still being written, and will be read.
-  uint64_t expected = front.cursor;
+  __u64 expected = front.cursor;
   if (!__atomic_compare_exchange_n(&ring_.lanes[front.cpu].next, &expected, front.end, false,
                                    __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
     return false;

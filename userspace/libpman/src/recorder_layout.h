@@ -9,7 +9,7 @@
 namespace kestrel::pman {
 
 // The smallest recorder: 512 slots.
-inline constexpr uint64_t kMinRecorderBytes = 64 * 1024;
+inline constexpr uint64_t kMinRecorderBytes = uint64_t{64} * 1024;
 
 // 4 KiB of slots: the head's line moves once per 32 records. A ring of
 // fewer than 64 batches takes slots one by one, so what a quiet CPU leaves
