@@ -7,11 +7,13 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "engine/filter/parser.h"
+#include "engine/filter/program_inspector.h"
 
 namespace kestrel::engine::filter {
 namespace {
@@ -334,6 +336,41 @@ TEST_F(FilterProgramTest, ConditionsShareFieldsAndSubexpressions) {
   EXPECT_EQ(reader_.reads[1], 4);
   EXPECT_EQ(reader_.reads[5], 1);
   EXPECT_EQ(program.field_reads(), 3u * 3u + 4u);
+}
+
+// The key predicates a rule index may look rules up by: a glob gives its
+// literal start, else its literal end, else nothing; a glob without
+// wildcards is an equality.
+TEST_F(FilterProgramTest, GlobsKeyByTheirLiteralStartOrEnd) {
+  struct Case {
+    std::string condition;
+    std::optional<KeyPredicate::Kind> kind;
+    std::string value;
+  };
+  const std::vector<Case> cases = {
+      {"fd.name glob '/etc/*.conf'", KeyPredicate::Kind::kPrefix, "/etc/"},
+      {"fd.name glob '*.conf'", KeyPredicate::Kind::kSuffix, ".conf"},
+      {"fd.name glob '*.[ch]'", std::nullopt, ""},
+      {"fd.name glob '*x\\\\*'", std::nullopt, ""},
+      {"fd.name glob '/etc/passwd'", KeyPredicate::Kind::kEquals, "/etc/passwd"},
+      {"fd.name iglob '/etc/*'", std::nullopt, ""},  // case folded: no exact key
+  };
+  for (const Case& c : cases) {
+    FilterProgram program;
+    absl::StatusOr<ExprPtr> e = ParseCondition(c.condition);
+    ASSERT_TRUE(e.ok()) << e.status();
+    absl::StatusOr<FilterProgram::ConditionId> id = program.Add(**e, resolver_);
+    ASSERT_TRUE(id.ok()) << id.status();
+    const std::vector<KeyPredicate> keys =
+        ProgramInspector::KeyPredicates(program, *id, std::nullopt);
+    if (!c.kind) {
+      EXPECT_TRUE(keys.empty()) << c.condition;
+      continue;
+    }
+    ASSERT_EQ(keys.size(), 1u) << c.condition;
+    EXPECT_EQ(keys[0].kind, *c.kind) << c.condition;
+    EXPECT_EQ(keys[0].values, std::vector<std::string>{c.value}) << c.condition;
+  }
 }
 
 }  // namespace

@@ -210,7 +210,7 @@ std::string RandomPredicate(std::mt19937& rng,
   auto pick = [&] { return values[f][rng() % values[f].size()]; };
   const std::string v = pick();
   const size_t cut = 1 + rng() % v.size();
-  switch (rng() % 9) {
+  switch (rng() % 11) {
     case 0:
     case 1:
       return absl::StrCat(name, " = ", v);
@@ -229,6 +229,21 @@ std::string RandomPredicate(std::mt19937& rng,
       return absl::StrCat(name, " endswith ", v.substr(v.size() - cut));
     case 7:
       return absl::StrCat(name, " contains ", v.substr(v.size() / 3, cut));
+    case 8:
+    case 9: {
+      // A glob with a literal start, a literal end, or neither.
+      if (v.find_first_of("\"\\*?[]") != std::string::npos) return absl::StrCat(name, " exists");
+      const size_t at = rng() % (v.size() + 1);
+      const std::string head = v.substr(0, at), tail = v.substr(std::min(v.size(), at + cut));
+      switch (rng() % 3) {
+        case 0:
+          return absl::StrCat(name, " glob \"", head, "*", tail, "\"");
+        case 1:
+          return absl::StrCat(name, " glob \"*", tail, "\"");
+        default:
+          return absl::StrCat(name, " glob \"", head, "?*\"");
+      }
+    }
     default:
       return absl::StrCat(name, " exists");
   }

@@ -1,9 +1,37 @@
 #include "engine/filter/program_inspector.h"
 
+#include <string_view>
+
 #include "engine/filter/program_nodes.h"
 
 namespace kestrel::engine::filter {
 namespace {
+
+// A glob's literal start (before its first wildcard, class or escape) or,
+// failing that, its literal end (after its last): a value the glob matches
+// begins or ends with it, fnmatch without flags anchoring both ends. Empty
+// when the glob has neither.
+std::optional<KeyPredicate> GlobKey(const std::string& pattern) {
+  constexpr std::string_view kSpecial = "*?[]\\";
+  KeyPredicate p;
+  const size_t first = pattern.find_first_of(kSpecial);
+  if (first == std::string::npos) {  // no wildcard: the glob is equality
+    p.values = {pattern};
+    return p;
+  }
+  if (first > 0) {
+    p.kind = KeyPredicate::Kind::kPrefix;
+    p.values = {pattern.substr(0, first)};
+    return p;
+  }
+  const size_t last = pattern.find_last_of(kSpecial);
+  if (last + 1 < pattern.size()) {
+    p.kind = KeyPredicate::Kind::kSuffix;
+    p.values = {pattern.substr(last + 1)};
+    return p;
+  }
+  return std::nullopt;
+}
 
 std::optional<KeyPredicate> AsKeyPredicate(const Node& n, const Slot& slot) {
   if (n.kind != NodeKind::kCompare || n.rhs_slot) return std::nullopt;
@@ -28,6 +56,12 @@ std::optional<KeyPredicate> AsKeyPredicate(const Node& n, const Slot& slot) {
       p.kind = KeyPredicate::Kind::kSuffix;
       p.values = {n.text};
       break;
+    case CompareOp::kGlob: {
+      std::optional<KeyPredicate> key = GlobKey(n.text);
+      if (!key) return std::nullopt;
+      key->slot = n.slot;
+      return key;
+    }
     default:
       return std::nullopt;
   }

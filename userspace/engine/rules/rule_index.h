@@ -1,7 +1,8 @@
 // The rules one event type can meet, compiled together: per field, one
 // hash lookup of the event's value names the rules whose top-level `and`
 // asks for that exact value (`=`, `in`), and one lookup per distinct
-// pattern length the rules whose `startswith` / `endswith` it meets. Only
+// pattern length the rules whose `startswith` / `endswith` (or a `glob`'s
+// literal start or end) it meets. Only
 // those rules, and the rules with no such predicate, are evaluated; the
 // lookups read fields through the program's per-event cache, so a field
 // is still extracted at most once per event.
