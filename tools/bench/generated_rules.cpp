@@ -18,6 +18,17 @@ constexpr std::array<const char*, 16> kAbsentTypes = {
 std::string GeneratedRulesYaml(int count, GeneratedRuleKind kind) {
   std::string yaml = "- required_engine_version: 0.57.0\n";
   for (int i = 0; i < count; ++i) {
+    if (kind == GeneratedRuleKind::kOpenatContains) {
+      absl::StrAppendFormat(&yaml,
+                            "- rule: Generated contains %04d\n"
+                            "  desc: a generated rule the bench's stream never matches\n"
+                            "  condition: evt.type = openat and fd.name contains /gen-%04d/\n"
+                            "  output: generated %04d (file=%%fd.name)\n"
+                            "  priority: WARNING\n"
+                            "  tags: [generated]\n",
+                            i, i, i);
+      continue;
+    }
     const char* type =
         kind == GeneratedRuleKind::kOpenat ? "openat" : kAbsentTypes[i % kAbsentTypes.size()];
     absl::StrAppendFormat(&yaml,

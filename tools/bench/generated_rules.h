@@ -14,6 +14,9 @@ enum class GeneratedRuleKind {
   // `evt.type = openat and proc.name = gen_proc_NNNN and fd.name startswith
   // /gen/NNNN/`: met by every openat, matched by none.
   kOpenat,
+  // `evt.type = openat and fd.name contains /gen-NNNN/`: a substring no
+  // path of the stream has, and no equality or affix to look rules up by.
+  kOpenatContains,
 };
 
 // `count` rules of `kind` as a Falco-format rules file.

@@ -56,6 +56,12 @@ std::optional<KeyPredicate> AsKeyPredicate(const Node& n, const Slot& slot) {
       p.kind = KeyPredicate::Kind::kSuffix;
       p.values = {n.text};
       break;
+    case CompareOp::kContains:
+    case CompareOp::kBContains:
+      if (n.text.empty()) return std::nullopt;
+      p.kind = KeyPredicate::Kind::kContains;
+      p.values = {n.text};
+      break;
     case CompareOp::kGlob: {
       std::optional<KeyPredicate> key = GlobKey(n.text);
       if (!key) return std::nullopt;

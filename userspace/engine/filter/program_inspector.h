@@ -21,7 +21,7 @@ namespace kestrel::engine::filter {
 // one value: the condition can only hold when the current event's value of
 // `slot` is one of `values` (or has one as its prefix or suffix).
 struct KeyPredicate {
-  enum class Kind { kEquals, kPrefix, kSuffix };
+  enum class Kind { kEquals, kPrefix, kSuffix, kContains };
   uint32_t slot = 0;
   Kind kind = Kind::kEquals;
   std::vector<std::string> values;

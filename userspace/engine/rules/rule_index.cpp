@@ -33,11 +33,14 @@ RuleIndex::RuleIndex(const filter::FilterProgram& program, const std::vector<uin
   }
   std::map<uint32_t, size_t> exact_at;
   std::map<std::pair<uint32_t, bool>, size_t> affix_at;
+  std::map<uint32_t, size_t> contains_at;
   for (size_t i = 0; i < rules.size(); ++i) {
     const KeyPredicate* best = nullptr;
     auto score = [&](const KeyPredicate& p) {
-      // More distinct values first, then exact over affix, then fewer values.
-      return std::make_tuple(distinct[{p.slot, p.kind}].size(), p.kind == Kind::kEquals,
+      // More distinct values first, then exact over affix over contains
+      // (cheaper lookups, fewer false candidates), then fewer values.
+      const int kind_rank = p.kind == Kind::kEquals ? 2 : p.kind == Kind::kContains ? 0 : 1;
+      return std::make_tuple(distinct[{p.slot, p.kind}].size(), kind_rank,
                              -static_cast<int64_t>(p.values.size()));
     };
     for (const KeyPredicate& p : preds[i]) {
@@ -58,6 +61,18 @@ RuleIndex::RuleIndex(const filter::FilterProgram& program, const std::vector<uin
       for (const std::string& v : best->values) exact_[it->second].by_value[v].push_back(rule);
       continue;
     }
+    if (best->kind == Kind::kContains) {
+      auto [it, added] = contains_at.try_emplace(best->slot, contains_.size());
+      if (added) {
+        contains_.emplace_back();
+        contains_.back().slot = best->slot;
+      }
+      ContainsIndex& index = contains_[it->second];
+      const uint32_t id = index.patterns.Add(best->values.front());
+      if (id >= index.by_pattern.size()) index.by_pattern.resize(id + 1);
+      index.by_pattern[id].push_back(rule);
+      continue;
+    }
     const bool suffix = best->kind == Kind::kSuffix;
     auto [it, added] = affix_at.try_emplace({best->slot, suffix}, affixes_.size());
     if (added) {
@@ -74,6 +89,7 @@ RuleIndex::RuleIndex(const filter::FilterProgram& program, const std::vector<uin
     }
   }
   for (AffixIndex& index : affixes_) std::sort(index.lengths.begin(), index.lengths.end());
+  for (ContainsIndex& index : contains_) index.patterns.Build();
 }
 
 void RuleIndex::Collect(const RuleList& rules) {
@@ -102,6 +118,12 @@ std::span<const uint32_t> RuleIndex::Candidates(filter::FilterProgram& program) 
         Collect(it->second);
       }
     }
+  }
+  for (const ContainsIndex& index : contains_) {
+    const std::optional<std::string_view> value =
+        filter::ProgramInspector::ReadString(program, index.slot);
+    if (!value) continue;
+    index.patterns.Find(*value, seen_, [&](uint32_t id) { Collect(index.by_pattern[id]); });
   }
   if (scratch_.empty()) return always_;
   Collect(always_);

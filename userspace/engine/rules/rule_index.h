@@ -2,7 +2,8 @@
 // hash lookup of the event's value names the rules whose top-level `and`
 // asks for that exact value (`=`, `in`), and one lookup per distinct
 // pattern length the rules whose `startswith` / `endswith` (or a `glob`'s
-// literal start or end) it meets. Only
+// literal start or end) it meets, and one scan of the value for every
+// pattern the rules' `contains` look for (substring_set.h). Only
 // those rules, and the rules with no such predicate, are evaluated; the
 // lookups read fields through the program's per-event cache, so a field
 // is still extracted at most once per event.
@@ -17,6 +18,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "engine/filter/filter_program.h"
+#include "engine/rules/substring_set.h"
 
 namespace kestrel::engine::rules {
 
@@ -48,11 +50,19 @@ class RuleIndex {
     absl::flat_hash_map<std::string, RuleList> by_pattern;
   };
 
+  struct ContainsIndex {
+    uint32_t slot = 0;
+    SubstringSet patterns;
+    std::vector<RuleList> by_pattern;  // by SubstringSet id
+  };
+
   void Collect(const RuleList& rules);
 
   RuleList always_;  // rules with no key predicate
   std::vector<ExactIndex> exact_;
   std::vector<AffixIndex> affixes_;
+  std::vector<ContainsIndex> contains_;
+  std::vector<uint8_t> seen_;  // SubstringSet::Find's scratch
   size_t keyed_ = 0;
   RuleList scratch_;
 };
