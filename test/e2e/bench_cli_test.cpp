@@ -178,5 +178,29 @@ TEST(BenchCliTest, EngineStateHasTheConditionsRow) {
   EXPECT_NE(r.out.find("conditions: 5 evaluated on every event"), std::string::npos) << r.out;
 }
 
+// The live rows (issue 20): openat+close alone and under `kestrel run`, the
+// slowdown in x and the share dropped in %, each with its verdict.
+TEST(BenchCliTest, EngineLiveHasTheSlowdownAndDropRows) {
+  const CliResult r = RunKestrel(
+      {"bench", "engine", "--state", "--live", "--json", "--repetitions", "1", "--events", "20000"},
+      std::chrono::seconds(180));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<std::string> rows = RowObjects(r.out);
+  ASSERT_GE(rows.size(), 2u) << r.out;
+  const std::string& slowdown = rows[rows.size() - 2];
+  const std::string& drops = rows.back();
+  EXPECT_NE(slowdown.find("\"name\":\"live: openat+close on every CPU under kestrel run with "),
+            std::string::npos)
+      << slowdown;
+  EXPECT_NE(slowdown.find("\"unit\":\"x\""), std::string::npos) << slowdown;
+  EXPECT_NE(slowdown.find("\"target\":1.5,"), std::string::npos) << slowdown;
+  EXPECT_NE(slowdown.find("\"met\":"), std::string::npos) << slowdown;
+  EXPECT_NE(drops.find("\"name\":\"live: records dropped under that load\""), std::string::npos)
+      << drops;
+  EXPECT_NE(drops.find("\"unit\":\"%\""), std::string::npos) << drops;
+  EXPECT_NE(drops.find("\"met\":"), std::string::npos) << drops;
+  EXPECT_NE(r.out.find("records dropped (Falco 0.63: 9-23%)"), std::string::npos) << r.out;
+}
+
 }  // namespace
 }  // namespace kestrel::e2e

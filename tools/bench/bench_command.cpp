@@ -70,6 +70,7 @@ absl::StatusOr<BenchReport> RunMode(const std::string& mode, const bench::BenchO
     options.events = all.engine_events;
     options.rules_file = all.engine_rules_file;
     options.rule_by_rule = all.engine_rule_by_rule;
+    options.live = all.engine_live;
     return bench::RunEngineBench(options);
   }
   if (mode == "capture-file") {

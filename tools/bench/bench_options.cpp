@@ -121,6 +121,9 @@ void DefineBenchOptions(CLI::App& app, BenchOptions& options) {
           ->check(CLI::ExistingFile);
       mode->add_flag("--rule-by-rule", options.engine_rule_by_rule,
                      "evaluate the rules one after the other instead of through the rule index");
+      mode->add_flag("--live", options.engine_live,
+                     "with --state: also openat+close on every CPU, alone and under kestrel run "
+                     "with the base rules: the slowdown and the records dropped");
     }
   }
   CLI::App* all = app.add_subcommand("all", "every mode, one after the other");
@@ -129,6 +132,7 @@ void DefineBenchOptions(CLI::App& app, BenchOptions& options) {
   all->parse_complete_callback([&options] {
     for (const std::string& mode : AllBenchModes()) AddMode(options, mode);
     options.engine_state = true;
+    options.engine_live = true;
   });
   app.callback([&options] {
     if (options.modes.empty()) options.modes = AllBenchModes();

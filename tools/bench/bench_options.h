@@ -21,6 +21,7 @@ struct BenchOptions {
   uint64_t engine_events = 2'000'000;
   std::string engine_rules_file;     // --rules FILE: Falco's stable rules, read, never stored
   bool engine_rule_by_rule = false;  // --rule-by-rule: the reference evaluation
+  bool engine_live = false;          // --live: openat+close under kestrel run
   uint64_t capture_file_records = 3'000'000;  // capture-file --records
   double soak_duration_s = 600;               // soak --duration
 };

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -12,6 +13,7 @@
 #include "bench/bench_stats.h"
 #include "bench/conditions_stage.h"
 #include "bench/generated_rules.h"
+#include "bench/live_rules_bench.h"
 #include "bench/rules_stage.h"
 #include "bench/stored_stream.h"
 #include "bench/syscall_loop.h"
@@ -241,6 +243,13 @@ absl::StatusOr<BenchReport> RunEngineBench(const EngineBenchOptions& options) {
         "anchor VM: 167 ns)",
         options.rule_by_rule ? "rule by rule (--rule-by-rule)" : "through the rule index",
         base_name, getppid_ns));
+  }
+  if (options.state && options.live) {
+    if (absl::Status s = AddLiveRulesRows(report, base, base_name, std::min(options.repetitions, 3),
+                                          /*seconds=*/3);
+        !s.ok()) {
+      return s;
+    }
   }
   report.notes.push_back(absl::StrFormat(
       "stream: %u real records (%.1f MB, %u dropped while recording); one thread, CPU time, "

@@ -19,6 +19,7 @@ struct EngineBenchOptions {
   // generated rules are added to. Empty: Kestrel's default rules are.
   std::string rules_file;
   bool rule_by_rule = false;  // rules evaluated one after the other, not indexed
+  bool live = false;          // with state: the live rows (live_rules_bench.h)
 };
 
 // Rows, each events/s over the same stream in one thread, stages

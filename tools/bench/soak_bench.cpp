@@ -24,6 +24,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "bench/bench_stats.h"
+#include "bench/kestrel_run_child.h"
 #include "bench/soak_load.h"
 
 namespace kestrel::cli::bench {
@@ -34,7 +35,6 @@ using Clock = std::chrono::steady_clock;
 constexpr double kPlateauPct = 2.0;   // the bound on the last window's spread
 constexpr double kLongWindowS = 300;  // "the last 5 minutes"
 constexpr auto kStartTimeout = std::chrono::seconds(60);
-constexpr auto kStopTimeout = std::chrono::seconds(30);
 constexpr char kStatsPrefix[] = "kestrel run: events ";
 
 // The unsigned number right after `key` in `line`, if any.
@@ -61,94 +61,6 @@ std::optional<double> RssMb(pid_t pid) {
   }
   return std::nullopt;
 }
-
-// `kestrel run` with the default rules, alerts to /dev/null, a stats line
-// a second on a pipe this process reads line by line.
-class RunUnderSoak {
- public:
-  static absl::StatusOr<RunUnderSoak> Start() {
-    char exe[PATH_MAX] = {};
-    const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0) return absl::InternalError("cannot find the kestrel binary (/proc/self/exe)");
-    int err[2];
-    if (pipe2(err, O_CLOEXEC) != 0) return absl::InternalError("pipe failed");
-    const pid_t pid = fork();
-    if (pid < 0) return absl::InternalError("fork failed");
-    if (pid == 0) {
-      const int null = open("/dev/null", O_WRONLY);
-      dup2(null, STDOUT_FILENO);
-      dup2(err[1], STDERR_FILENO);
-      execl(exe, exe, "run", "--no-pin", "--stats-interval", "1", static_cast<char*>(nullptr));
-      _exit(127);
-    }
-    close(err[1]);
-    fcntl(err[0], F_SETFL, O_NONBLOCK);
-    return RunUnderSoak(pid, err[0]);
-  }
-
-  RunUnderSoak(RunUnderSoak&& other) noexcept
-      : pid_(std::exchange(other.pid_, -1)),
-        err_(std::exchange(other.err_, -1)),
-        partial_(std::move(other.partial_)),
-        lines_(std::move(other.lines_)) {}
-  ~RunUnderSoak() {
-    if (pid_ > 0) {
-      kill(pid_, SIGKILL);
-      waitpid(pid_, nullptr, 0);
-    }
-    if (err_ >= 0) close(err_);
-  }
-
-  pid_t pid() const { return pid_; }
-
-  // New complete stderr lines, waiting at most `timeout_ms` for the first.
-  std::vector<std::string> Read(int timeout_ms) {
-    pollfd p{.fd = err_, .events = POLLIN, .revents = 0};
-    poll(&p, 1, timeout_ms);
-    char buf[4096];
-    for (;;) {
-      const ssize_t n = read(err_, buf, sizeof buf);
-      if (n <= 0) break;
-      partial_.append(buf, static_cast<size_t>(n));
-    }
-    std::vector<std::string> out;
-    size_t start = 0;
-    for (size_t nl; (nl = partial_.find('\n', start)) != std::string::npos; start = nl + 1) {
-      out.push_back(partial_.substr(start, nl - start));
-      lines_.push_back(out.back());
-    }
-    partial_.erase(0, start);
-    return out;
-  }
-
-  // SIGINT, then its remaining lines until it exits; its exit status.
-  int Stop() {
-    kill(pid_, SIGINT);
-    const auto deadline = Clock::now() + kStopTimeout;
-    int status = 0;
-    while (waitpid(pid_, &status, WNOHANG) == 0) {
-      if (Clock::now() > deadline) {
-        kill(pid_, SIGKILL);
-        waitpid(pid_, &status, 0);
-        break;
-      }
-      Read(100);
-    }
-    pid_ = -1;
-    Read(0);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  }
-
-  const std::vector<std::string>& lines() const { return lines_; }
-
- private:
-  RunUnderSoak(pid_t pid, int err) : pid_(pid), err_(err) {}
-
-  pid_t pid_;
-  int err_;
-  std::string partial_;
-  std::vector<std::string> lines_;
-};
 
 struct Sample {
   double t_s = 0;
@@ -210,7 +122,8 @@ absl::StatusOr<BenchReport> RunSoakBench(const SoakBenchOptions& options) {
     }
   } remove_scratch{scratch};
 
-  absl::StatusOr<RunUnderSoak> run = RunUnderSoak::Start();
+  absl::StatusOr<KestrelRunChild> run =
+      KestrelRunChild::Start({"--no-pin", "--stats-interval", "1"});
   if (!run.ok()) return run.status();
   // Attached once it says what it captures (its first line, after the seed).
   const auto start_deadline = Clock::now() + kStartTimeout;

@@ -1,0 +1,122 @@
+#include "bench/live_rules_bench.h"
+
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdint>
+#include <regex>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_format.h"
+#include "bench/bench_stats.h"
+#include "bench/kestrel_run_child.h"
+
+namespace kestrel::cli::bench {
+namespace {
+
+constexpr double kFalcoSlowdown = 2.35;  // Falco 0.63, stable rules, this machine class
+constexpr double kTargetSlowdown = 1.5;
+
+// openat("/dev/null") + close pairs per second, one process pinned to
+// each CPU, all for `seconds` of wall time.
+double OpenClosePairsPerSecond(double seconds) {
+  const int n_cpus = static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
+  std::vector<std::pair<pid_t, int>> workers;
+  for (int cpu = 0; cpu < n_cpus; ++cpu) {
+    int out[2];
+    if (pipe(out) != 0) continue;
+    const pid_t pid = fork();
+    if (pid == 0) {
+      close(out[0]);
+      cpu_set_t set;
+      CPU_ZERO(&set);
+      CPU_SET(cpu, &set);
+      sched_setaffinity(0, sizeof set, &set);
+      const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+      uint64_t pairs = 0;
+      while (std::chrono::steady_clock::now() < end) {
+        for (int i = 0; i < 64; ++i) close(open("/dev/null", O_RDONLY));
+        pairs += 64;
+      }
+      (void)!write(out[1], &pairs, sizeof pairs);
+      _exit(0);
+    }
+    close(out[1]);
+    workers.emplace_back(pid, out[0]);
+  }
+  uint64_t total = 0;
+  for (const auto& [pid, fd] : workers) {
+    uint64_t pairs = 0;
+    if (read(fd, &pairs, sizeof pairs) == sizeof pairs) total += pairs;
+    close(fd);
+    waitpid(pid, nullptr, 0);
+  }
+  return static_cast<double>(total) / seconds;
+}
+
+uint64_t FigureIn(const std::vector<std::string>& lines, const std::regex& re) {
+  uint64_t n = 0;
+  std::smatch m;
+  for (const std::string& line : lines) {
+    if (std::regex_search(line, m, re)) (void)absl::SimpleAtoi(m[1].str(), &n);
+  }
+  return n;
+}
+
+}  // namespace
+
+absl::Status AddLiveRulesRows(BenchReport& report, const std::string& rules,
+                              const std::string& rules_name, int repetitions, double seconds) {
+  std::vector<double> alone, under;
+  uint64_t attempted = 0, dropped = 0;
+  for (int rep = 0; rep < repetitions; ++rep) {
+    alone.push_back(OpenClosePairsPerSecond(seconds));
+    absl::StatusOr<KestrelRunChild> run =
+        KestrelRunChild::Start({"-r", rules, "--no-pin", "--stats-interval", "1"});
+    if (!run.ok()) return run.status();
+    // Attached and reading once the first periodic stats line is out.
+    bool started = false;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (!started && std::chrono::steady_clock::now() < deadline) {
+      for (const std::string& line : run->Read(200)) {
+        started = started || line.starts_with("kestrel run: events ");
+      }
+    }
+    if (!started) return absl::DeadlineExceededError("kestrel run did not start within 60 s");
+    under.push_back(OpenClosePairsPerSecond(seconds));
+    if (const int rc = run->Stop(); rc != 0) {
+      return absl::InternalError(absl::StrFormat("kestrel run exited with %d", rc));
+    }
+    attempted += FigureIn(run->lines(), std::regex(R"(^records attempted (\d+):)"));
+    dropped += FigureIn(run->lines(), std::regex(R"(, left unread \d+, dropped (\d+) \()"));
+  }
+  BenchRow slowdown = Row(absl::StrFormat("live: openat+close on every CPU under kestrel run "
+                                          "with %s, slowdown",
+                                          rules_name),
+                          Median(PairedRatios(alone, under)), "x");
+  slowdown.ratio = slowdown.value / kFalcoSlowdown;
+  slowdown.ratio_of = "Falco 0.63 with its stable rules (2.35x)";
+  report.notes.push_back(slowdown.name + ": " +
+                         Judge(slowdown, slowdown.value, kTargetSlowdown, false));
+  report.rows.push_back(slowdown);
+
+  const double share = attempted > 0 ? 100.0 * static_cast<double>(dropped) / attempted : 0;
+  BenchRow drops = Row("live: records dropped under that load", share, "%");
+  drops.target = 0;
+  drops.met = dropped == 0;
+  drops.missed_by_pct = dropped == 0 ? 0 : 100;
+  report.notes.push_back(absl::StrFormat(
+      "live: %u of %u records dropped (Falco 0.63: 9-23%%): %s; %.0f pairs/s alone, %.0f under "
+      "kestrel run (medians of %d runs of %.0f s, alternated)",
+      dropped, attempted, dropped == 0 ? "target met" : "target missed", Median(alone),
+      Median(under), repetitions, seconds));
+  report.rows.push_back(drops);
+  return absl::OkStatus();
+}
+
+}  // namespace kestrel::cli::bench

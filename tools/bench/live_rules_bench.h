@@ -1,0 +1,23 @@
+// The live rows of `kestrel bench engine --live` (issue 20): openat+close
+// in one pinned process per CPU, alone and then under `kestrel run` with
+// the base rules, interleaved; how much slower the load runs and what the
+// probe dropped meanwhile. Falco 0.63 under its stable rules: 2.35x slower,
+// 9-23% of events dropped.
+#ifndef KESTREL_TOOLS_BENCH_LIVE_RULES_BENCH_H_
+#define KESTREL_TOOLS_BENCH_LIVE_RULES_BENCH_H_
+
+#include <string>
+
+#include "absl/status/status.h"
+#include "bench/bench_report.h"
+
+namespace kestrel::cli::bench {
+
+// Adds the two live rows to `report`: `repetitions` pairs of runs of
+// `seconds` each, `rules` (a file or folder) named `rules_name`.
+absl::Status AddLiveRulesRows(BenchReport& report, const std::string& rules,
+                              const std::string& rules_name, int repetitions, double seconds);
+
+}  // namespace kestrel::cli::bench
+
+#endif  // KESTREL_TOOLS_BENCH_LIVE_RULES_BENCH_H_
