@@ -22,6 +22,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "kestrel_process.h"
+#include "run_stats_figures.h"
 #include "run_triggers.h"
 
 namespace kestrel::e2e {
@@ -43,13 +44,6 @@ std::string ShedRules(const std::string& dir) {
       "  condition: evt.type = getppid and proc.name = no-such-process\n"
       "  output: getppid by %proc.name\n"
       "  priority: DEBUG\n");
-}
-
-void PinTo(pid_t pid, int cpu) {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  CPU_SET(cpu, &set);
-  sched_setaffinity(pid, sizeof set, &set);
 }
 
 // A child calling getppid as fast as it can on `cpu` until killed.

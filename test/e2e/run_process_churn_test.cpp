@@ -25,6 +25,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "kestrel_process.h"
+#include "run_stats_figures.h"
 #include "run_triggers.h"
 
 namespace kestrel::e2e {
@@ -104,17 +105,6 @@ class Churn {
   std::vector<pid_t> workers_;
 };
 
-uint64_t Figure(const std::string& text, const std::string& pattern) {
-  std::smatch m;
-  uint64_t n = 0;
-  if (!std::regex_search(text, m, std::regex(pattern))) {
-    ADD_FAILURE() << "no \"" << pattern << "\" in " << text;
-    return 0;
-  }
-  EXPECT_TRUE(absl::SimpleAtoi(m[1].str(), &n));
-  return n;
-}
-
 std::string ChurnRules(const std::string& mark) {
   return absl::StrCat(
       "- rule: Churn marker\n"
@@ -136,13 +126,7 @@ TEST(RunProcessChurnTest, TenThousandProcessesASecondKeepTheTableBoundedAndCount
   Churn churn(kPerSecond);
   KestrelProcess run({"run", "-r", rules, "--no-pin", "-o",
                       absl::StrCat("falco_libs.thread_table_size=", kTableSize)});
-  bool ready = false;
-  for (int i = 0; i < 100 && !ready; ++i) {
-    ExecTrue(absl::StrCat(mark, "-ready-", i));
-    ready = run.WaitForLine(absl::StrCat(mark, "-ready-", i, " "), std::chrono::milliseconds(300))
-                .has_value();
-  }
-  ASSERT_TRUE(ready) << run.Wait().err;
+  ASSERT_TRUE(WaitUntilExecAlerts(run, mark)) << run.Wait().err;
 
   // kSeconds of churn from here, RSS once a second.
   const long spawned_before = churn.spawned();
@@ -170,8 +154,8 @@ TEST(RunProcessChurnTest, TenThousandProcessesASecondKeepTheTableBoundedAndCount
   // tests (ctest -j) may fall a little short of the pace.
   EXPECT_GE(spawned, kPerSecond * kSeconds * 7 / 10) << "the machine spawned too few";
   // Bounded: the table at most its size, and it evicted to stay there.
-  const uint64_t threads = Figure(r.err, R"(; threads (\d+) \(evicted)");
-  const uint64_t evicted = Figure(r.err, R"(; threads \d+ \(evicted (\d+)\))");
+  const uint64_t threads = StatsFigure(r.err, R"(; threads (\d+) \(evicted)");
+  const uint64_t evicted = StatsFigure(r.err, R"(; threads \d+ \(evicted (\d+)\))");
   EXPECT_LE(threads, static_cast<uint64_t>(kTableSize)) << r.err;
   EXPECT_GT(evicted, 0u) << r.err;
   // Memory stopped growing: the second half of the churn within 4 MiB of
@@ -183,11 +167,7 @@ TEST(RunProcessChurnTest, TenThousandProcessesASecondKeepTheTableBoundedAndCount
   EXPECT_LE(second_max, first_max + 4096)
       << "RSS kept growing (kB): first half " << first_max << ", second half " << second_max;
   // Every record accounted for.
-  const uint64_t attempted = Figure(r.err, R"(records attempted (\d+):)");
-  const uint64_t consumed = Figure(r.err, R"(: consumed (\d+) )");
-  const uint64_t unread = Figure(r.err, R"(left unread (\d+),)");
-  const uint64_t dropped = Figure(r.err, R"(, left unread \d+, dropped (\d+) \()");
-  EXPECT_EQ(attempted, consumed + unread + dropped) << r.err;
+  ExpectEveryRecordAccountedFor(r.err);
   std::cout << "spawned " << spawned << " processes in " << kSeconds
             << " s; RSS (kB) first half max " << first_max << ", second half max " << second_max
             << "\n"

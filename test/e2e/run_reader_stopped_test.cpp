@@ -19,6 +19,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "kestrel_process.h"
+#include "run_stats_figures.h"
 #include "run_triggers.h"
 
 namespace kestrel::e2e {
@@ -38,13 +39,6 @@ std::string GapRules(const std::string& mark) {
       "  condition: evt.type = getppid and proc.name = no-such-process\n"
       "  output: getppid by %proc.name\n"
       "  priority: DEBUG\n");
-}
-
-void PinTo(pid_t pid, int cpu) {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  CPU_SET(cpu, &set);
-  sched_setaffinity(pid, sizeof set, &set);
 }
 
 // A child calling getppid as fast as it can until killed.
@@ -72,17 +66,6 @@ void OneCallOnEachCpu() {
   }
 }
 
-uint64_t Figure(const std::string& text, const std::string& pattern) {
-  std::smatch m;
-  uint64_t n = 0;
-  if (!std::regex_search(text, m, std::regex(pattern))) {
-    ADD_FAILURE() << "no \"" << pattern << "\" in " << text;
-    return 0;
-  }
-  EXPECT_TRUE(absl::SimpleAtoi(m[1].str(), &n));
-  return n;
-}
-
 TEST(RunReaderStoppedTest, FiveSecondsStoppedUnderLoadLosesNothingUncountedAndStateStaysRight) {
   ASSERT_EQ(geteuid(), 0u) << "kestrel tests never skip: run as root";
   RunTempDir dir;
@@ -93,13 +76,7 @@ TEST(RunReaderStoppedTest, FiveSecondsStoppedUnderLoadLosesNothingUncountedAndSt
   // the ring overflows and the losses are the probe's to count.
   KestrelProcess run({"run", "-r", rules, "--no-pin", "--buffer-bytes", "1M", "-o",
                       "load_shedding.enabled=false"});
-  bool ready = false;
-  for (int i = 0; i < 100 && !ready; ++i) {
-    ExecTrue(absl::StrCat(mark, "-ready-", i));
-    ready = run.WaitForLine(absl::StrCat(mark, "-ready-", i, " "), std::chrono::milliseconds(300))
-                .has_value();
-  }
-  ASSERT_TRUE(ready) << run.Wait().err;
+  ASSERT_TRUE(WaitUntilExecAlerts(run, mark)) << run.Wait().err;
 
   const pid_t flood = StartFlood();
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
@@ -150,28 +127,26 @@ TEST(RunReaderStoppedTest, FiveSecondsStoppedUnderLoadLosesNothingUncountedAndSt
   // The process spawned in the gap, and its child, as they are.
   ASSERT_TRUE(child_alert) << r.err;
   EXPECT_TRUE(absl::StrContains(*child_alert, absl::StrCat("ppid=", gap_child, " pname=sh")))
-      << "the child of " << gap_child << ": " << *child_alert << "\n" << r.out;
+      << "the child of " << gap_child << ": " << *child_alert << "\n"
+      << r.out;
   ASSERT_TRUE(self_alert) << r.err;
   EXPECT_TRUE(absl::StrContains(
       *self_alert, absl::StrCat("pid=", gap_child, " ppid=", getpid(), " pname=kestrel_e2e_tes")))
       << *self_alert;
 
   // Every record accounted for: read, left unread or dropped by cause.
-  const uint64_t attempted = Figure(r.err, R"(records attempted (\d+):)");
-  const uint64_t consumed = Figure(r.err, R"(: consumed (\d+) )");
-  const uint64_t unread = Figure(r.err, R"(left unread (\d+),)");
-  const uint64_t dropped = Figure(r.err, R"(, left unread \d+, dropped (\d+) \()");
-  const uint64_t ring_full = Figure(r.err, R"(, left unread \d+, dropped \d+ \(ring full (\d+),)");
-  EXPECT_EQ(attempted, consumed + unread + dropped) << r.err;
-  EXPECT_EQ(unread, 0u) << r.err;
+  const RecordAccounting a = ExpectEveryRecordAccountedFor(r.err);
+  const uint64_t ring_full =
+      StatsFigure(r.err, R"(, left unread \d+, dropped \d+ \(ring full (\d+),)");
+  EXPECT_EQ(a.unread, 0u) << r.err;
   EXPECT_GT(ring_full, 0u) << "the gap overflowed nothing: " << r.err;
-  EXPECT_EQ(dropped, ring_full) << r.err;  // no other cause
+  EXPECT_EQ(a.dropped, ring_full) << r.err;  // no other cause
   // The engine's own line: the same drops, every one named by a marker in
   // the stream.
-  EXPECT_EQ(Figure(r.err, R"(events \d+, dropped (\d+) \(ring full)"), dropped) << r.err;
-  EXPECT_EQ(Figure(r.err, R"(drop markers \d+ for (\d+) records)"), ring_full) << r.err;
-  EXPECT_EQ(Figure(r.err, R"(kestrel run: .*drop markers (\d+) for)"),
-            Figure(r.err, R"(written \d+, drop markers (\d+))"))
+  EXPECT_EQ(StatsFigure(r.err, R"(events \d+, dropped (\d+) \(ring full)"), a.dropped) << r.err;
+  EXPECT_EQ(StatsFigure(r.err, R"(drop markers \d+ for (\d+) records)"), ring_full) << r.err;
+  EXPECT_EQ(StatsFigure(r.err, R"(kestrel run: .*drop markers (\d+) for)"),
+            StatsFigure(r.err, R"(written \d+, drop markers (\d+))"))
       << r.err;
 }
 
