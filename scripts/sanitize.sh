@@ -26,7 +26,10 @@ case $kind in
   tsan)
     sanitizers=thread
     targets=(kestrel_unit_tests kestrel_alerts_tests kestrel_integration_tests)
-    tests='^(unit\.(AlertOutputsTest|RingMergerTest|MpscRingReaderTest|MpscBlockReaderTest|SettingsStoreTest)\.|integration\.(.*/)?(MpscRingTest|OrderingTest)\.)'
+    # Alert channel workers; the ring merger and the MPSC readers; the
+    # settings seqlock; live rings read while threads on both CPUs write,
+    # of every ring kind, with drops, merged across per-CPU rings.
+    tests='^(unit\.(AlertOutputsTest|RingMergerTest|MpscRingReaderTest|MpscBlockReaderTest|SettingsStoreTest)\.|integration\.((.*/)?(MpscRingTest|RingKindTest|OrderingTest|DropMarkerTest)\.|GenericCaptureTest\.PerCpuRingsMergeInTimestampOrder$))'
     ;;
   *)
     echo "sanitize.sh: unknown kind '$kind' (asan or tsan)" >&2
