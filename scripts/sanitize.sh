@@ -6,8 +6,8 @@
 # asan: AddressSanitizer + UndefinedBehaviorSanitizer (and LeakSanitizer),
 #       every unit and integration test, into build-asan/.
 # tsan: ThreadSanitizer, the tests of the threaded parts (alert channel
-#       workers, the ring merger and the consumers of several rings), into
-#       build-tsan/.
+#       workers, the ring merger, the settings seqlock and the consumers of
+#       live rings of every kind), into build-tsan/.
 # The first report fails its test (-fno-sanitize-recover=all, halt_on_error).
 # Suppressions, for third-party code only, are in scripts/sanitizers/.
 set -euo pipefail
@@ -25,11 +25,9 @@ case $kind in
     ;;
   tsan)
     sanitizers=thread
-    targets=(kestrel_unit_tests kestrel_alerts_tests kestrel_integration_tests)
-    # Alert channel workers; the ring merger and the MPSC readers; the
-    # settings seqlock; live rings read while threads on both CPUs write,
-    # of every ring kind, with drops, merged across per-CPU rings.
-    tests='^(unit\.(AlertOutputsTest|RingMergerTest|MpscRingReaderTest|MpscBlockReaderTest|SettingsStoreTest)\.|integration\.((.*/)?(MpscRingTest|RingKindTest|OrderingTest|DropMarkerTest)\.|GenericCaptureTest\.PerCpuRingsMergeInTimestampOrder$))'
+    # One binary of the tests of the threaded parts (test/tsan/CMakeLists.txt).
+    targets=(kestrel_threaded_tests)
+    tests='^tsan\.'
     ;;
   *)
     echo "sanitize.sh: unknown kind '$kind' (asan or tsan)" >&2

@@ -114,6 +114,26 @@ TEST(RunLoadSheddingTest, DryRunSaysWhatWouldBeThinnedAndBadFillsAreUsageErrors)
             "(0.5)\n");
 }
 
+// A live start says what shedding will do, also when it will do nothing.
+TEST(RunLoadSheddingTest, ALiveStartWithSheddingDisabledSaysSo) {
+  ASSERT_EQ(geteuid(), 0u) << "kestrel tests never skip: run as root";
+  RunTempDir dir;
+  const std::string rules = dir.File("rules.yaml");
+  WriteWhole(rules, ShedRules(dir.path()));
+  KestrelProcess run({"run", "-r", rules, "--no-pin", "-o", "load_shedding.enabled=false"});
+  bool ready = false;
+  for (int i = 0; i < 100 && !ready; ++i) {
+    const std::string path = dir.File(absl::StrCat("need-ready-", i));
+    ASSERT_EQ(mkdir(path.c_str(), 0700), 0);
+    ready = run.WaitForLine(path, std::chrono::milliseconds(300)).has_value();
+  }
+  run.Signal(SIGINT);
+  const CliResult r = run.Wait();
+  EXPECT_TRUE(ready) << r.err;
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(absl::StrContains(r.err, "kestrel run: load shedding off\n")) << r.err;
+}
+
 TEST(RunLoadSheddingTest, AStarvedReaderShedsWhatNoKeptRuleNeedsAndLosesNothingElse) {
   ASSERT_EQ(geteuid(), 0u) << "kestrel tests never skip: run as root";
   const int n_cpus = static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));

@@ -10,6 +10,8 @@
 #include <chrono>
 #include <utility>
 
+#include "absl/strings/numbers.h"
+
 namespace kestrel::cli::bench {
 
 absl::StatusOr<KestrelRunChild> KestrelRunChild::Start(const std::vector<std::string>& args) {
@@ -83,6 +85,31 @@ int KestrelRunChild::Stop() {
   pid_ = -1;
   Read(0);
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+std::optional<uint64_t> NumberAfter(std::string_view line, std::string_view key) {
+  const size_t at = line.find(key);
+  if (at == std::string_view::npos) return std::nullopt;
+  std::string_view rest = line.substr(at + key.size());
+  size_t n = 0;
+  while (n < rest.size() && rest[n] >= '0' && rest[n] <= '9') ++n;
+  uint64_t value = 0;
+  if (n == 0 || !absl::SimpleAtoi(absl::string_view(rest.data(), n), &value)) return std::nullopt;
+  return value;
+}
+
+std::optional<RunAccounting> FinalAccounting(const std::vector<std::string>& lines) {
+  std::optional<RunAccounting> found;
+  for (const std::string& line : lines) {
+    if (!line.starts_with("records attempted ")) continue;
+    std::optional<uint64_t> a = NumberAfter(line, "records attempted ");
+    std::optional<uint64_t> c = NumberAfter(line, "consumed ");
+    std::optional<uint64_t> u = NumberAfter(line, "left unread ");
+    std::optional<uint64_t> d = NumberAfter(line, ", dropped ");
+    std::optional<uint64_t> w = NumberAfter(line, "written ");
+    if (a && c && u && d && w) found = RunAccounting{*a, *c, *u, *d, *w};
+  }
+  return found;
 }
 
 }  // namespace kestrel::cli::bench

@@ -6,7 +6,10 @@
 
 #include <sys/types.h>
 
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -42,6 +45,18 @@ class KestrelRunChild {
   std::string partial_;
   std::vector<std::string> lines_;
 };
+
+// The unsigned number right after `key` in `line`, if any.
+std::optional<uint64_t> NumberAfter(std::string_view line, std::string_view key);
+
+// A run's last words on its records: "records attempted A: consumed C ...,
+// left unread U, dropped D (...); written W ...".
+struct RunAccounting {
+  uint64_t attempted = 0, consumed = 0, left_unread = 0, dropped = 0, written = 0;
+};
+
+// The accounting line among `lines`, if the run printed a whole one.
+std::optional<RunAccounting> FinalAccounting(const std::vector<std::string>& lines);
 
 }  // namespace kestrel::cli::bench
 

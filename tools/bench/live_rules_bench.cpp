@@ -8,10 +8,9 @@
 
 #include <chrono>
 #include <cstdint>
-#include <regex>
+#include <optional>
 #include <vector>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
 #include "bench/bench_stats.h"
 #include "bench/kestrel_run_child.h"
@@ -59,15 +58,6 @@ double OpenClosePairsPerSecond(double seconds) {
   return static_cast<double>(total) / seconds;
 }
 
-uint64_t FigureIn(const std::vector<std::string>& lines, const std::regex& re) {
-  uint64_t n = 0;
-  std::smatch m;
-  for (const std::string& line : lines) {
-    if (std::regex_search(line, m, re)) (void)absl::SimpleAtoi(m[1].str(), &n);
-  }
-  return n;
-}
-
 }  // namespace
 
 absl::Status AddLiveRulesRows(BenchReport& report, const std::string& rules,
@@ -92,8 +82,10 @@ absl::Status AddLiveRulesRows(BenchReport& report, const std::string& rules,
     if (const int rc = run->Stop(); rc != 0) {
       return absl::InternalError(absl::StrFormat("kestrel run exited with %d", rc));
     }
-    attempted += FigureIn(run->lines(), std::regex(R"(^records attempted (\d+):)"));
-    dropped += FigureIn(run->lines(), std::regex(R"(, left unread \d+, dropped (\d+) \()"));
+    const std::optional<RunAccounting> records = FinalAccounting(run->lines());
+    if (!records) return absl::InternalError("kestrel run printed no record accounting");
+    attempted += records->attempted;
+    dropped += records->dropped;
   }
   BenchRow slowdown = Row(absl::StrFormat("live: openat+close on every CPU under kestrel run "
                                           "with %s, slowdown",

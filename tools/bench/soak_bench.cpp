@@ -19,7 +19,6 @@
 #include <thread>
 #include <vector>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -36,18 +35,6 @@ constexpr double kPlateauPct = 2.0;   // the issue's bound on the last window's 
 constexpr double kLongWindowS = 300;  // "the last 5 minutes"
 constexpr auto kStartTimeout = std::chrono::seconds(60);
 constexpr char kStatsPrefix[] = "kestrel run: events ";
-
-// The unsigned number right after `key` in `line`, if any.
-std::optional<uint64_t> NumberAfter(std::string_view line, std::string_view key) {
-  const size_t at = line.find(key);
-  if (at == std::string_view::npos) return std::nullopt;
-  std::string_view rest = line.substr(at + key.size());
-  size_t n = 0;
-  while (n < rest.size() && rest[n] >= '0' && rest[n] <= '9') ++n;
-  uint64_t value = 0;
-  if (n == 0 || !absl::SimpleAtoi(absl::string_view(rest.data(), n), &value)) return std::nullopt;
-  return value;
-}
 
 std::optional<double> RssMb(pid_t pid) {
   std::ifstream status("/proc/" + std::to_string(pid) + "/status");
@@ -71,7 +58,7 @@ struct Sample {
 
 struct FinalCounts {
   uint64_t events = 0, alerts = 0, threads = 0, evicted = 0;
-  uint64_t attempted = 0, consumed = 0, left_unread = 0, dropped = 0, written = 0;
+  RunAccounting records;
   std::string drops_line;  // the run's own words, for the note
   bool complete = false;
 };
@@ -87,17 +74,10 @@ FinalCounts ParseFinal(const std::vector<std::string>& lines) {
       const size_t from = line.find("dropped ");
       f.drops_line = line.substr(from, line.find(')', from) + 1 - from);
     }
-    if (line.rfind("records attempted ", 0) == 0) {
-      std::optional<uint64_t> a = NumberAfter(line, "records attempted ");
-      std::optional<uint64_t> c = NumberAfter(line, "consumed ");
-      std::optional<uint64_t> u = NumberAfter(line, "left unread ");
-      std::optional<uint64_t> d = NumberAfter(line, ", dropped ");
-      std::optional<uint64_t> w = NumberAfter(line, "written ");
-      if (a && c && u && d && w) {
-        f.attempted = *a, f.consumed = *c, f.left_unread = *u, f.dropped = *d, f.written = *w;
-        f.complete = true;
-      }
-    }
+  }
+  if (std::optional<RunAccounting> records = FinalAccounting(lines)) {
+    f.records = *records;
+    f.complete = true;
   }
   return f;
 }
@@ -202,20 +182,21 @@ absl::StatusOr<BenchReport> RunSoakBench(const SoakBenchOptions& options) {
   report.rows.push_back(Row("events evaluated per second (median)",
                             MedianOf(samples, &Sample::events_per_s), "events/s"));
   report.rows.push_back(Row("events evaluated", static_cast<double>(final.events), "events"));
-  BenchRow dropped = Row("records dropped", static_cast<double>(final.dropped), "records");
+  BenchRow dropped = Row("records dropped", static_cast<double>(final.records.dropped), "records");
   dropped.note = final.drops_line;
   report.rows.push_back(dropped);
   report.rows.push_back(Row("alerts", static_cast<double>(final.alerts), "alerts"));
-  const double unaccounted =
-      static_cast<double>(final.attempted) -
-      static_cast<double>(final.consumed + final.left_unread + final.dropped);
+  const double unaccounted = static_cast<double>(final.records.attempted) -
+                             static_cast<double>(final.records.consumed +
+                                                 final.records.left_unread + final.records.dropped);
   BenchRow accounting =
       Row("records attempted - (consumed + left unread + dropped)", unaccounted, "records");
   // Judge() measures misses relative to the target, which 0 has no room for.
   accounting.target = 0;
   accounting.met = unaccounted == 0;
-  accounting.note = absl::StrCat(unaccounted == 0 ? "target met" : "accounting does not add up",
-                                 "; attempted ", final.attempted, ", written ", final.written);
+  accounting.note =
+      absl::StrCat(unaccounted == 0 ? "target met" : "accounting does not add up", "; attempted ",
+                   final.records.attempted, ", written ", final.records.written);
   report.rows.push_back(accounting);
 
   report.notes.push_back(absl::StrFormat(

@@ -7,7 +7,6 @@
 #include <cstdint>
 #include <string>
 
-#include "absl/strings/str_format.h"
 #include "libpman.h"
 
 namespace kestrel::cli {

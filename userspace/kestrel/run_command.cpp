@@ -232,9 +232,9 @@ SheddingPlan SheddingPlanOf(const RunSetup& setup) {
 
 // Has the probe sample that, should the reader fall behind.
 void PlanLoadShedding(const RunSetup& setup, LoadShedder& shedder) {
-  if (!setup.config.load_shedding.enabled) return;
   SheddingPlan plan = SheddingPlanOf(setup);
   Say(DescribeShedding(plan, setup.config.load_shedding));
+  if (!setup.config.load_shedding.enabled) return;
   if (absl::Status s = shedder.Apply(std::move(plan)); !s.ok()) Say(std::string(s.message()));
 }
 

@@ -32,14 +32,21 @@ std::string Names(const std::vector<uint32_t>& ids) { return SyscallNameList(ids
 
 std::optional<ProbeTuning> ProbeTuning::Read(pman_handle* handle) {
   ProbeTuning t;
-  const size_t n = pman_syscall_table_size();
-  t.interesting.resize(n);
-  t.drop_classes.resize(n);
-  if (pman_get_capture_settings(handle, &t.settings) != 0 ||
-      pman_get_syscall_tables(handle, t.interesting.data(), t.drop_classes.data(), n) != 0) {
-    return std::nullopt;
-  }
+  if (!t.ReadFrom(handle)) return std::nullopt;
   return t;
+}
+
+bool ProbeTuning::ReadFrom(pman_handle* handle) {
+  const size_t n = pman_syscall_table_size();
+  interesting.resize(n);
+  drop_classes.resize(n);
+  return pman_get_capture_settings(handle, &settings) == 0 &&
+         pman_get_syscall_tables(handle, interesting.data(), drop_classes.data(), n) == 0;
+}
+
+bool ProbeTuning::SameAs(const ProbeTuning& other) const {
+  return std::memcmp(&settings, &other.settings, sizeof settings) == 0 &&
+         interesting == other.interesting && drop_classes == other.drop_classes;
 }
 
 std::vector<std::string> DescribeTuningChanges(const ProbeTuning& was, const ProbeTuning& now) {
@@ -80,10 +87,9 @@ std::vector<std::string> DescribeTuningChanges(const ProbeTuning& was, const Pro
 void TamperWatch::Expect() { expected_ = ProbeTuning::Read(handle_); }
 
 std::optional<engine::alerts::Alert> TamperWatch::Check(uint64_t wall_ns) {
-  std::optional<ProbeTuning> now = ProbeTuning::Read(handle_);
-  if (!now || !expected_) return std::nullopt;
-  const std::vector<std::string> changes = DescribeTuningChanges(*expected_, *now);
-  expected_ = std::move(now);
+  if (!expected_ || !now_.ReadFrom(handle_) || now_.SameAs(*expected_)) return std::nullopt;
+  const std::vector<std::string> changes = DescribeTuningChanges(*expected_, now_);
+  std::swap(*expected_, now_);
   if (changes.empty()) return std::nullopt;
   ++changes_seen_;
   const std::string text = absl::StrJoin(changes, "; ");

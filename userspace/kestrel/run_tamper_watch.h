@@ -27,6 +27,11 @@ struct ProbeTuning {
 
   // Reads it from the probe behind `handle`; nullopt if it cannot.
   static std::optional<ProbeTuning> Read(pman_handle* handle);
+  // Reads it into `*this`, reusing its buffers; false if it cannot.
+  bool ReadFrom(pman_handle* handle);
+
+  // Byte for byte, padding included: what the probe reads is bytes.
+  bool SameAs(const ProbeTuning& other) const;
 };
 
 // What changed from `was` to `now`, one phrase each, in settings-table
@@ -54,6 +59,9 @@ class TamperWatch {
  private:
   pman_handle* handle_;
   std::optional<ProbeTuning> expected_;
+  // Checked once per consumer batch: read into the same buffers each time,
+  // and described only when something differs.
+  ProbeTuning now_;
   uint64_t changes_seen_ = 0;
 };
 

@@ -19,6 +19,9 @@ namespace {
 // Every string fits under this, every list under the buffer bound: a
 // thread record with all of them full still fits KESTREL_MAX_RECORD_BYTES.
 constexpr size_t kMaxStringParam = 4096;
+// Records sit back to back in one buffer, each starting 8-aligned as its
+// header requires (as in capture files).
+constexpr size_t Padded(size_t len) { return (len + 7) & ~size_t{7}; }
 constexpr size_t kMaxListParam = static_cast<size_t>(KESTREL_MAX_BUFFER_PARAM_BYTES);
 
 constexpr uint32_t kThreadParams = 29;
@@ -71,7 +74,7 @@ class RecordBuilder {
     for (const std::string& p : params_) len += p.size();
     h.len = static_cast<uint32_t>(len);
     const size_t start = out.size();
-    out.resize(start + len);
+    out.resize(start + Padded(len));
     uint8_t* at = out.data() + start;
     std::memcpy(at, &h, sizeof(h));
     at += sizeof(h);
@@ -213,6 +216,7 @@ absl::Status SnapshotRecords::AddRecord(const kestrel_record_header* record) {
   }
   const auto* b = reinterpret_cast<const uint8_t*>(record);
   bytes_.insert(bytes_.end(), b, b + record->len);
+  bytes_.resize(bytes_.size() - record->len + Padded(record->len));
   ++count_;
   return absl::OkStatus();
 }
@@ -223,7 +227,7 @@ void SnapshotRecords::ForEach(
   for (size_t at = 0; at < bytes_.size();) {
     const auto* h = reinterpret_cast<const kestrel_record_header*>(bytes_.data() + at);
     visit(h);
-    at += h->len;
+    at += Padded(h->len);
   }
 }
 

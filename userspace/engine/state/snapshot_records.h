@@ -59,6 +59,7 @@ class SnapshotRecords {
   absl::Status AddRecord(const kestrel_record_header* record);
 
   size_t size() const { return count_; }
+  // The records, each padded to 8 bytes.
   std::span<const uint8_t> bytes() const { return bytes_; }
 
   // Calls `visit` on every record, in order.
