@@ -9,11 +9,7 @@ namespace {
 
 // Fills what is derived from the parameter list.
 std::vector<EventInfo>* WithDerived(std::vector<EventInfo>* events) {
-  for (EventInfo& e : *events) {
-    for (size_t i = 0; i < e.params.size(); ++i) {
-      if (e.params[i].source == KPS_RET) e.return_index = static_cast<int>(i);
-    }
-  }
+  for (EventInfo& e : *events) DeriveParamIndexes(e);
   return events;
 }
 
@@ -28,7 +24,7 @@ const std::vector<EventInfo>& Events() {
 
 const std::vector<EventInfo>& Others() {
   static const auto* events =
-      new std::vector<EventInfo>{KESTREL_OTHER_EVENTS(KESTREL_OTHER_EVENT_INFO)};
+      WithDerived(new std::vector<EventInfo>{KESTREL_OTHER_EVENTS(KESTREL_OTHER_EVENT_INFO)});
   return *events;
 }
 
@@ -38,9 +34,51 @@ const std::vector<EventInfo>& Others() {
 
 }  // namespace
 
+std::string_view KnownParamName(KnownParam p) {
+  switch (p) {
+    case KnownParam::kFd:
+      return "fd";
+    case KnownParam::kDirfd:
+      return "dirfd";
+    case KnownParam::kName:
+      return "name";
+    case KnownParam::kPath:
+      return "path";
+    case KnownParam::kFlags:
+      return "flags";
+    case KnownParam::kMode:
+      return "mode";
+    case KnownParam::kDev:
+      return "dev";
+    case KnownParam::kIno:
+      return "ino";
+  }
+  return {};
+}
+
+void DeriveParamIndexes(EventInfo& event) {
+  event.return_index = -1;
+  for (size_t i = 0; i < event.params.size(); ++i) {
+    if (event.params[i].source == KPS_RET) event.return_index = static_cast<int>(i);
+  }
+  for (size_t k = 0; k < kKnownParamCount; ++k) {
+    const int i = event.ParamIndex(KnownParamName(static_cast<KnownParam>(k)));
+    // An index past int8_t's range (no event has that many parameters)
+    // counts as absent rather than wrapping.
+    event.known_index[k] = static_cast<int8_t>(i <= INT8_MAX ? i : -1);
+  }
+}
+
 int EventInfo::ParamIndex(std::string_view param) const {
+  if (param.empty()) return -1;
+  // Names are short and mostly differ in length or first letter: checking
+  // those inline leaves one full compare, on the likely match (decoders
+  // look parameters up by name several times per event).
   for (size_t i = 0; i < params.size(); ++i) {
-    if (params[i].name == param) return static_cast<int>(i);
+    const std::string_view name = params[i].name;
+    if (name.size() == param.size() && name.front() == param.front() && name == param) {
+      return static_cast<int>(i);
+    }
   }
   return -1;
 }

@@ -4,6 +4,8 @@
 #ifndef KESTREL_ENGINE_DECODE_EVENT_SCHEMA_H_
 #define KESTREL_ENGINE_DECODE_EVENT_SCHEMA_H_
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -19,6 +21,15 @@ struct ParamInfo {
   kestrel_flag_set flag_set;
 };
 
+// Parameter names the state and the fields read on most events. Their
+// positions are found once per event type (EventInfo::known_index), so
+// reading them costs no name compare per event.
+enum class KnownParam : uint8_t { kFd, kDirfd, kName, kPath, kFlags, kMode, kDev, kIno };
+inline constexpr size_t kKnownParamCount = 8;
+
+// The parameter name `p` stands for ("fd", "dirfd" ...).
+std::string_view KnownParamName(KnownParam p);
+
 struct EventInfo {
   uint16_t type;             // enum kestrel_event_type
   std::string_view name;     // e.g. "OPENAT"
@@ -27,10 +38,18 @@ struct EventInfo {
 
   // Index of the parameter called `name`, or -1.
   int ParamIndex(std::string_view param) const;
+  // The same for a known name, without a compare.
+  int ParamIndex(KnownParam param) const { return known_index[static_cast<size_t>(param)]; }
   // Index of the syscall's return value (the KPS_RET parameter), or -1.
   // Read it by position: its name follows Falco's ("res", "fd" ...).
   int return_index = -1;
+  // By KnownParam: the index of the parameter of that name, or -1.
+  std::array<int8_t, kKnownParamCount> known_index = {-1, -1, -1, -1, -1, -1, -1, -1};
 };
+
+// Fills what `event` derives from its parameter list: return_index and
+// known_index. Every schema table calls it on its events.
+void DeriveParamIndexes(EventInfo& event);
 
 // Every specific event, by increasing type.
 const std::vector<EventInfo>& AllEvents();

@@ -1,5 +1,7 @@
 #include "generic_syscall.h"
 
+#include <cstring>
+
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
 #include "shared/event_types.h"
@@ -12,18 +14,21 @@ absl::StatusOr<GenericSyscall> DecodeGenericSyscall(const RecordView& record) {
     return absl::InvalidArgumentError(absl::StrFormat(
         "not a generic syscall record: type %u with %u parameters", h.type, h.nparams));
   }
-  GenericSyscall out;
-  absl::StatusOr<uint64_t> id = record.Integer<uint64_t>(0);
-  if (!id.ok()) return id.status();
-  out.id = static_cast<uint32_t>(*id);
-  for (uint32_t i = 0; i < out.args.size(); ++i) {
-    absl::StatusOr<uint64_t> arg = record.Integer<uint64_t>(1 + i);
-    if (!arg.ok()) return arg.status();
-    out.args[i] = *arg;
+  // Every parameter is an 8-byte integer (id, six arguments, return value):
+  // the sizes are checked once, then read without a StatusOr each.
+  for (uint32_t i = 0; i < KESTREL_GENERIC_NPARAMS; ++i) {
+    const size_t got = record.param(i).size();
+    if (got != sizeof(uint64_t)) return ParamSizeError(i, sizeof(uint64_t), got);
   }
-  absl::StatusOr<int64_t> ret = record.Integer<int64_t>(7);
-  if (!ret.ok()) return ret.status();
-  out.ret = *ret;
+  const auto read = [&record](uint32_t i) {
+    uint64_t v;
+    std::memcpy(&v, record.param(i).data(), sizeof(v));
+    return v;
+  };
+  GenericSyscall out;
+  out.id = static_cast<uint32_t>(read(0));
+  for (uint32_t i = 0; i < out.args.size(); ++i) out.args[i] = read(1 + i);
+  out.ret = static_cast<int64_t>(read(7));
   return out;
 }
 

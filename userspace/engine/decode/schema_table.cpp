@@ -42,10 +42,7 @@ void SchemaTable::Index() {
   uint16_t max_type = 0;
   for (EventInfo& e : events_) {
     max_type = std::max(max_type, e.type);
-    e.return_index = -1;
-    for (size_t i = 0; i < e.params.size(); ++i) {
-      if (e.params[i].source == KPS_RET) e.return_index = static_cast<int>(i);
-    }
+    DeriveParamIndexes(e);
   }
   index_by_type_.assign(events_.empty() ? 0 : size_t{max_type} + 1, -1);
   for (size_t i = 0; i < events_.size(); ++i) {

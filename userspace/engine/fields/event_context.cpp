@@ -13,13 +13,13 @@ int64_t EventFd(const DecodedEvent& event) {
     // listener, not what the call is about.
     return -1;
   }
-  if (const int i = info.ParamIndex("fd"); i >= 0 && info.params[i].type == KPT_FD) {
-    return event.Int("fd").value_or(-1);
+  if (const int i = info.ParamIndex(KnownParam::kFd); i >= 0 && info.params[i].type == KPT_FD) {
+    return event.Int(KnownParam::kFd).value_or(-1);
   }
   // A call on a path relative to a directory fd (unlinkat, mkdirat ...) is
   // about that folder, as Falco has it; AT_FDCWD names none.
-  if (const int i = info.ParamIndex("dirfd"); i >= 0 && info.params[i].type == KPT_FD) {
-    const int64_t dirfd = event.Int("dirfd").value_or(-1);
+  if (const int i = info.ParamIndex(KnownParam::kDirfd); i >= 0 && info.params[i].type == KPT_FD) {
+    const int64_t dirfd = event.Int(KnownParam::kDirfd).value_or(-1);
     return dirfd >= 0 ? dirfd : -1;
   }
   return -1;

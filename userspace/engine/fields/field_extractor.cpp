@@ -253,20 +253,21 @@ bool FieldExtractor::ReadParam(FieldId id, bool raw, FieldValue& out) {
   return Str(out, s);
 }
 
+std::string_view FieldExtractor::Syscall() const {
+  if (ctx_.event != nullptr) return ctx_.event->info().syscall;
+  return ctx_.generic != nullptr ? SyscallName(ctx_.generic->id) : std::string_view();
+}
+
+std::optional<int64_t> FieldExtractor::Return() const {
+  if (ctx_.event != nullptr) return ctx_.event->Return();
+  if (ctx_.generic != nullptr) return ctx_.generic->ret;
+  return std::nullopt;
+}
+
 bool FieldExtractor::ReadEvt(FieldId id, FieldValue& out) {
-  const kestrel_record_header& h = *ctx_.header;
-  const std::string_view syscall = ctx_.event != nullptr     ? ctx_.event->info().syscall
-                                   : ctx_.generic != nullptr ? SyscallName(ctx_.generic->id)
-                                                             : std::string_view();
-  std::optional<int64_t> ret;
-  if (ctx_.event != nullptr) {
-    ret = ctx_.event->Return();
-  } else if (ctx_.generic != nullptr) {
-    ret = ctx_.generic->ret;
-  }
   switch (id.kind) {
     case FieldKind::kEvtType:
-      if (!syscall.empty()) return Str(out, syscall);
+      if (const std::string_view syscall = Syscall(); !syscall.empty()) return Str(out, syscall);
       // Events of no syscall (scheduler hooks) go by their schema name.
       return ctx_.event != nullptr && Str(out, ctx_.event->info().name);
     case FieldKind::kEvtDir:
@@ -283,7 +284,8 @@ bool FieldExtractor::ReadEvt(FieldId id, FieldValue& out) {
     }
     case FieldKind::kEvtRawtime:
       return Uint(out, WallNs());
-    case FieldKind::kEvtRes:
+    case FieldKind::kEvtRes: {
+      const std::optional<int64_t> ret = Return();
       if (!ret) return false;
       if (*ret >= 0) return Str(out, "SUCCESS");
       // Errors are -1..-4095 (MAX_ERRNO); anything below is no errno, and
@@ -292,17 +294,23 @@ bool FieldExtractor::ReadEvt(FieldId id, FieldValue& out) {
         if (const char* e = strerrorname_np(static_cast<int>(-*ret))) return Str(out, e);
       }
       return Str(out, "UNKNOWN");
-    case FieldKind::kEvtRawres:
+    }
+    case FieldKind::kEvtRawres: {
+      const std::optional<int64_t> ret = Return();
       return ret && Int(out, *ret);
-    case FieldKind::kEvtFailed:
+    }
+    case FieldKind::kEvtFailed: {
+      const std::optional<int64_t> ret = Return();
       return Bool(out, ret && *ret < 0);
+    }
     case FieldKind::kEvtIsOpenRead:
     case FieldKind::kEvtIsOpenWrite:
     case FieldKind::kEvtIsOpenExec: {
       out.b = false;
       if (ctx_.event == nullptr) return true;
-      const std::optional<int64_t> flags = ctx_.event->Int("flags");
-      const std::optional<int64_t> mode = ctx_.event->Int("mode");
+      const std::string_view syscall = Syscall();
+      const std::optional<int64_t> flags = ctx_.event->Int(KnownParam::kFlags);
+      const std::optional<int64_t> mode = ctx_.event->Int(KnownParam::kMode);
       constexpr int64_t kExecBits = S_IXUSR | S_IXGRP | S_IXOTH;
       if (IsOpenEvent(syscall) && flags) {
         const int64_t access = *flags & O_ACCMODE;
@@ -348,11 +356,12 @@ bool FieldExtractor::ReadEvt(FieldId id, FieldValue& out) {
     }
     case FieldKind::kEvtCount:
       return Uint(out, 1);
-    case FieldKind::kEvtCategory:
+    case FieldKind::kEvtCategory: {
+      const std::string_view syscall = Syscall();
       return Str(
           out, syscall.empty() ? std::string_view("other") : EventCategory(syscall, ctx_.fd_info));
+    }
     default:
-      (void)h;
       return false;
   }
 }
@@ -556,9 +565,14 @@ bool FieldExtractor::ReadFd(FieldId id, FieldValue& out) {
   const FdInfo* fd = ctx_.fd_info;
   if (fd == nullptr) return false;
   // Which end is the client: a socket that accepted (or listens) is the
-  // server's, one that connected the client's.
-  const SocketAddress& client = fd->is_server ? fd->remote : fd->local;
-  const SocketAddress& server = fd->is_server ? fd->local : fd->remote;
+  // server's, one that connected the client's. Worked out only by the
+  // socket fields: most reads are of a file's name.
+  const auto client = [fd]() -> const SocketAddress& {
+    return fd->is_server ? fd->remote : fd->local;
+  };
+  const auto server = [fd]() -> const SocketAddress& {
+    return fd->is_server ? fd->local : fd->remote;
+  };
   const bool ip = IsIpSocket(fd);
   switch (id.kind) {
     case FieldKind::kFdType:
@@ -584,17 +598,17 @@ bool FieldExtractor::ReadFd(FieldId id, FieldValue& out) {
     case FieldKind::kFdNet: {
       if (!ip) return false;
       std::vector<std::string_view>& both = ScratchList();
-      both.push_back(client.address);
-      both.push_back(server.address);
+      both.push_back(client().address);
+      both.push_back(server().address);
       out.items = both;
       return true;
     }
     case FieldKind::kFdCip:
     case FieldKind::kFdCnet:
-      return ip && Str(out, client.address);
+      return ip && Str(out, client().address);
     case FieldKind::kFdSip:
     case FieldKind::kFdSnet:
-      return ip && Str(out, server.address);
+      return ip && Str(out, server().address);
     case FieldKind::kFdLip:
     case FieldKind::kFdLnet:
       return ip && Str(out, fd->local.address);
@@ -603,13 +617,13 @@ bool FieldExtractor::ReadFd(FieldId id, FieldValue& out) {
       return ip && Str(out, fd->remote.address);
     case FieldKind::kFdPort:
       if (!ip) return false;
-      ports_ = {client.port, server.port};
+      ports_ = {client().port, server().port};
       out.uints = ports_;
       return true;
     case FieldKind::kFdCport:
-      return ip && Uint(out, client.port);
+      return ip && Uint(out, client().port);
     case FieldKind::kFdSport:
-      return ip && Uint(out, server.port);
+      return ip && Uint(out, server().port);
     case FieldKind::kFdLport:
       return ip && Uint(out, fd->local.port);
     case FieldKind::kFdRport:

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <deque>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,6 +42,10 @@ class FieldExtractor : public filter::FieldReader {
   std::string& Scratch();
   std::vector<std::string_view>& ScratchList();
 
+  // The event's syscall name (empty for events of no syscall) and return
+  // value, read only by the fields that need them.
+  std::string_view Syscall() const;
+  std::optional<int64_t> Return() const;
   bool ReadEvt(FieldId id, filter::FieldValue& out);
   bool ReadProc(FieldId id, filter::FieldValue& out);
   bool ReadUser(FieldId id, filter::FieldValue& out);

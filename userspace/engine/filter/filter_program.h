@@ -65,6 +65,7 @@ class FilterProgram {
   bool EvalComparison(Node& n);
   bool EvalValue(Node& n, ValueType type, const FieldValue& value);
   const FieldValue* Read(uint32_t slot);
+  static void Transform(Slot& slot);
 
   std::vector<std::unique_ptr<Slot>> slots_;
   absl::flat_hash_map<std::string, uint32_t> slot_index_;

@@ -76,29 +76,62 @@ std::optional<KeyPredicate> AsKeyPredicate(const Node& n, const Slot& slot) {
 
 }  // namespace
 
+namespace {
+
+// The top-level conjuncts of condition `root`: its children when it is an
+// `and`, else itself.
+std::vector<uint32_t> Conjuncts(const std::vector<std::unique_ptr<Node>>& nodes, uint32_t root) {
+  const Node& top = *nodes[root];
+  return top.kind == NodeKind::kAnd ? top.children : std::vector<uint32_t>{root};
+}
+
+bool ReadsSkipped(const Slot& slot, std::optional<uint32_t> skip_field) {
+  return skip_field && slot.spec.id == *skip_field && slot.transformers.empty();
+}
+
+}  // namespace
+
 std::vector<KeyPredicate> ProgramInspector::KeyPredicates(const FilterProgram& program,
                                                           FilterProgram::ConditionId id,
                                                           std::optional<uint32_t> skip_field) {
-  const uint32_t root = program.roots_[id];
-  const Node& top = *program.nodes_[root];
-  const std::vector<uint32_t> conjuncts =
-      top.kind == NodeKind::kAnd ? top.children : std::vector<uint32_t>{root};
   std::vector<KeyPredicate> out;
-  for (const uint32_t c : conjuncts) {
-    const Node& n = *program.nodes_[c];
-    if (n.kind != NodeKind::kCompare) continue;
-    const Slot& slot = *program.slots_[n.slot];
-    if (skip_field && slot.spec.id == *skip_field && slot.transformers.empty()) continue;
-    if (std::optional<KeyPredicate> p = AsKeyPredicate(n, slot)) out.push_back(*std::move(p));
+  for (KeyConjunct& c : KeyConjuncts(program, id, skip_field)) {
+    if (c.alternatives.size() == 1) out.push_back(std::move(c.alternatives.front()));
   }
   return out;
 }
 
-std::optional<std::string_view> ProgramInspector::ReadString(FilterProgram& program,
-                                                             uint32_t slot) {
-  const FieldValue* v = program.Read(slot);
-  if (v == nullptr) return std::nullopt;
-  return v->str;
+std::vector<KeyConjunct> ProgramInspector::KeyConjuncts(const FilterProgram& program,
+                                                        FilterProgram::ConditionId id,
+                                                        std::optional<uint32_t> skip_field) {
+  // The key predicate of comparison node `c`, if it is one.
+  const auto key_of = [&](uint32_t c) -> std::optional<KeyPredicate> {
+    const Node& n = *program.nodes_[c];
+    if (n.kind != NodeKind::kCompare) return std::nullopt;
+    return AsKeyPredicate(n, *program.slots_[n.slot]);
+  };
+  std::vector<KeyConjunct> out;
+  for (const uint32_t c : Conjuncts(program.nodes_, program.roots_[id])) {
+    const Node& n = *program.nodes_[c];
+    if (n.kind == NodeKind::kCompare) {
+      if (ReadsSkipped(*program.slots_[n.slot], skip_field)) continue;
+      if (std::optional<KeyPredicate> p = key_of(c)) out.push_back({{*std::move(p)}});
+      continue;
+    }
+    if (n.kind != NodeKind::kOr) continue;
+    KeyConjunct any;
+    for (const uint32_t branch : n.children) {
+      const Node& b = *program.nodes_[branch];
+      std::optional<KeyPredicate> p = key_of(branch);
+      if (!p || ReadsSkipped(*program.slots_[b.slot], skip_field)) {
+        any.alternatives.clear();
+        break;
+      }
+      any.alternatives.push_back(*std::move(p));
+    }
+    if (!any.alternatives.empty()) out.push_back(std::move(any));
+  }
+  return out;
 }
 
 }  // namespace kestrel::engine::filter

@@ -27,6 +27,14 @@ struct KeyPredicate {
   std::vector<std::string> values;
 };
 
+// A conjunct of a condition's top-level `and` that can only hold when one of
+// `alternatives` does: a key predicate alone, or an `or` each of whose
+// branches is one (Falco's `sensitive_files`: `fd.name in (...) or
+// fd.directory in (...)`), on the same field or not.
+struct KeyConjunct {
+  std::vector<KeyPredicate> alternatives;
+};
+
 class ProgramInspector {
  public:
   // The key predicates of condition `id`, leaving out those on a slot that
@@ -36,8 +44,23 @@ class ProgramInspector {
                                                  FilterProgram::ConditionId id,
                                                  std::optional<uint32_t> skip_field);
 
-  // The current event's value of string slot `slot`; nullopt when it has none.
-  static std::optional<std::string_view> ReadString(FilterProgram& program, uint32_t slot);
+  // The key conjuncts of condition `id`: its key predicates, each one
+  // alternative, and its `or` conjuncts whose every branch is a key
+  // predicate. An `or` with a branch on `skip_field` is none: that branch
+  // alone may hold.
+  static std::vector<KeyConjunct> KeyConjuncts(const FilterProgram& program,
+                                               FilterProgram::ConditionId id,
+                                               std::optional<uint32_t> skip_field);
+
+  // The current event's value of string slot `slot`, in the slot's cache;
+  // null when it has none. Inline: an index reads several slots on every
+  // event. A pointer, not a copy: the value was stored a moment ago as two
+  // words, and copying it whole (one 16-byte load) stalled on store
+  // forwarding.
+  static const std::string_view* ReadString(FilterProgram& program, uint32_t slot) {
+    const FieldValue* v = program.Read(slot);
+    return v != nullptr ? &v->str : nullptr;
+  }
 };
 
 }  // namespace kestrel::engine::filter

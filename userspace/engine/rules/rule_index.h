@@ -3,21 +3,25 @@
 // asks for that exact value (`=`, `in`), and one lookup per distinct
 // pattern length the rules whose `startswith` / `endswith` (or a `glob`'s
 // literal start or end) it meets, and one scan of the value for every
-// pattern the rules' `contains` look for (substring_set.h). Only
-// those rules, and the rules with no such predicate, are evaluated; the
-// lookups read fields through the program's per-event cache, so a field
-// is still extracted at most once per event.
+// pattern the rules' `contains` look for (substring_set.h). A conjunct
+// that is an `or` of such predicates (on one field or several) files its
+// rule under each of them. Only those rules, and the rules with no such
+// predicate, are evaluated; the lookups read fields through the program's
+// per-event cache, so a field is still extracted at most once per event.
 #ifndef KESTREL_ENGINE_RULES_RULE_INDEX_H_
 #define KESTREL_ENGINE_RULES_RULE_INDEX_H_
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "engine/filter/filter_program.h"
+#include "engine/filter/program_inspector.h"
 #include "engine/rules/substring_set.h"
 
 namespace kestrel::engine::rules {
@@ -39,15 +43,42 @@ class RuleIndex {
 
  private:
   using RuleList = std::vector<uint32_t>;
+
+  // The lengths and the first and last bytes of a table's keys: a value
+  // that misses them is no key, found without hashing it. Most events'
+  // values are in no rule's list, and most miss on one of the three.
+  class KeyFilter {
+   public:
+    void Add(std::string_view key);
+    bool MayHold(std::string_view value) const {
+      const size_t n = value.size() < 63 ? value.size() : 63;  // 63: that long or longer
+      if (!(lengths_ >> n & 1)) return false;
+      if (value.empty()) return true;
+      return Has(first_, value.front()) && Has(last_, value.back());
+    }
+
+   private:
+    using ByteSet = std::array<uint64_t, 4>;
+    static bool Has(const ByteSet& set, char c) {
+      const auto b = static_cast<uint8_t>(c);
+      return set[b >> 6] >> (b & 63) & 1;
+    }
+    uint64_t lengths_ = 0;
+    ByteSet first_{};
+    ByteSet last_{};
+  };
+
   struct ExactIndex {
     uint32_t slot = 0;
     absl::flat_hash_map<std::string, RuleList> by_value;
+    KeyFilter filter;  // of by_value's keys
   };
   struct AffixIndex {
     uint32_t slot = 0;
     bool suffix = false;
     std::vector<size_t> lengths;  // distinct pattern lengths, ascending
     absl::flat_hash_map<std::string, RuleList> by_pattern;
+    KeyFilter filter;  // of by_pattern's keys
   };
 
   struct ContainsIndex {
@@ -56,6 +87,9 @@ class RuleIndex {
     std::vector<RuleList> by_pattern;  // by SubstringSet id
   };
 
+  // Files `rule` under `key`'s values in the index of its slot and kind.
+  void File(uint32_t rule, const filter::KeyPredicate& key);
+  static void AddOnce(RuleList& list, uint32_t rule);
   void Collect(const RuleList& rules);
 
   RuleList always_;  // rules with no key predicate

@@ -52,7 +52,11 @@ void SubstringSet::Find(std::string_view text, std::vector<uint8_t>& seen, Fn&& 
   seen.assign(n_patterns_, 0);
   uint32_t state = 0;
   for (const char c : text) {
-    state = Step(state, static_cast<uint8_t>(c));
+    // Most bytes of a text leave the root where it is: that move is a table
+    // read, inline, and the root has no output to report.
+    const auto byte = static_cast<uint8_t>(c);
+    state = state == 0 ? root_next_[byte] : Step(state, byte);
+    if (state == 0) continue;
     for (uint32_t s = states_[state].output != kNone ? state : states_[state].dict; s != kNone;
          s = states_[s].dict) {
       const uint32_t id = states_[s].output;

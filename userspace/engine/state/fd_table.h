@@ -24,6 +24,24 @@ class FdTable {
     auto it = fds_.find(fd);
     return it == fds_.end() ? nullptr : &it->second;
   }
+  // The entry of `fd` as a new descriptor's (a default FdInfo of that fd),
+  // made in place for the caller to fill: what every open does, without
+  // building an entry aside and moving it in. May move other entries.
+  FdInfo& Reset(int64_t fd) {
+    auto [it, added] = fds_.try_emplace(fd);
+    if (!added) it->second = FdInfo{};
+    it->second.fd = fd;
+    return it->second;
+  }
+  // Makes the entry of `to` a copy of the entry of `from`, which must
+  // exist and differ from `to` (dup): copied where it lives.
+  FdInfo& Copy(int64_t from, int64_t to) {
+    FdInfo& copy = fds_[to];
+    // Looked up after adding `to`: adding may move the entries.
+    copy = fds_.find(from)->second;
+    copy.fd = to;
+    return copy;
+  }
   // Adds or replaces the entry of info.fd.
   FdInfo& Set(FdInfo info) {
     const int64_t fd = info.fd;

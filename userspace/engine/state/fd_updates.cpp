@@ -28,38 +28,44 @@ bool Succeeded(const DecodedEvent& e) { return e.Return() == 0; }
 
 // The directory a relative path of an *at call starts from.
 std::string_view BaseDirectory(const ThreadInfo& t, const DecodedEvent& e) {
-  std::optional<int64_t> dirfd = e.Int("dirfd");
+  std::optional<int64_t> dirfd = e.Int(KnownParam::kDirfd);
   if (!dirfd || *dirfd == AT_FDCWD) return t.cwd;
   const FdInfo* dir = t.fds->Find(*dirfd);
   return dir ? std::string_view(dir->name) : std::string_view();
 }
 
-// open, openat, openat2, creat, open_by_handle_at.
+// open, openat, openat2, creat, open_by_handle_at. This runs on every open:
+// parameters are read in place and the entry is filled where it lives.
 void OpenFile(ThreadInfo& t, const DecodedEvent& e, OtherThreads&) {
   std::optional<int64_t> fd = NewFd(e);
   if (!fd) return;
-  FdInfo info;
-  info.fd = *fd;
-  info.type = FdType::kFile;
   // Falco's `name` is the caller's string; `path` is what the kernel
   // resolved (the only one events recorded before the rename carry).
-  std::optional<std::string> caller = e.String("name");
-  std::optional<std::string> kernel = e.String("path");
-  if (caller && !caller->empty()) {
-    info.name = ResolvePath(BaseDirectory(t, e), *caller);
-    info.nameraw = *std::move(caller);
+  const std::string_view caller = e.StringView(KnownParam::kName).value_or("");
+  const std::string_view kernel = e.StringView(KnownParam::kPath).value_or("");
+  // A relative name resolves against the cwd or its dirfd's entry: resolve
+  // it before adding the new entry, which may move the others.
+  const bool relative = !caller.empty() && caller.front() != '/';
+  std::string resolved;
+  if (relative) ResolvePathInto(resolved, BaseDirectory(t, e), caller);
+  FdInfo& info = t.fds->Reset(*fd);
+  info.type = FdType::kFile;
+  if (relative) {
+    info.name = std::move(resolved);
+  } else if (!caller.empty()) {
+    ResolvePathInto(info.name, "", caller);
   }
-  if (info.name.empty() && kernel) info.name = *kernel;
-  if (info.nameraw.empty() && kernel) info.nameraw = *std::move(kernel);
+  info.nameraw.assign(caller);
+  if (info.name.empty()) info.name.assign(kernel);
+  if (info.nameraw.empty()) info.nameraw.assign(kernel);
   if (e.info().syscall == "creat") {
     info.open_flags = O_CREAT | O_WRONLY | O_TRUNC;
   } else {
-    info.open_flags = static_cast<uint32_t>(e.Int("flags").value_or(0));
+    info.open_flags = static_cast<uint32_t>(e.Int(KnownParam::kFlags).value_or(0));
   }
   if (info.open_flags & O_DIRECTORY) info.type = FdType::kDirectory;
-  info.dev = static_cast<uint64_t>(e.Int("dev").value_or(0));
-  info.ino = static_cast<uint64_t>(e.Int("ino").value_or(0));
-  t.fds->Set(std::move(info));
+  info.dev = static_cast<uint64_t>(e.Int(KnownParam::kDev).value_or(0));
+  info.ino = static_cast<uint64_t>(e.Int(KnownParam::kIno).value_or(0));
 }
 
 FdType SocketFdType(int64_t family) {
@@ -77,11 +83,9 @@ FdType SocketFdType(int64_t family) {
   }
 }
 
-// A new socket's facts from socket(2)'s arguments; protocol 0 is the
-// family's default for the type.
-FdInfo NewSocket(int64_t fd, int64_t family, int64_t type, int64_t proto) {
-  FdInfo info;
-  info.fd = fd;
+// A new socket's facts from socket(2)'s arguments, into its fresh entry
+// (FdTable::Reset); protocol 0 is the family's default for the type.
+void InitSocket(FdInfo& info, int64_t family, int64_t type, int64_t proto) {
   info.type = SocketFdType(family);
   info.family = static_cast<uint8_t>(family);
   info.sock_type = static_cast<int32_t>(type & 0xf);  // without SOCK_NONBLOCK|SOCK_CLOEXEC
@@ -91,14 +95,13 @@ FdInfo NewSocket(int64_t fd, int64_t family, int64_t type, int64_t proto) {
     if (info.sock_type == SOCK_DGRAM) proto = IPPROTO_UDP;
   }
   if (family == AF_INET || family == AF_INET6) info.l4proto = static_cast<uint8_t>(proto);
-  return info;
 }
 
 void Socket(ThreadInfo& t, const DecodedEvent& e, OtherThreads&) {
   std::optional<int64_t> fd = NewFd(e);
   if (!fd) return;
-  t.fds->Set(NewSocket(*fd, e.Int("domain").value_or(0), e.Int("type").value_or(0),
-                       e.Int("proto").value_or(0)));
+  InitSocket(t.fds->Reset(*fd), e.Int("domain").value_or(0), e.Int("type").value_or(0),
+             e.Int("proto").value_or(0));
 }
 
 void Socketpair(ThreadInfo& t, const DecodedEvent& e, OtherThreads&) {
@@ -108,8 +111,8 @@ void Socketpair(ThreadInfo& t, const DecodedEvent& e, OtherThreads&) {
   for (std::string_view name : {falco_names ? "fd1" : "fd0", falco_names ? "fd2" : "fd1"}) {
     std::optional<int64_t> fd = e.Int(name);
     if (!fd || *fd < 0) continue;
-    t.fds->Set(NewSocket(*fd, e.Int("domain").value_or(0), e.Int("type").value_or(0),
-                         e.Int("proto").value_or(0)));
+    InitSocket(t.fds->Reset(*fd), e.Int("domain").value_or(0), e.Int("type").value_or(0),
+               e.Int("proto").value_or(0));
   }
 }
 
@@ -134,7 +137,7 @@ FdInfo& SocketEntry(ThreadInfo& t, int64_t fd, uint8_t family) {
 // A non-blocking connect still in progress has its tuple already.
 void Connect(ThreadInfo& t, const DecodedEvent& e, OtherThreads&) {
   const std::optional<int64_t> res = e.Return();
-  std::optional<int64_t> fd = e.Int("fd");
+  std::optional<int64_t> fd = e.Int(KnownParam::kFd);
   if (!res || (*res != 0 && *res != -EINPROGRESS) || !fd) return;
   std::optional<std::pair<SocketAddress, SocketAddress>> tuple = e.Tuple("tuple");
   if (!tuple) return;
@@ -155,26 +158,28 @@ void Accept(ThreadInfo& t, const DecodedEvent& e, OtherThreads&) {
   if (!fd || !tuple) return;
   std::optional<int64_t> listener = e.Int("listen_fd");
   const bool fd_is_listener = e.info().params[e.info().return_index].name != "fd";
-  if (!listener && fd_is_listener) listener = e.Int("fd");
+  if (!listener && fd_is_listener) listener = e.Int(KnownParam::kFd);
+  // What the new socket inherits from the listener, read before its entry
+  // is added (which may move the listener's).
   const FdInfo* from = listener ? t.fds->Find(*listener) : nullptr;
-  FdInfo info;
-  info.fd = *fd;
+  const int32_t sock_type = from ? from->sock_type : SOCK_STREAM;
+  const uint8_t l4proto = from ? from->l4proto : 0;
+  FdInfo& info = t.fds->Reset(*fd);
   info.family = tuple->first.family;
   info.type = SocketFdType(info.family);
-  info.sock_type = from ? from->sock_type : SOCK_STREAM;
-  info.l4proto = from ? from->l4proto : 0;
+  info.sock_type = sock_type;
+  info.l4proto = l4proto;
   if (info.l4proto == 0 && info.type != FdType::kUnixSocket) info.l4proto = IPPROTO_TCP;
-  if (e.Int("flags").value_or(0) & SOCK_CLOEXEC) info.open_flags = O_CLOEXEC;
+  if (e.Int(KnownParam::kFlags).value_or(0) & SOCK_CLOEXEC) info.open_flags = O_CLOEXEC;
   info.local = std::move(tuple->first);
   info.remote = std::move(tuple->second);
   info.connected = true;
   info.is_server = true;
   info.name = SocketName(info.remote, info.local);
-  t.fds->Set(std::move(info));
 }
 
 void Bind(ThreadInfo& t, const DecodedEvent& e, OtherThreads&) {
-  std::optional<int64_t> fd = e.Int("fd");
+  std::optional<int64_t> fd = e.Int(KnownParam::kFd);
   std::optional<SocketAddress> addr = e.Address("addr");
   if (!Succeeded(e) || !fd || !addr) return;
   FdInfo& info = SocketEntry(t, *fd, addr->family);
@@ -183,7 +188,7 @@ void Bind(ThreadInfo& t, const DecodedEvent& e, OtherThreads&) {
 }
 
 void Listen(ThreadInfo& t, const DecodedEvent& e, OtherThreads&) {
-  std::optional<int64_t> fd = e.Int("fd");
+  std::optional<int64_t> fd = e.Int(KnownParam::kFd);
   if (!Succeeded(e) || !fd) return;
   if (FdInfo* info = t.fds->Find(*fd)) info->is_server = true;
 }
@@ -192,15 +197,12 @@ void Listen(ThreadInfo& t, const DecodedEvent& e, OtherThreads&) {
 // unless `cloexec`.
 void CopyFd(FdTable& fds, int64_t from, int64_t to, bool cloexec) {
   if (from == to) return;
-  const FdInfo* source = fds.Find(from);
-  if (source == nullptr) {
+  if (fds.Find(from) == nullptr) {
     fds.Erase(to);  // whatever `to` was is closed; what it is now is not known
     return;
   }
-  FdInfo copy = *source;
-  copy.fd = to;
+  FdInfo& copy = fds.Copy(from, to);
   copy.open_flags = cloexec ? (copy.open_flags | O_CLOEXEC) : (copy.open_flags & ~O_CLOEXEC);
-  fds.Set(std::move(copy));
 }
 
 // dup, dup2, dup3.
@@ -208,12 +210,12 @@ void Dup(ThreadInfo& t, const DecodedEvent& e, OtherThreads&) {
   std::optional<int64_t> fd = NewFd(e);
   std::optional<int64_t> oldfd = e.Int("oldfd");
   if (!fd || !oldfd) return;
-  CopyFd(*t.fds, *oldfd, *fd, e.Int("flags").value_or(0) & O_CLOEXEC);
+  CopyFd(*t.fds, *oldfd, *fd, e.Int(KnownParam::kFlags).value_or(0) & O_CLOEXEC);
 }
 
 void Fcntl(ThreadInfo& t, const DecodedEvent& e, OtherThreads&) {
   std::optional<int64_t> res = e.Return();
-  std::optional<int64_t> fd = e.Int("fd");
+  std::optional<int64_t> fd = e.Int(KnownParam::kFd);
   const int64_t cmd = e.Int("cmd").value_or(-1);
   if (!res || *res < 0 || !fd) return;
   if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) {
@@ -227,7 +229,7 @@ void Fcntl(ThreadInfo& t, const DecodedEvent& e, OtherThreads&) {
 }
 
 void Close(ThreadInfo& t, const DecodedEvent& e, OtherThreads&) {
-  std::optional<int64_t> fd = e.Int("fd");
+  std::optional<int64_t> fd = e.Int(KnownParam::kFd);
   if (Succeeded(e) && fd) t.fds->Erase(*fd);
 }
 
@@ -235,7 +237,7 @@ void CloseRange(ThreadInfo& t, const DecodedEvent& e, OtherThreads&) {
   if (!Succeeded(e)) return;
   const int64_t first = static_cast<uint32_t>(e.Int("first").value_or(0));
   const int64_t last = static_cast<uint32_t>(e.Int("last").value_or(UINT32_MAX));
-  const int64_t flags = e.Int("flags").value_or(0);
+  const int64_t flags = e.Int(KnownParam::kFlags).value_or(0);
   // CLOSE_RANGE_UNSHARE: the caller got its own table first.
   if ((flags & CLOSE_RANGE_UNSHARE) && t.fds.use_count() > 1) {
     t.fds = std::make_shared<FdTable>(*t.fds);
@@ -295,10 +297,10 @@ void CreateFd(ThreadInfo& t, const DecodedEvent& e, OtherThreads&) {
   info.name = creator->name;
   if (info.type == FdType::kMemfd) info.name += e.String("name").value_or("");
   if (info.type == FdType::kPipe) {
-    info.ino = static_cast<uint64_t>(e.Int("ino").value_or(0));
+    info.ino = static_cast<uint64_t>(e.Int(KnownParam::kIno).value_or(0));
     info.name = absl::StrCat("pipe:[", info.ino, "]");
   }
-  const uint32_t flags = static_cast<uint32_t>(e.Int("flags").value_or(0));
+  const uint32_t flags = static_cast<uint32_t>(e.Int(KnownParam::kFlags).value_or(0));
   if (creator->cloexec_flag != 0 && (flags & creator->cloexec_flag)) info.open_flags = O_CLOEXEC;
   if (creator->fd_params[0].empty()) {
     info.fd = *res;

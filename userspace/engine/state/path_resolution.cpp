@@ -20,17 +20,47 @@ void AppendComponents(std::string& out, std::string_view path) {
   }
 }
 
+// Whether `path` is absolute and already normal (no empty, "." or ".."
+// component, no trailing '/'): what resolving it would give back unchanged.
+// Most paths a process opens are, and copying them beats rebuilding them.
+bool IsNormalAbsolute(std::string_view path) {
+  if (path.empty() || path.front() != '/') return false;
+  const size_t n = path.size();
+  // One pass over the bytes: after each '/', what follows must start a
+  // component other than "" (another '/' or the end), "." and "..".
+  for (size_t i = 0; i < n; ++i) {
+    if (path[i] != '/') continue;
+    if (i + 1 == n) return n == 1;  // a trailing '/' (but "/" itself)
+    const char* next = path.data() + i + 1;
+    const size_t rest = n - i - 1;
+    if (next[0] == '/') return false;
+    if (next[0] != '.') continue;
+    if (rest == 1 || next[1] == '/') return false;                      // "."
+    if (next[1] == '.' && (rest == 2 || next[2] == '/')) return false;  // ".."
+  }
+  return true;
+}
+
 }  // namespace
 
-std::string ResolvePath(std::string_view base, std::string_view path) {
-  std::string out;
+void ResolvePathInto(std::string& out, std::string_view base, std::string_view path) {
+  if (IsNormalAbsolute(path)) {
+    out.assign(path);
+    return;
+  }
+  out.clear();
   if (path.empty() || path.front() != '/') {
-    if (base.empty() || base.front() != '/') return out;
+    if (base.empty() || base.front() != '/') return;
     out.reserve(base.size() + path.size() + 1);
     AppendComponents(out, base);
   }
   AppendComponents(out, path);
   if (out.empty()) out.push_back('/');
+}
+
+std::string ResolvePath(std::string_view base, std::string_view path) {
+  std::string out;
+  ResolvePathInto(out, base, path);
   return out;
 }
 

@@ -15,6 +15,10 @@ namespace kestrel::engine {
 // `path` is relative and `base` is not absolute (nothing to resolve against).
 std::string ResolvePath(std::string_view base, std::string_view path);
 
+// The same into `out` (replacing what it held, reusing its buffer), for the
+// per-event paths. `out` must not overlap `base` or `path`.
+void ResolvePathInto(std::string& out, std::string_view base, std::string_view path);
+
 }  // namespace kestrel::engine
 
 #endif  // KESTREL_ENGINE_STATE_PATH_RESOLUTION_H_

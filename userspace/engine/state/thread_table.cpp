@@ -100,6 +100,7 @@ ThreadInfo& ThreadTable::Upsert(uint32_t tid) {
   auto it = threads_.find(tid);
   if (it != threads_.end()) return it->second;
   while (threads_.size() >= options_.max_entries) EvictOne();
+  last_found_.Forget();
   ThreadInfo& t = threads_[tid];
   t.tid = tid;
   return t;
@@ -111,12 +112,14 @@ void ThreadTable::EvictOne() {
     exits_.pop_front();
     auto it = threads_.find(tid);
     if (it != threads_.end() && IsThreadExited(it->second, ts)) {
+      last_found_.Forget();
       threads_.erase(it);
       ++evictions_;
       return;
     }
   }
   // Every entry is live: which one goes matters less than staying bounded.
+  last_found_.Forget();
   threads_.erase(threads_.begin());
   ++evictions_;
 }
@@ -127,7 +130,10 @@ void ThreadTable::Advance(uint64_t ts_ns) {
     const auto [tid, ts] = exits_.front();
     exits_.pop_front();
     auto it = threads_.find(tid);
-    if (it != threads_.end() && IsThreadExited(it->second, ts)) threads_.erase(it);
+    if (it != threads_.end() && IsThreadExited(it->second, ts)) {
+      last_found_.Forget();
+      threads_.erase(it);
+    }
   }
 }
 
@@ -149,6 +155,7 @@ void ThreadTable::Apply(const RecordView& record) {
   // Most records change nothing: they cost the clock and the process id,
   // without being decoded.
   if (!IsThreadLifeEvent(h.type) && StateUpdateFor(h.type) == nullptr) {
+    fd_name_tracked_ = false;
     Advance(h.ts_ns);
     auto it = threads_.find(h.tid);
     if (it != threads_.end() && !it->second.exited) it->second.tgid = h.tgid;
@@ -160,21 +167,26 @@ void ThreadTable::Apply(const RecordView& record) {
 }
 
 void ThreadTable::ApplyGeneric(const kestrel_record_header& h, const GenericSyscall& syscall) {
+  fd_name_tracked_ = false;
   Advance(h.ts_ns);
   // A generic exec (an ia32 caller) carries no comm: forget the thread, so
   // the next lookup reads what it became.
   static const uint32_t kExecve = SyscallId("execve").value_or(UINT32_MAX);
   static const uint32_t kExecveat = SyscallId("execveat").value_or(UINT32_MAX);
   if ((syscall.id == kExecve || syscall.id == kExecveat) && syscall.ret == 0) {
+    last_found_.Forget();
     threads_.erase(h.tid);
   }
 }
 
 void ThreadTable::ApplyEvent(const DecodedEvent& event) {
   const kestrel_record_header& h = event.record().header();
+  fd_name_tracked_ = false;  // set again below if this record names a known fd
   Advance(h.ts_ns);
-  auto it = threads_.find(h.tid);
-  if (it != threads_.end() && !it->second.exited) it->second.tgid = h.tgid;
+  const auto found = threads_.find(h.tid);
+  ThreadInfo* const entry = found != threads_.end() ? &found->second : nullptr;
+  if (entry != nullptr) last_found_.Set(h.tid, entry);  // the fields look it up next
+  if (entry != nullptr && !entry->exited) entry->tgid = h.tgid;
   switch (h.type) {
     case KESTREL_EVT_CLONE:
     case KESTREL_EVT_CLONE3:
@@ -198,7 +210,7 @@ void ThreadTable::ApplyEvent(const DecodedEvent& event) {
       return;
     }
     case KESTREL_EVT_PROCESS_EXIT: {
-      if (it != threads_.end() && !it->second.exited) MarkExited(it->second, h.ts_ns);
+      if (entry != nullptr && !entry->exited) MarkExited(*entry, h.ts_ns);
       // Orphans go to the reaper the kernel chose: a thread of the same
       // process leaves their parent process unchanged.
       const std::optional<int64_t> reaper_tid = event.Int("reaper_tid");
@@ -217,21 +229,32 @@ void ThreadTable::ApplyEvent(const DecodedEvent& event) {
   }
   const StateUpdate update = StateUpdateFor(h.type);
   if (update == nullptr) return;
-  ThreadInfo* t = it != threads_.end() ? &it->second : Lookup(h.tgid, h.tid);
+  ThreadInfo* t = entry != nullptr ? entry : Lookup(h.tgid, h.tid);
   if (t == nullptr) return;
   ShareFds(*t);
   Others others(*this);
-  const std::optional<int64_t> fd = event.Int("fd");
+  const std::optional<int64_t> fd = event.Int(KnownParam::kFd);
   const FdInfo* before = fd ? t->fds->Find(*fd) : nullptr;
-  if (before != nullptr) fd_name_before_ = before->name;
-  update(*t, event, others);
   if (before != nullptr) {
-    // The update may have moved or dropped the entry: look it up again.
-    const FdInfo* after = t->fds->Find(*fd);
-    fd_name_changed_ = after != nullptr && after->name != fd_name_before_;
+    fd_name_tracked_ = true;
+    fd_name_before_ = before->name;
     fd_name_changed_ts_ = h.ts_ns;
     fd_name_changed_tid_ = h.tid;
+    fd_name_changed_fd_ = *fd;
   }
+  update(*t, event, others);
+}
+
+bool ThreadTable::FdNameChangedBy(const kestrel_record_header& h) const {
+  if (!fd_name_tracked_ || fd_name_changed_ts_ != h.ts_ns || fd_name_changed_tid_ != h.tid) {
+    return false;
+  }
+  // The table is as that record left it (it was the last one applied): the
+  // descriptor's entry now is its entry after the update, if it has one.
+  const ThreadInfo* t = Find(h.tid);
+  const FdInfo* after =
+      t != nullptr && t->fds != nullptr ? t->fds->Find(fd_name_changed_fd_) : nullptr;
+  return after != nullptr && after->name != fd_name_before_;
 }
 
 ThreadInfo* ThreadTable::Others::FindThread(uint32_t tid) {
@@ -297,9 +320,7 @@ void ThreadTable::ApplyClone(const kestrel_record_header& h, const DecodedEvent&
   if (std::optional<std::string> exe = event.String("exe"); exe && !exe->empty()) {
     child.exe = *std::move(exe);
   }
-  if (std::optional<std::vector<std::string>> args = event.StringList("args")) {
-    child.args = *std::move(args);
-  }
+  event.AssignStringList("args", child.args);
   if (std::optional<std::string> cwd = event.String("cwd"); cwd && !cwd->empty()) {
     child.cwd = *std::move(cwd);
   }
@@ -324,12 +345,8 @@ void ThreadTable::ApplyExec(const kestrel_record_header& h, const DecodedEvent& 
   if (std::optional<std::string> path = event.String("trusted_exepath")) {
     t.exepath = *std::move(path);
   }
-  if (std::optional<std::vector<std::string>> args = event.StringList("args")) {
-    t.args = *std::move(args);
-  }
-  if (std::optional<std::vector<std::string>> env = event.StringList("env")) {
-    t.env = *std::move(env);
-  }
+  event.AssignStringList("args", t.args);
+  event.AssignStringList("env", t.env);
   if (std::optional<std::string> cwd = event.String("cwd"); cwd && !cwd->empty()) {
     t.cwd = *std::move(cwd);
   }
@@ -366,8 +383,11 @@ void ThreadTable::ResolveParent(uint32_t ppid, uint32_t tgid) {
 }
 
 const ThreadInfo* ThreadTable::Find(uint32_t tid) const {
+  if (const ThreadInfo* last = last_found_.Get(tid)) return last;
   auto it = threads_.find(tid);
-  return it == threads_.end() ? nullptr : &it->second;
+  if (it == threads_.end()) return nullptr;
+  last_found_.Set(tid, &it->second);
+  return &it->second;
 }
 
 const ThreadInfo* ThreadTable::Ancestor(const ThreadInfo& thread, int n) const {

@@ -102,9 +102,7 @@ class ThreadTable {
   // descriptor that existed before it (a UDP socket connected elsewhere, a
   // bind naming a unix socket): Falco's fd.name_changed. False for any
   // record but the last one applied.
-  bool FdNameChangedBy(const kestrel_record_header& h) const {
-    return fd_name_changed_ && fd_name_changed_ts_ == h.ts_ns && fd_name_changed_tid_ == h.tid;
-  }
+  bool FdNameChangedBy(const kestrel_record_header& h) const;
 
   size_t size() const { return threads_.size(); }
   // Live or grace-period entries pushed out because the table was full.
@@ -134,24 +132,51 @@ class ThreadTable {
   ThreadInfo* Lookup(uint32_t tgid, uint32_t tid);  // Resolve, writable
   // Lookup(ppid) when the table lacks a parent process: may move entries.
   void ResolveParent(uint32_t ppid, uint32_t tgid);
-  void Advance(uint64_t ts_ns);                     // drops exited threads past their grace
+  void Advance(uint64_t ts_ns);  // drops exited threads past their grace
   void MarkExited(ThreadInfo& t, uint64_t ts_ns);
   void EvictOne();
   void ApplyClone(const kestrel_record_header& h, const DecodedEvent& event);
   void ApplyExec(const kestrel_record_header& h, const DecodedEvent& event);
 
+  // The last entry found: a record's thread is looked up by its state
+  // update and again by its fields. Adding or removing any entry may move
+  // or drop it, and forgets it; so does copying the table.
+  class LastFound {
+   public:
+    LastFound() = default;
+    LastFound(const LastFound&) {}
+    LastFound& operator=(const LastFound&) {
+      Forget();
+      return *this;
+    }
+    const ThreadInfo* Get(uint32_t tid) const { return tid_ == tid ? entry_ : nullptr; }
+    void Set(uint32_t tid, const ThreadInfo* entry) {
+      tid_ = tid;
+      entry_ = entry;
+    }
+    void Forget() { entry_ = nullptr; }
+
+   private:
+    uint32_t tid_ = 0;
+    const ThreadInfo* entry_ = nullptr;
+  };
+
   ThreadTableOptions options_;
   absl::flat_hash_map<uint32_t, ThreadInfo> threads_;
+  mutable LastFound last_found_;
   // (tid, exit_ts_ns) by exit time; an entry is stale once its thread was
   // replaced (a reused tid) or already removed.
   std::deque<std::pair<uint32_t, uint64_t>> exits_;
   uint64_t now_ns_ = 0;  // newest record time seen
   uint64_t evictions_ = 0;
   uint64_t proc_fallbacks_ = 0;
-  // FdNameChangedBy's record, and the name its descriptor had before it.
-  bool fd_name_changed_ = false;
+  // FdNameChangedBy's record (the last one applied that named a known
+  // descriptor), the descriptor, and the name it had before. Whether the
+  // name changed is only worked out when asked: few rules ask.
+  bool fd_name_tracked_ = false;
   uint64_t fd_name_changed_ts_ = 0;
   uint32_t fd_name_changed_tid_ = 0;
+  int64_t fd_name_changed_fd_ = -1;
   std::string fd_name_before_;
 };
 
