@@ -361,16 +361,38 @@ TEST_F(FilterProgramTest, GlobsKeyByTheirLiteralStartOrEnd) {
     ASSERT_TRUE(e.ok()) << e.status();
     absl::StatusOr<FilterProgram::ConditionId> id = program.Add(**e, resolver_);
     ASSERT_TRUE(id.ok()) << id.status();
-    const std::vector<KeyPredicate> keys =
-        ProgramInspector::KeyPredicates(program, *id, std::nullopt);
+    const std::vector<KeyConjunct> keys =
+        ProgramInspector::KeyConjuncts(program, *id, std::nullopt);
     if (!c.kind) {
       EXPECT_TRUE(keys.empty()) << c.condition;
       continue;
     }
     ASSERT_EQ(keys.size(), 1u) << c.condition;
-    EXPECT_EQ(keys[0].kind, *c.kind) << c.condition;
-    EXPECT_EQ(keys[0].values, std::vector<std::string>{c.value}) << c.condition;
+    ASSERT_EQ(keys[0].alternatives.size(), 1u) << c.condition;
+    EXPECT_EQ(keys[0].alternatives[0].kind, *c.kind) << c.condition;
+    EXPECT_EQ(keys[0].alternatives[0].values, std::vector<std::string>{c.value}) << c.condition;
   }
+}
+
+// An `or` whose every branch is a key predicate is one conjunct of them
+// all; one branch that is none makes the whole `or` none.
+TEST_F(FilterProgramTest, AnOrOfKeyPredicatesIsOneConjunctOfAlternatives) {
+  FilterProgram program;
+  absl::StatusOr<ExprPtr> e = ParseCondition(
+      "proc.name = sh and (fd.name in (/etc/shadow) or proc.pname = sudo) and "
+      "(fd.name startswith /tmp or proc.pid > 3)");
+  ASSERT_TRUE(e.ok()) << e.status();
+  absl::StatusOr<FilterProgram::ConditionId> id = program.Add(**e, resolver_);
+  ASSERT_TRUE(id.ok()) << id.status();
+  const std::vector<KeyConjunct> keys = ProgramInspector::KeyConjuncts(program, *id, std::nullopt);
+  ASSERT_EQ(keys.size(), 2u);
+  ASSERT_EQ(keys[0].alternatives.size(), 1u);
+  EXPECT_EQ(keys[0].alternatives[0].values, std::vector<std::string>{"sh"});
+  ASSERT_EQ(keys[1].alternatives.size(), 2u);
+  EXPECT_EQ(keys[1].alternatives[0].kind, KeyPredicate::Kind::kEquals);
+  EXPECT_EQ(keys[1].alternatives[0].values, std::vector<std::string>{"/etc/shadow"});
+  EXPECT_EQ(keys[1].alternatives[1].kind, KeyPredicate::Kind::kEquals);
+  EXPECT_EQ(keys[1].alternatives[1].values, std::vector<std::string>{"sudo"});
 }
 
 }  // namespace

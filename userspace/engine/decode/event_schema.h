@@ -25,7 +25,14 @@ struct ParamInfo {
 // positions are found once per event type (EventInfo::known_index), so
 // reading them costs no name compare per event.
 enum class KnownParam : uint8_t { kFd, kDirfd, kName, kPath, kFlags, kMode, kDev, kIno };
-inline constexpr size_t kKnownParamCount = 8;
+inline constexpr size_t kKnownParamCount = static_cast<size_t>(KnownParam::kIno) + 1;
+
+// known_index before DeriveParamIndexes: every name absent.
+inline constexpr std::array<int8_t, kKnownParamCount> kNoKnownParams = [] {
+  std::array<int8_t, kKnownParamCount> none{};
+  for (int8_t& i : none) i = -1;
+  return none;
+}();
 
 // The parameter name `p` stands for ("fd", "dirfd" ...).
 std::string_view KnownParamName(KnownParam p);
@@ -44,7 +51,7 @@ struct EventInfo {
   // Read it by position: its name follows Falco's ("res", "fd" ...).
   int return_index = -1;
   // By KnownParam: the index of the parameter of that name, or -1.
-  std::array<int8_t, kKnownParamCount> known_index = {-1, -1, -1, -1, -1, -1, -1, -1};
+  std::array<int8_t, kKnownParamCount> known_index = kNoKnownParams;
 };
 
 // Fills what `event` derives from its parameter list: return_index and

@@ -91,16 +91,6 @@ bool ReadsSkipped(const Slot& slot, std::optional<uint32_t> skip_field) {
 
 }  // namespace
 
-std::vector<KeyPredicate> ProgramInspector::KeyPredicates(const FilterProgram& program,
-                                                          FilterProgram::ConditionId id,
-                                                          std::optional<uint32_t> skip_field) {
-  std::vector<KeyPredicate> out;
-  for (KeyConjunct& c : KeyConjuncts(program, id, skip_field)) {
-    if (c.alternatives.size() == 1) out.push_back(std::move(c.alternatives.front()));
-  }
-  return out;
-}
-
 std::vector<KeyConjunct> ProgramInspector::KeyConjuncts(const FilterProgram& program,
                                                         FilterProgram::ConditionId id,
                                                         std::optional<uint32_t> skip_field) {

@@ -37,17 +37,11 @@ struct KeyConjunct {
 
 class ProgramInspector {
  public:
-  // The key predicates of condition `id`, leaving out those on a slot that
-  // reads field `skip_field` untransformed (evt.type: the index by syscall
-  // already has it).
-  static std::vector<KeyPredicate> KeyPredicates(const FilterProgram& program,
-                                                 FilterProgram::ConditionId id,
-                                                 std::optional<uint32_t> skip_field);
-
   // The key conjuncts of condition `id`: its key predicates, each one
   // alternative, and its `or` conjuncts whose every branch is a key
-  // predicate. An `or` with a branch on `skip_field` is none: that branch
-  // alone may hold.
+  // predicate. Predicates on a slot that reads field `skip_field`
+  // untransformed (evt.type: the index by syscall already has it) are left
+  // out, and an `or` with such a branch is none: that branch alone may hold.
   static std::vector<KeyConjunct> KeyConjuncts(const FilterProgram& program,
                                                FilterProgram::ConditionId id,
                                                std::optional<uint32_t> skip_field);

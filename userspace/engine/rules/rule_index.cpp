@@ -115,7 +115,7 @@ void RuleIndex::File(uint32_t rule, const KeyPredicate& key) {
 }
 
 void RuleIndex::KeyFilter::Add(std::string_view key) {
-  lengths_ |= uint64_t{1} << (key.size() < 63 ? key.size() : 63);
+  lengths_ |= LengthBit(key.size());
   if (key.empty()) return;
   const auto first = static_cast<uint8_t>(key.front());
   const auto last = static_cast<uint8_t>(key.back());

@@ -51,14 +51,15 @@ class RuleIndex {
    public:
     void Add(std::string_view key);
     bool MayHold(std::string_view value) const {
-      const size_t n = value.size() < 63 ? value.size() : 63;  // 63: that long or longer
-      if (!(lengths_ >> n & 1)) return false;
+      if (!(lengths_ & LengthBit(value.size()))) return false;
       if (value.empty()) return true;
       return Has(first_, value.front()) && Has(last_, value.back());
     }
 
    private:
     using ByteSet = std::array<uint64_t, 4>;
+    // Bit n for length n; bit 63 for 63 bytes or more.
+    static uint64_t LengthBit(size_t n) { return uint64_t{1} << (n < 63 ? n : 63); }
     static bool Has(const ByteSet& set, char c) {
       const auto b = static_cast<uint8_t>(c);
       return set[b >> 6] >> (b & 63) & 1;

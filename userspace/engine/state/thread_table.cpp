@@ -106,21 +106,24 @@ ThreadInfo& ThreadTable::Upsert(uint32_t tid) {
   return t;
 }
 
+void ThreadTable::Erase(Threads::iterator it) {
+  last_found_.Forget();
+  threads_.erase(it);
+}
+
 void ThreadTable::EvictOne() {
   while (!exits_.empty()) {
     const auto [tid, ts] = exits_.front();
     exits_.pop_front();
     auto it = threads_.find(tid);
     if (it != threads_.end() && IsThreadExited(it->second, ts)) {
-      last_found_.Forget();
-      threads_.erase(it);
+      Erase(it);
       ++evictions_;
       return;
     }
   }
   // Every entry is live: which one goes matters less than staying bounded.
-  last_found_.Forget();
-  threads_.erase(threads_.begin());
+  Erase(threads_.begin());
   ++evictions_;
 }
 
@@ -130,10 +133,7 @@ void ThreadTable::Advance(uint64_t ts_ns) {
     const auto [tid, ts] = exits_.front();
     exits_.pop_front();
     auto it = threads_.find(tid);
-    if (it != threads_.end() && IsThreadExited(it->second, ts)) {
-      last_found_.Forget();
-      threads_.erase(it);
-    }
+    if (it != threads_.end() && IsThreadExited(it->second, ts)) Erase(it);
   }
 }
 
@@ -174,8 +174,7 @@ void ThreadTable::ApplyGeneric(const kestrel_record_header& h, const GenericSysc
   static const uint32_t kExecve = SyscallId("execve").value_or(UINT32_MAX);
   static const uint32_t kExecveat = SyscallId("execveat").value_or(UINT32_MAX);
   if ((syscall.id == kExecve || syscall.id == kExecveat) && syscall.ret == 0) {
-    last_found_.Forget();
-    threads_.erase(h.tid);
+    if (const auto it = threads_.find(h.tid); it != threads_.end()) Erase(it);
   }
 }
 

@@ -134,6 +134,9 @@ class ThreadTable {
   void ResolveParent(uint32_t ppid, uint32_t tgid);
   void Advance(uint64_t ts_ns);  // drops exited threads past their grace
   void MarkExited(ThreadInfo& t, uint64_t ts_ns);
+  // Every removal goes through here: it may drop the entry last_found_ holds.
+  using Threads = absl::flat_hash_map<uint32_t, ThreadInfo>;
+  void Erase(Threads::iterator it);
   void EvictOne();
   void ApplyClone(const kestrel_record_header& h, const DecodedEvent& event);
   void ApplyExec(const kestrel_record_header& h, const DecodedEvent& event);
@@ -162,7 +165,7 @@ class ThreadTable {
   };
 
   ThreadTableOptions options_;
-  absl::flat_hash_map<uint32_t, ThreadInfo> threads_;
+  Threads threads_;
   mutable LastFound last_found_;
   // (tid, exit_ts_ns) by exit time; an entry is stale once its thread was
   // replaced (a reused tid) or already removed.
