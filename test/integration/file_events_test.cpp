@@ -12,6 +12,7 @@
 
 #include <cerrno>
 #include <string>
+#include <vector>
 
 #include "file_events_fixture.h"
 
@@ -61,6 +62,76 @@ TEST_F(FileEventsTest, OpenatPathCrossesAMountPoint) {
   EXPECT_EQ(got[0].Event().String("name"), "/proc/self/status");
   EXPECT_EQ(got[0].Event().String("path"), "/proc/" + std::to_string(getpid()) + "/status");
   EXPECT_EQ(got[0].header().flags & KESTREL_RECORD_TRUNCATED, 0);
+}
+
+// A chain of directories under `top`, made and removed through directory
+// fds, so that it may be deeper or longer than PATH_MAX allows a name.
+class NestedDirs {
+ public:
+  NestedDirs(const std::string& top, const std::vector<std::string>& names) {
+    fds_.push_back(open(top.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+    for (const std::string& name : names) {
+      if (mkdirat(fds_.back(), name.c_str(), 0700) != 0) break;
+      names_.push_back(name);
+      fds_.push_back(openat(fds_.back(), name.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+    }
+  }
+  ~NestedDirs() {
+    unlinkat(fds_.back(), "f", 0);
+    for (size_t i = names_.size(); i > 0; --i) {
+      close(fds_[i]);
+      unlinkat(fds_[i - 1], names_[i - 1].c_str(), AT_REMOVEDIR);
+    }
+    close(fds_[0]);
+  }
+  bool complete(size_t want) const { return names_.size() == want && fds_.back() >= 0; }
+  int deepest() const { return fds_.back(); }
+
+ private:
+  std::vector<std::string> names_;
+  std::vector<int> fds_;
+};
+
+// Deeper than the walk's 48 steps: the path keeps the last 48 components
+// and says it is truncated.
+TEST_F(FileEventsTest, OpenatPathDeeperThanTheWalkKeepsItsLastComponents) {
+  const NestedDirs dirs(dir_.path(), std::vector<std::string>(60, "d"));
+  ASSERT_TRUE(dirs.complete(60));
+  auto session = Start({SYS_openat});
+  ASSERT_NE(session, nullptr);
+  const int fd = openat(dirs.deepest(), "f", O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  ASSERT_GE(fd, 0);
+  close(fd);
+
+  const std::vector<OwnedRecord> got = session->DrainRecords(CurrentTid());
+  ASSERT_EQ(got.size(), 1u);
+  std::string want;
+  for (int i = 0; i < 47; ++i) want += "/d";
+  EXPECT_EQ(got[0].Event().String("name"), "f");
+  EXPECT_EQ(got[0].Event().String("path"), want + "/f");
+  EXPECT_NE(got[0].header().flags & KESTREL_RECORD_TRUNCATED, 0);
+}
+
+// Longer than KESTREL_MAX_PATH: the path keeps the last components that
+// fit, whole, and says it is truncated.
+TEST_F(FileEventsTest, OpenatPathLongerThanTheMaximumKeepsItsLastComponents) {
+  std::vector<std::string> names;
+  for (int i = 0; i < 25; ++i) names.emplace_back(200, static_cast<char>('a' + i));
+  const NestedDirs dirs(dir_.path(), names);
+  ASSERT_TRUE(dirs.complete(names.size()));
+  auto session = Start({SYS_openat});
+  ASSERT_NE(session, nullptr);
+  const int fd = openat(dirs.deepest(), "f", O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  ASSERT_GE(fd, 0);
+  close(fd);
+
+  const std::vector<OwnedRecord> got = session->DrainRecords(CurrentTid());
+  ASSERT_EQ(got.size(), 1u);
+  // "/f" and 20 components of 201 bytes fit 4095 bytes and the NUL.
+  std::string want;
+  for (size_t i = names.size() - 20; i < names.size(); ++i) want += "/" + names[i];
+  EXPECT_EQ(got[0].Event().String("path"), want + "/f");
+  EXPECT_NE(got[0].header().flags & KESTREL_RECORD_TRUNCATED, 0);
 }
 
 TEST_F(FileEventsTest, FailedOpenatKeepsTheRequestedName) {

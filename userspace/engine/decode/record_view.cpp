@@ -77,8 +77,9 @@ absl::Status RecordView::Fill(const void* data, size_t available, const SchemaTa
     return absl::InvalidArgumentError(
         absl::StrFormat("record of %u bytes cannot hold %u parameter lengths", h.len, h.nparams));
   }
-  static_assert(KESTREL_MAX_RECORD_BYTES - sizeof(kestrel_record_header) <= UINT16_MAX,
-                "parameter offsets from the first parameter must fit in 16 bits");
+  static_assert(
+      static_cast<size_t>(KESTREL_MAX_RECORD_BYTES) - sizeof(kestrel_record_header) <= UINT16_MAX,
+      "parameter offsets from the first parameter must fit in 16 bits");
   const size_t data_bytes = h.len - lengths_end;
   // Lengths only add up: checking the total once is checking every bound
   // (the starts of a record that fails are not used).

@@ -148,8 +148,8 @@ class ThreadTable {
    public:
     LastFound() = default;
     LastFound(const LastFound&) {}
-    LastFound& operator=(const LastFound&) {
-      Forget();
+    LastFound& operator=(const LastFound& other) {
+      if (this != &other) Forget();
       return *this;
     }
     const ThreadInfo* Get(uint32_t tid) const { return tid_ == tid ? entry_ : nullptr; }
