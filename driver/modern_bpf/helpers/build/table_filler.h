@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Writes an event's table-driven parameters (those whose source is a syscall
- * argument or the return value) by walking the schema tables, so such
- * parameters need no per-event code in the probe.
+ * argument or the return value), expanded from the schema at compile time,
+ * so such parameters need no hand-written per-event code in the probe.
  */
 #ifndef KESTREL_BPF_TABLE_FILLER_H
 #define KESTREL_BPF_TABLE_FILLER_H
@@ -26,9 +26,9 @@ static __always_inline void read_syscall_args(const struct pt_regs *regs, __u64 
 	args[5] = regs->r9;
 }
 
-/* What each table-driven source reads, indexed by enum kestrel_param_source
- * masked with 7: the six arguments, the return value, and a zero in the
- * KPS_CUSTOM slot, which no table-driven parameter names. */
+/* What each source reads, indexed by enum kestrel_param_source masked with
+ * 7: the six arguments, the return value, and a zero in the KPS_CUSTOM
+ * slot, which no table-driven parameter names (register_record.h). */
 #define SOURCE_VALUES 8
 
 static __always_inline void read_source_values(const struct pt_regs *regs, long ret,
@@ -38,12 +38,6 @@ static __always_inline void read_source_values(const struct pt_regs *regs, long 
 	values[KPS_RET] = ret;
 	values[KPS_CUSTOM] = 0;
 }
-
-struct table_fill_ctx {
-	struct scratch_area *s;
-	__u32 event_index;
-	__u64 values[SOURCE_VALUES];
-};
 
 /* A fixed-size parameter's value from its register. fds and pids are C
  * ints: the kernel reads the low 32 bits of the register, and so do we. */
@@ -77,20 +71,35 @@ static __always_inline void fill_one_param(struct scratch_area *s, __u8 type, __
 	}
 }
 
-static long fill_table_param(__u32 i, void *data)
+/* What a table-driven source reads; `source` is a constant in every use. */
+static __always_inline __u64 source_value(const struct pt_regs *regs, long ret, __u8 source)
 {
-	struct table_fill_ctx *ctx = data;
-	const struct param_desc *d;
-	__u32 ev = ctx->event_index;
-
-	if (ev >= KESTREL_N_SPECIFIC_EVENTS || i >= KESTREL_MAX_EVENT_PARAMS)
-		return 1;
-	d = &event_params[ev][i];
-	if (d->source >= KPS_CUSTOM || d->type == KPT_NONE)
-		return 1; /* custom parameters come last: stop here */
-	fill_one_param(ctx->s, d->type, ctx->values[d->source & 7]);
+	switch (source) {
+	case KPS_ARG0:
+		return regs->di;
+	case KPS_ARG1:
+		return regs->si;
+	case KPS_ARG2:
+		return regs->dx;
+	case KPS_ARG3:
+		return regs->r10;
+	case KPS_ARG4:
+		return regs->r8;
+	case KPS_ARG5:
+		return regs->r9;
+	case KPS_RET:
+		return ret;
+	}
 	return 0;
 }
+
+/* One case per event, its parameters written in schema order: with type and
+ * source constants, each is a register read and a store, where walking the
+ * tables at run time cost a callback and a table load per parameter. The
+ * schema lists KPS_CUSTOM parameters last, so skipping them here leaves the
+ * record at the first one, for the event's filler. */
+#define TABLE_PARAM_WRITE(name, type, source, flag_set)                                            	if ((source) < KPS_CUSTOM)                                                                 		fill_one_param(s, type, source_value(regs, ret, source));
+#define TABLE_EVENT_CASE(name, syscall, params)                                                    	case KESTREL_EVT_##name:                                                                   		params(TABLE_PARAM_WRITE) break;
 
 /* Begins the record for `type` and writes its table-driven parameters.
  * Returns false when the event has custom parameters still to write. */
@@ -98,16 +107,22 @@ static __always_inline bool fill_table_params(struct scratch_area *s, __u16 type
 					      struct pt_regs *regs, long ret,
 					      const struct kestrel_capture_settings *settings)
 {
-	struct table_fill_ctx ctx = {.s = s, .event_index = KESTREL_EVENT_INDEX(type)};
+	__u32 ev = KESTREL_EVENT_INDEX(type);
 	__u32 n;
 
-	if (ctx.event_index >= KESTREL_N_SPECIFIC_EVENTS)
+	if (ev >= KESTREL_N_SPECIFIC_EVENTS)
 		return true;
-	n = event_nparams[ctx.event_index];
+	n = event_nparams[ev];
 	rb_begin(s, type, n, settings);
-	read_source_values(regs, ret, ctx.values);
-	bpf_loop(KESTREL_MAX_EVENT_PARAMS, fill_table_param, &ctx, 0);
+	switch (type) {
+		KESTREL_SYSCALL_EVENTS(TABLE_EVENT_CASE)
+	default:
+		break;
+	}
 	return s->next_param >= n;
 }
+
+#undef TABLE_EVENT_CASE
+#undef TABLE_PARAM_WRITE
 
 #endif /* KESTREL_BPF_TABLE_FILLER_H */
