@@ -92,18 +92,28 @@ class NestedDirs {
   std::vector<int> fds_;
 };
 
+// Paths the walk cannot keep whole: a file "f" at the bottom of a chain of
+// directories, opened by name from the deepest one.
+class LongPathTest : public FileEventsTest {
+ protected:
+  // The records of opening "f" below `names`; empty when the chain or the
+  // probe could not be made.
+  std::vector<OwnedRecord> OpenAtTheBottom(const std::vector<std::string>& names) {
+    const NestedDirs dirs(dir_.path(), names);
+    EXPECT_TRUE(dirs.complete(names.size()));
+    auto session = Start({SYS_openat});
+    if (!dirs.complete(names.size()) || session == nullptr) return {};
+    const int fd = openat(dirs.deepest(), "f", O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    EXPECT_GE(fd, 0);
+    close(fd);
+    return session->DrainRecords(CurrentTid());
+  }
+};
+
 // Deeper than the walk's 48 steps: the path keeps the last 48 components
 // and says it is truncated.
-TEST_F(FileEventsTest, OpenatPathDeeperThanTheWalkKeepsItsLastComponents) {
-  const NestedDirs dirs(dir_.path(), std::vector<std::string>(60, "d"));
-  ASSERT_TRUE(dirs.complete(60));
-  auto session = Start({SYS_openat});
-  ASSERT_NE(session, nullptr);
-  const int fd = openat(dirs.deepest(), "f", O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-  ASSERT_GE(fd, 0);
-  close(fd);
-
-  const std::vector<OwnedRecord> got = session->DrainRecords(CurrentTid());
+TEST_F(LongPathTest, DeeperThanTheWalkKeepsItsLastComponents) {
+  const std::vector<OwnedRecord> got = OpenAtTheBottom(std::vector<std::string>(60, "d"));
   ASSERT_EQ(got.size(), 1u);
   std::string want;
   for (int i = 0; i < 47; ++i) want += "/d";
@@ -114,18 +124,10 @@ TEST_F(FileEventsTest, OpenatPathDeeperThanTheWalkKeepsItsLastComponents) {
 
 // Longer than KESTREL_MAX_PATH: the path keeps the last components that
 // fit, whole, and says it is truncated.
-TEST_F(FileEventsTest, OpenatPathLongerThanTheMaximumKeepsItsLastComponents) {
+TEST_F(LongPathTest, LongerThanTheMaximumKeepsItsLastComponents) {
   std::vector<std::string> names;
   for (int i = 0; i < 25; ++i) names.emplace_back(200, static_cast<char>('a' + i));
-  const NestedDirs dirs(dir_.path(), names);
-  ASSERT_TRUE(dirs.complete(names.size()));
-  auto session = Start({SYS_openat});
-  ASSERT_NE(session, nullptr);
-  const int fd = openat(dirs.deepest(), "f", O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-  ASSERT_GE(fd, 0);
-  close(fd);
-
-  const std::vector<OwnedRecord> got = session->DrainRecords(CurrentTid());
+  const std::vector<OwnedRecord> got = OpenAtTheBottom(names);
   ASSERT_EQ(got.size(), 1u);
   // "/f" and 20 components of 201 bytes fit 4095 bytes and the NUL.
   std::string want;
