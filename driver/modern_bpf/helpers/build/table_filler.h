@@ -98,8 +98,12 @@ static __always_inline __u64 source_value(const struct pt_regs *regs, long ret, 
  * tables at run time cost a callback and a table load per parameter. The
  * schema lists KPS_CUSTOM parameters last, so skipping them here leaves the
  * record at the first one, for the event's filler. */
-#define TABLE_PARAM_WRITE(name, type, source, flag_set)                                            	if ((source) < KPS_CUSTOM)                                                                 		fill_one_param(s, type, source_value(regs, ret, source));
-#define TABLE_EVENT_CASE(name, syscall, params)                                                    	case KESTREL_EVT_##name:                                                                   		params(TABLE_PARAM_WRITE) break;
+#define TABLE_PARAM_WRITE(name, type, source, flag_set)                                            \
+	if ((source) < KPS_CUSTOM)                                                                 \
+		fill_one_param(s, type, source_value(regs, ret, source));
+#define TABLE_EVENT_CASE(name, syscall, params)                                                    \
+	case KESTREL_EVT_##name:                                                                   \
+		params(TABLE_PARAM_WRITE) break;
 
 /* Begins the record for `type` and writes its table-driven parameters.
  * Returns false when the event has custom parameters still to write. */
