@@ -14,16 +14,38 @@
 #include "record_builder.h"
 #include "schema_tables.h"
 
-/* The six arguments of a 64-bit syscall, in the ABI's order, from the
- * registers saved at entry: they are still intact at exit. */
+/* What a source reads: an argument of a 64-bit syscall, in the ABI's order,
+ * from the registers saved at entry (still intact at exit), or the return
+ * value. `source` is a constant in every use, so this is one load. */
+static __always_inline __u64 source_value(const struct pt_regs *regs, long ret, __u8 source)
+{
+	switch (source) {
+	case KPS_ARG0:
+		return regs->di;
+	case KPS_ARG1:
+		return regs->si;
+	case KPS_ARG2:
+		return regs->dx;
+	case KPS_ARG3:
+		return regs->r10;
+	case KPS_ARG4:
+		return regs->r8;
+	case KPS_ARG5:
+		return regs->r9;
+	case KPS_RET:
+		return ret;
+	}
+	return 0;
+}
+
 static __always_inline void read_syscall_args(const struct pt_regs *regs, __u64 args[6])
 {
-	args[0] = regs->di;
-	args[1] = regs->si;
-	args[2] = regs->dx;
-	args[3] = regs->r10;
-	args[4] = regs->r8;
-	args[5] = regs->r9;
+	args[0] = source_value(regs, 0, KPS_ARG0);
+	args[1] = source_value(regs, 0, KPS_ARG1);
+	args[2] = source_value(regs, 0, KPS_ARG2);
+	args[3] = source_value(regs, 0, KPS_ARG3);
+	args[4] = source_value(regs, 0, KPS_ARG4);
+	args[5] = source_value(regs, 0, KPS_ARG5);
 }
 
 /* What each source reads, indexed by enum kestrel_param_source masked with
@@ -69,28 +91,6 @@ static __always_inline void fill_one_param(struct scratch_area *s, __u8 type, __
 		rb_empty(s);
 		break;
 	}
-}
-
-/* What a table-driven source reads; `source` is a constant in every use. */
-static __always_inline __u64 source_value(const struct pt_regs *regs, long ret, __u8 source)
-{
-	switch (source) {
-	case KPS_ARG0:
-		return regs->di;
-	case KPS_ARG1:
-		return regs->si;
-	case KPS_ARG2:
-		return regs->dx;
-	case KPS_ARG3:
-		return regs->r10;
-	case KPS_ARG4:
-		return regs->r8;
-	case KPS_ARG5:
-		return regs->r9;
-	case KPS_RET:
-		return ret;
-	}
-	return 0;
 }
 
 /* One case per event, its parameters written in schema order: with type and
