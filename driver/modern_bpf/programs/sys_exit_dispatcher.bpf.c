@@ -11,6 +11,7 @@
 #include <bpf/bpf_tracing.h>
 
 #include "../helpers/dispatch/capture_filter.h"
+#include "../helpers/dispatch/custom_filler_call.h"
 #include "../helpers/base/counters.h"
 #include "../helpers/build/drop_markers.h"
 #include "../helpers/base/maps.h"
@@ -77,7 +78,7 @@ static __always_inline void emit_specific(void *ctx, struct pt_regs *regs, long 
 		return;
 	}
 	if (!fill_table_params(s, type, regs, ret, settings)) {
-		bpf_tail_call(ctx, &custom_fillers, KESTREL_EVENT_INDEX(type));
+		call_custom_filler(ctx, type);
 		/* Only reached when the event's filler is not loaded. */
 		s->flags |= KESTREL_RECORD_PARAMS_MISSING;
 		rb_pad_missing(s);
