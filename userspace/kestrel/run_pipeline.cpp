@@ -99,9 +99,9 @@ void RunPipeline::Take(const kestrel_record_header* record) {
       return;
     }
     threads_.ApplyGeneric(h, *sc);
-    Evaluate(
-        h, sc->id,
-        engine::fields::MakeGenericContext(h, *sc, threads_, counters_.records, boot_time_ns_));
+    Evaluate(h, sc->id, [&] {
+      return engine::fields::MakeGenericContext(h, *sc, threads_, counters_.records, boot_time_ns_);
+    });
     return;
   }
   if (h.type <= KESTREL_EVT_SYSCALL_BASE || h.type >= KESTREL_EVT_TYPE_MAX) {
@@ -120,22 +120,23 @@ void RunPipeline::Take(const kestrel_record_header* record) {
     threads_.ApplyEvent(*event);
     return;
   }
+  const auto context = [&] {
+    return engine::fields::MakeEventContext(*event, threads_, counters_.records, boot_time_ns_);
+  };
   if (info.close) {
-    Evaluate(h, static_cast<uint32_t>(info.syscall),
-             engine::fields::MakeEventContext(*event, threads_, counters_.records, boot_time_ns_));
+    Evaluate(h, static_cast<uint32_t>(info.syscall), context);
     threads_.ApplyEvent(*event);
     return;
   }
   threads_.ApplyEvent(*event);
-  Evaluate(h, static_cast<uint32_t>(info.syscall),
-           engine::fields::MakeEventContext(*event, threads_, counters_.records, boot_time_ns_));
+  Evaluate(h, static_cast<uint32_t>(info.syscall), context);
 }
 
 void RunPipeline::Evaluate(const kestrel_record_header& header, uint32_t syscall,
-                           const engine::fields::EventContext& context) {
+                           absl::FunctionRef<engine::fields::EventContext()> context) {
   ++counters_.events;
-  if (!rules_) return;
-  extractor_.SetEvent(context);
+  if (!rules_ || !rules_->ruleset->Judges(syscall)) return;
+  extractor_.SetEvent(context());
   rules_->ruleset->Evaluate(syscall, extractor_, first_only_,
                             [&](const engine::rules::Rule& rule) { Emit(rule, header); });
 }

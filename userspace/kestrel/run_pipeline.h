@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "engine/alerts/alert.h"
 #include "engine/alerts/alert_outputs.h"
 #include "engine/decode/schema_table.h"
@@ -70,8 +71,9 @@ class RunPipeline {
     bool close = false;    // fields read before the table forgets the fd
   };
   const TypeInfo& InfoOf(uint16_t type, std::string_view syscall_name);
+  // `context` is built only when a rule can match the syscall.
   void Evaluate(const kestrel_record_header& header, uint32_t syscall,
-                const engine::fields::EventContext& context);
+                absl::FunctionRef<engine::fields::EventContext()> context);
   void Emit(const engine::rules::Rule& rule, const kestrel_record_header& header);
 
   const engine::fields::FieldRegistry& fields_;

@@ -85,8 +85,7 @@ SyscallNeeds Ruleset::Syscalls() const {
 
 void Ruleset::Evaluate(uint32_t syscall_nr, filter::FieldReader& reader, bool first_only,
                        absl::FunctionRef<void(const Rule&)> on_match) {
-  const std::vector<uint32_t>& candidates =
-      syscall_nr < by_syscall_.size() ? by_syscall_[syscall_nr] : any_syscall_rules_;
+  const std::vector<uint32_t>& candidates = CandidatesOf(syscall_nr);
   if (candidates.empty()) return;
   program_->BeginEvent(reader);
   std::span<const uint32_t> evaluated = candidates;

@@ -120,6 +120,10 @@ class Ruleset {
   // (rule_matching: first). Events with no syscall are not evaluated.
   void Evaluate(uint32_t syscall_nr, filter::FieldReader& reader, bool first_only,
                 absl::FunctionRef<void(const Rule&)> on_match);
+  // False when no enabled rule can match an event of `syscall_nr`, so a
+  // caller can skip preparing the event's fields (close under rules that
+  // only watch opens).
+  bool Judges(uint32_t syscall_nr) const { return !CandidatesOf(syscall_nr).empty(); }
 
   // Evaluates each candidate rule's condition on its own, one after the
   // other (the reference the rule index is checked against), instead of
@@ -133,6 +137,9 @@ class Ruleset {
   friend class RulesetBuilder;
   Ruleset();
   void Reindex();
+  const std::vector<uint32_t>& CandidatesOf(uint32_t syscall_nr) const {
+    return syscall_nr < by_syscall_.size() ? by_syscall_[syscall_nr] : any_syscall_rules_;
+  }
 
   std::vector<Rule> rules_;
   size_t skipped_ = 0;
