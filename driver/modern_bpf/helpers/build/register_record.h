@@ -3,8 +3,8 @@
  * Records of events whose parameters are all registers or the return value
  * (close, dup2, kill, setuid ...: event_register_len in schema_tables.h).
  * They are built in a small per-CPU buffer of their own and copied into the
- * ring in one go, without the table walk and without the large scratch
- * area, whose far-apart cache lines cost about 30 ns a record here. The
+ * ring in one go, without the large scratch area, whose far-apart cache
+ * lines cost about 30 ns a record here. The
  * layout is the table filler's: the same records, reached by a shorter way.
  */
 #ifndef KESTREL_BPF_REGISTER_RECORD_H
@@ -33,6 +33,24 @@ struct {
 	__type(value, struct kestrel_register_record);
 } register_records __weak SEC(".maps");
 
+/* One case per register event, its parameters stored in schema order: with
+ * sizes and sources constants, each is a length store, a register read and
+ * a value store at a fixed offset, where walking the schema tables cost a
+ * table load per parameter. The length slots come first (2 bytes each),
+ * then the values; every value is stored as 8 bytes (see body). */
+#define REGISTER_PARAM_WRITE(name, type, source, flag_set)                                         \
+	*(__u16 *)&r->body[2 * i] = KESTREL_PARAM_FIXED_SIZE(type);                                \
+	*(__u64 *)&r->body[off] = register_param_value(type, source_value(regs, ret, source));     \
+	off += KESTREL_PARAM_FIXED_SIZE(type);                                                     \
+	i++;
+#define REGISTER_EVENT_CASE(name, syscall, params)                                                 \
+	case KESTREL_EVT_##name:                                                                   \
+		if (SCHEMA_EVENT_REGISTER_BYTES(name, params)) {                                   \
+			__u32 i = 0, off = 2 * KESTREL_NPARAMS_##name;                             \
+			params(REGISTER_PARAM_WRITE)                                               \
+		}                                                                                  \
+		break;
+
 /* Emits event `type`, whose event_register_len is `len`. */
 static __always_inline void emit_register_record(struct pt_regs *regs, long ret, __u16 type,
 						 __u32 len, __u64 pid_tgid,
@@ -40,32 +58,29 @@ static __always_inline void emit_register_record(struct pt_regs *regs, long ret,
 {
 	__u32 ev = KESTREL_EVENT_INDEX(type);
 	__u32 cpu = bpf_get_smp_processor_id();
-	__u64 values[SOURCE_VALUES];
 	struct kestrel_register_record *r;
-	__u32 zero = 0, n, off;
+	__u32 zero = 0;
 
 	r = bpf_map_lookup_elem(&register_records, &zero);
 	if (!r || ev >= KESTREL_N_SPECIFIC_EVENTS)
 		return;
-	read_source_values(regs, ret, values);
-	n = event_nparams[ev];
-	off = 2 * n;
-	for (__u32 i = 0; i < SCHEMA_REGISTER_MAX_PARAMS; i++) {
-		const struct param_desc *d = &event_params[ev][i];
-
-		if (i >= n || off > sizeof(r->body) - 8)
-			break;
-		*(__u16 *)&r->body[2 * i] = d->size;
-		*(__u64 *)&r->body[off] = register_param_value(d->type, values[d->source & 7]);
-		off += d->size;
+	/* Per-case values (offsets, sizes) stay inside the cases: after the
+	 * switch every path is in the same verifier state again. */
+	switch (type) {
+		KESTREL_SYSCALL_EVENTS(REGISTER_EVENT_CASE)
+	default:
+		return;
 	}
 	/* Bounded here, next to its use: a test made earlier is kept by the
 	 * compiler in a register the verifier no longer links to `len`. */
 	barrier_var(len);
 	if (len > SCHEMA_REGISTER_RECORD_BYTES)
 		return;
-	fill_record_header(&r->hdr, type, n, len, cpu, pid_tgid);
+	fill_record_header(&r->hdr, type, event_nparams[ev], len, cpu, pid_tgid);
 	output_record(r, len, cpu, counters);
 }
+
+#undef REGISTER_EVENT_CASE
+#undef REGISTER_PARAM_WRITE
 
 #endif /* KESTREL_BPF_REGISTER_RECORD_H */

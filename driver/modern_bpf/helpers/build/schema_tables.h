@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The event schema expanded into read-only tables the probe indexes at run
- * time: which event a syscall maps to, and how to fill each parameter.
+ * time: which event a syscall maps to, its parameter count, and whether it
+ * is a register record and how long.
  */
 #ifndef KESTREL_BPF_SCHEMA_TABLES_H
 #define KESTREL_BPF_SCHEMA_TABLES_H
@@ -12,25 +13,10 @@
 #include "../../shared/record_format.h"
 #include "../../shared/syscall_ids.h"
 
-struct param_desc {
-	__u8 type;   /* enum kestrel_param_type */
-	__u8 source; /* enum kestrel_param_source */
-	__u8 size;   /* KESTREL_PARAM_FIXED_SIZE(type) */
-};
-
 #define SCHEMA_SYSCALL_ENTRY(name, syscall, params) [KESTREL_NR_##syscall] = KESTREL_EVT_##name,
 static const __u16 syscall_event[KESTREL_SYSCALL_TABLE_SIZE] = {
     KESTREL_SYSCALL_EVENTS(SCHEMA_SYSCALL_ENTRY)};
 #undef SCHEMA_SYSCALL_ENTRY
-
-#define SCHEMA_PARAM_DESC(name, type, source, flag_set)                                            \
-	{type, source, KESTREL_PARAM_FIXED_SIZE(type)},
-#define SCHEMA_EVENT_PARAMS(name, syscall, params)                                                 \
-	[KESTREL_EVENT_INDEX(KESTREL_EVT_##name)] = {params(SCHEMA_PARAM_DESC)},
-static const struct param_desc event_params[KESTREL_N_SPECIFIC_EVENTS][KESTREL_MAX_EVENT_PARAMS] = {
-    KESTREL_SYSCALL_EVENTS(SCHEMA_EVENT_PARAMS)};
-#undef SCHEMA_EVENT_PARAMS
-#undef SCHEMA_PARAM_DESC
 
 #define SCHEMA_EVENT_NPARAMS(name, syscall, params)                                                \
 	[KESTREL_EVENT_INDEX(KESTREL_EVT_##name)] = KESTREL_NPARAMS_##name,
@@ -54,15 +40,16 @@ static const __u8 event_nparams[KESTREL_N_SPECIFIC_EVENTS] = {
 	((__u8)((len) <= SCHEMA_REGISTER_RECORD_BYTES && (nparams) <= SCHEMA_REGISTER_MAX_PARAMS   \
 		    ? (len)                                                                        \
 		    : 0))
+/* Event `name`'s register record length, as a constant expression. */
+#define SCHEMA_EVENT_REGISTER_BYTES(name, params)                                                  \
+	SCHEMA_REGISTER_LEN(sizeof(struct kestrel_record_header)                                   \
+				params(SCHEMA_PARAM_REGISTER_BYTES),                               \
+			    KESTREL_NPARAMS_##name)
 #define SCHEMA_EVENT_REGISTER_LEN(name, syscall, params)                                           \
-	[KESTREL_EVENT_INDEX(KESTREL_EVT_##name)] = SCHEMA_REGISTER_LEN(                           \
-	    sizeof(struct kestrel_record_header) params(SCHEMA_PARAM_REGISTER_BYTES),              \
-	    KESTREL_NPARAMS_##name),
+	[KESTREL_EVENT_INDEX(KESTREL_EVT_##name)] = SCHEMA_EVENT_REGISTER_BYTES(name, params),
 _Static_assert(sizeof(struct kestrel_record_header) == 32, "SCHEMA_REGISTER_RECORD_BYTES");
 static const __u8 event_register_len[KESTREL_N_SPECIFIC_EVENTS] = {
     KESTREL_SYSCALL_EVENTS(SCHEMA_EVENT_REGISTER_LEN)};
 #undef SCHEMA_EVENT_REGISTER_LEN
-#undef SCHEMA_REGISTER_LEN
-#undef SCHEMA_PARAM_REGISTER_BYTES
 
 #endif /* KESTREL_BPF_SCHEMA_TABLES_H */

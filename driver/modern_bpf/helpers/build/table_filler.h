@@ -48,19 +48,6 @@ static __always_inline void read_syscall_args(const struct pt_regs *regs, __u64 
 	args[5] = source_value(regs, 0, KPS_ARG5);
 }
 
-/* What each source reads, indexed by enum kestrel_param_source masked with
- * 7: the six arguments, the return value, and a zero in the KPS_CUSTOM
- * slot, which no table-driven parameter names (register_record.h). */
-#define SOURCE_VALUES 8
-
-static __always_inline void read_source_values(const struct pt_regs *regs, long ret,
-					       __u64 values[SOURCE_VALUES])
-{
-	read_syscall_args(regs, values);
-	values[KPS_RET] = ret;
-	values[KPS_CUSTOM] = 0;
-}
-
 /* A fixed-size parameter's value from its register. fds and pids are C
  * ints: the kernel reads the low 32 bits of the register, and so do we. */
 static __always_inline __u64 register_param_value(__u8 type, __u64 v)
