@@ -71,10 +71,12 @@ class CaptureRotationTest : public CaptureDirTest {
   CaptureRotationTest() : CaptureDirTest("caprot") {}
 };
 
-TEST_F(CaptureRotationTest, TheLastFileAloneNamesAProcessExecdInTheFirst) {
+TEST_F(CaptureRotationTest, ALaterFileAloneNamesAProcessExecdInTheFirst) {
   const std::string program = dir_ + "/kcap-rotated";
   fs::copy_file("/bin/dd", program);
   const std::string file = dir_ + "/rot.kcap";
+  // The current file, then file.1, file.2 ... from newest to oldest.
+  const auto numbered = [&](int n) { return n == 0 ? file : file + "." + std::to_string(n); };
   ExecOnCue child(program);
   ASSERT_GT(child.pid(), 0);
   const std::string pid = std::to_string(child.pid());
@@ -106,12 +108,12 @@ TEST_F(CaptureRotationTest, TheLastFileAloneNamesAProcessExecdInTheFirst) {
   ASSERT_EQ(written.exit_code, 0) << written.err;
 
   int oldest = 0;
-  while (fs::exists(file + "." + std::to_string(oldest + 1))) ++oldest;
+  while (fs::exists(numbered(oldest + 1))) ++oldest;
   ASSERT_GE(oldest, 2);
   ASSERT_LT(oldest, 200) << "the first file was not kept";
 
   // The exec is in the first file, which names the program it ran.
-  const std::string first = file + "." + std::to_string(oldest);
+  const std::string first = numbered(oldest);
   const CliResult execs = RunKestrel({"capture", "-r", first, "--json", "--syscalls", "execve"});
   ASSERT_EQ(execs.exit_code, 0) << execs.err;
   int exec_lines = 0;
@@ -129,15 +131,13 @@ TEST_F(CaptureRotationTest, TheLastFileAloneNamesAProcessExecdInTheFirst) {
   int newest = -1;
   CliResult last;
   for (int n = 0; n < oldest && newest < 0; ++n) {
-    const std::string path = n == 0 ? file : file + "." + std::to_string(n);
-    last = RunKestrel({"capture", "-r", path, "--json", "--syscalls", "write"});
+    last = RunKestrel({"capture", "-r", numbered(n), "--json", "--syscalls", "write"});
     ASSERT_EQ(last.exit_code, 0) << last.err;
     if (last.out.find(of_child) != std::string::npos) newest = n;
   }
   ASSERT_GE(newest, 0) << "no file after the first holds a write of the child";
-  const std::string newest_path = newest == 0 ? file : file + "." + std::to_string(newest);
   const CliResult last_execs =
-      RunKestrel({"capture", "-r", newest_path, "--json", "--syscalls", "execve"});
+      RunKestrel({"capture", "-r", numbered(newest), "--json", "--syscalls", "execve"});
   ASSERT_EQ(last_execs.exit_code, 0) << last_execs.err;
   EXPECT_EQ(last_execs.out.find(of_child), std::string::npos) << last_execs.out;
   for (const std::string& line : Lines(last.out)) {

@@ -4,8 +4,8 @@
  * (close, dup2, kill, setuid ...: event_register_len in schema_tables.h).
  * They are built in a small per-CPU buffer of their own and copied into the
  * ring in one go, without the large scratch area, whose far-apart cache
- * lines cost about 30 ns a record here. The
- * layout is the table filler's: the same records, reached by a shorter way.
+ * lines cost about 30 ns a record here. The layout is the table filler's:
+ * the same records, reached by a shorter way.
  */
 #ifndef KESTREL_BPF_REGISTER_RECORD_H
 #define KESTREL_BPF_REGISTER_RECORD_H
