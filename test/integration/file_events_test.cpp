@@ -136,6 +136,21 @@ TEST_F(LongPathTest, LongerThanTheMaximumKeepsItsLastComponents) {
   EXPECT_NE(got[0].header().flags & KESTREL_RECORD_TRUNCATED, 0);
 }
 
+// Component names around the sizes the walk copies as words (up to 16
+// bytes, kept in the dentry up to 39), each next to names of other sizes:
+// a short name's copy must leave the components after it whole.
+TEST_F(LongPathTest, NamesOfEverySizeAroundTheWordsKeepTheirNeighbours) {
+  std::vector<std::string> names;
+  char fill = 'a';
+  for (size_t size : {1, 7, 8, 9, 15, 16, 17, 39, 40, 16, 8, 1}) names.emplace_back(size, fill++);
+  const std::vector<OwnedRecord> got = OpenAtTheBottom(names);
+  ASSERT_EQ(got.size(), 1u);
+  std::string want = dir_.path();
+  for (const std::string& name : names) want += "/" + name;
+  EXPECT_EQ(got[0].Event().String("path"), want + "/f");
+  EXPECT_EQ(got[0].header().flags & KESTREL_RECORD_TRUNCATED, 0);
+}
+
 TEST_F(FileEventsTest, FailedOpenatKeepsTheRequestedName) {
   auto session = Start({SYS_openat});
   ASSERT_NE(session, nullptr);
