@@ -178,23 +178,32 @@ TEST(BenchCliTest, EngineStateHasTheConditionsRow) {
   EXPECT_NE(r.out.find("conditions: 5 evaluated on every event"), std::string::npos) << r.out;
 }
 
-// The live rows (issue 20): openat+close alone and under `kestrel run`, the
-// slowdown in x and the share dropped in %, each with its verdict.
+// The live rows (issue 20): openat+close in two threads, alone and under
+// `kestrel run`, the slowdown in x with its verdict; the same in a process
+// per CPU, shown unjudged; the share dropped in %, with its verdict.
 TEST(BenchCliTest, EngineLiveHasTheSlowdownAndDropRows) {
   const CliResult r = RunKestrel(
       {"bench", "engine", "--state", "--live", "--json", "--repetitions", "1", "--events", "20000"},
       std::chrono::seconds(180));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::vector<std::string> rows = RowObjects(r.out);
-  ASSERT_GE(rows.size(), 2u) << r.out;
-  const std::string& slowdown = rows[rows.size() - 2];
+  ASSERT_GE(rows.size(), 3u) << r.out;
+  const std::string& slowdown = rows[rows.size() - 3];
+  const std::string& processes = rows[rows.size() - 2];
   const std::string& drops = rows.back();
-  EXPECT_NE(slowdown.find("\"name\":\"live: openat+close on every CPU under kestrel run with "),
+  EXPECT_NE(slowdown.find("\"name\":\"live: openat+close, two threads of one process on every "
+                          "CPU, under kestrel run with "),
             std::string::npos)
       << slowdown;
   EXPECT_NE(slowdown.find("\"unit\":\"x\""), std::string::npos) << slowdown;
   EXPECT_NE(slowdown.find("\"target\":1.5,"), std::string::npos) << slowdown;
   EXPECT_NE(slowdown.find("\"met\":"), std::string::npos) << slowdown;
+  EXPECT_NE(processes.find("\"name\":\"live: the same with a process per CPU, slowdown\""),
+            std::string::npos)
+      << processes;
+  EXPECT_NE(processes.find("\"unit\":\"x\""), std::string::npos) << processes;
+  EXPECT_EQ(processes.find("\"met\":"), std::string::npos) << "not judged: " << processes;
+  EXPECT_EQ(processes.find("\"value\":0,"), std::string::npos) << "measured: " << processes;
   EXPECT_NE(drops.find("\"name\":\"live: records dropped under that load\""), std::string::npos)
       << drops;
   EXPECT_NE(drops.find("\"unit\":\"%\""), std::string::npos) << drops;

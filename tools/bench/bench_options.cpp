@@ -122,8 +122,9 @@ void DefineBenchOptions(CLI::App& app, BenchOptions& options) {
       mode->add_flag("--rule-by-rule", options.engine_rule_by_rule,
                      "evaluate the rules one after the other instead of through the rule index");
       mode->add_flag("--live", options.engine_live,
-                     "with --state: also openat+close on every CPU, alone and under kestrel run "
-                     "with the base rules: the slowdown and the records dropped");
+                     "with --state: also openat+close on every CPU (two threads, then a process "
+                     "per CPU), alone and under kestrel run with the base rules: the slowdowns "
+                     "and the records dropped");
     }
   }
   CLI::App* all = app.add_subcommand("all", "every mode, one after the other");

@@ -1,7 +1,8 @@
 // The live rows of `kestrel bench engine --live` (issue 20): openat+close
-// in one pinned process per CPU, alone and then under `kestrel run` with
-// the base rules, interleaved; how much slower the load runs and what the
-// probe dropped meanwhile. Falco 0.63 under its stable rules: 2.35x slower,
+// in two threads of one process, one pinned per CPU, and then in one
+// process per CPU, alone and under `kestrel run` with the base rules,
+// interleaved; how much slower each load runs and what the probe dropped
+// meanwhile. Falco 0.63 under its stable rules, two threads: 2.35x slower,
 // 9-23% of events dropped.
 #ifndef KESTREL_TOOLS_BENCH_LIVE_RULES_BENCH_H_
 #define KESTREL_TOOLS_BENCH_LIVE_RULES_BENCH_H_
