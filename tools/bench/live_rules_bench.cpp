@@ -87,14 +87,17 @@ double OpenClosePairsPerSecond(Load load, double seconds) {
 
 absl::Status AddLiveRulesRows(BenchReport& report, const std::string& rules,
                               const std::string& rules_name, int repetitions, double seconds) {
-  // Per load shape: pairs/s alone and under kestrel run.
-  std::vector<double> alone[2], under[2];
-  constexpr Load kLoads[] = {Load::kThreads, Load::kProcesses};
+  // Pairs/s of each load shape, alone and under kestrel run.
+  struct Runs {
+    Load load;
+    std::vector<double> alone, under;
+    double Slowdown() const { return Median(PairedRatios(alone, under)); }
+  };
+  Runs threads{Load::kThreads}, processes{Load::kProcesses};
+  Runs* const loads[] = {&threads, &processes};
   uint64_t attempted = 0, dropped = 0;
   for (int rep = 0; rep < repetitions; ++rep) {
-    for (const Load load : kLoads) {
-      alone[static_cast<int>(load)].push_back(OpenClosePairsPerSecond(load, seconds));
-    }
+    for (Runs* runs : loads) runs->alone.push_back(OpenClosePairsPerSecond(runs->load, seconds));
     absl::StatusOr<KestrelRunChild> run =
         KestrelRunChild::Start({"-r", rules, "--no-pin", "--stats-interval", "1"});
     if (!run.ok()) return run.status();
@@ -107,9 +110,7 @@ absl::Status AddLiveRulesRows(BenchReport& report, const std::string& rules,
       }
     }
     if (!started) return absl::DeadlineExceededError("kestrel run did not start within 60 s");
-    for (const Load load : kLoads) {
-      under[static_cast<int>(load)].push_back(OpenClosePairsPerSecond(load, seconds));
-    }
+    for (Runs* runs : loads) runs->under.push_back(OpenClosePairsPerSecond(runs->load, seconds));
     if (const int rc = run->Stop(); rc != 0) {
       return absl::InternalError(absl::StrFormat("kestrel run exited with %d", rc));
     }
@@ -118,12 +119,10 @@ absl::Status AddLiveRulesRows(BenchReport& report, const std::string& rules,
     attempted += records->attempted;
     dropped += records->dropped;
   }
-  const auto& threads_alone = alone[static_cast<int>(Load::kThreads)];
-  const auto& threads_under = under[static_cast<int>(Load::kThreads)];
   BenchRow slowdown = Row(absl::StrFormat("live: openat+close, two threads of one process on every "
                                           "CPU, under kestrel run with %s, slowdown",
                                           rules_name),
-                          Median(PairedRatios(threads_alone, threads_under)), "x");
+                          threads.Slowdown(), "x");
   slowdown.ratio = slowdown.value / kFalcoSlowdown;
   slowdown.ratio_of = "Falco 0.63 with its stable rules (2.35x)";
   report.notes.push_back(slowdown.name + ": " +
@@ -131,10 +130,8 @@ absl::Status AddLiveRulesRows(BenchReport& report, const std::string& rules,
   report.rows.push_back(slowdown);
   // Not the load, so not judged: shown because the probe's share of
   // a pair is larger there.
-  const auto& procs_alone = alone[static_cast<int>(Load::kProcesses)];
-  const auto& procs_under = under[static_cast<int>(Load::kProcesses)];
-  report.rows.push_back(Row("live: the same with a process per CPU, slowdown",
-                            Median(PairedRatios(procs_alone, procs_under)), "x"));
+  report.rows.push_back(
+      Row("live: the same with a process per CPU, slowdown", processes.Slowdown(), "x"));
 
   const double share = attempted > 0 ? 100.0 * static_cast<double>(dropped) / attempted : 0;
   BenchRow drops = Row("live: records dropped under that load", share, "%");
@@ -145,8 +142,9 @@ absl::Status AddLiveRulesRows(BenchReport& report, const std::string& rules,
       "live: %u of %u records dropped (Falco 0.63: 9-23%%): %s; pairs/s alone and under "
       "kestrel run, threads %.0f and %.0f, processes %.0f and %.0f (medians of %d runs of %.0f s "
       "each, alternated)",
-      dropped, attempted, dropped == 0 ? "target met" : "target missed", Median(threads_alone),
-      Median(threads_under), Median(procs_alone), Median(procs_under), repetitions, seconds));
+      dropped, attempted, dropped == 0 ? "target met" : "target missed", Median(threads.alone),
+      Median(threads.under), Median(processes.alone), Median(processes.under), repetitions,
+      seconds));
   report.rows.push_back(drops);
   return absl::OkStatus();
 }
