@@ -53,6 +53,7 @@ double OpenClosePairsPerSecond(Load load, double seconds) {
   if (load == Load::kThreads) {
     std::vector<uint64_t> pairs(n_cpus, 0);
     std::vector<std::thread> threads;
+    threads.reserve(n_cpus);
     for (int cpu = 0; cpu < n_cpus; ++cpu) {
       threads.emplace_back([&pairs, cpu, seconds] { pairs[cpu] = OpenCloseLoop(cpu, seconds); });
     }
