@@ -1,11 +1,13 @@
 // Live settings on the real probe: every change is reported as a
 // settings_changed record, the target set and dropping mode act on the next
 // syscall, and toggles under load take effect within one syscall.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <linux/magic.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -20,6 +22,7 @@
 #include "probe_session.h"
 #include "shared/event_types.h"
 #include "storage_modes.h"
+#include "temp_dir.h"
 
 namespace kestrel::testing {
 namespace {
@@ -95,6 +98,10 @@ TEST_P(LiveSettingsTest, EveryKindOfChangeIsReportedOnce) {
   ExpectChain(session->AwaitSettingsChanged(), before, before + 2,
               KESTREL_CHANGED_DROP_CLASSES | KESTREL_CHANGED_SYSCALLS);
 
+  before = SettingsGeneration(h);
+  ASSERT_EQ(pman_set_omitted_params(h, KESTREL_OMIT_OPEN_PATH), 0);
+  ExpectChain(session->AwaitSettingsChanged(), before, before + 1, KESTREL_CHANGED_OMITTED);
+
   // Nothing changed: nothing reported, and the record itself is not a thread's.
   // The tagged call is the positive control: the drain did see records.
   constexpr uint64_t kTag = 0x6e6f6368;
@@ -135,10 +142,63 @@ TEST_P(LiveSettingsTest, RefusedChangesChangeNothing) {
   EXPECT_EQ(pman_set_syscall_drop_class(h, SYS_getppid, 3), -EINVAL);
   EXPECT_EQ(pman_set_syscall_drop_class(h, pman_syscall_table_size(), 1), -EINVAL);
   EXPECT_EQ(pman_mark_single_64bit_syscall(h, pman_syscall_table_size(), true), -EINVAL);
+  EXPECT_EQ(pman_set_omitted_params(h, KESTREL_OMIT_ALL + 1), -EINVAL);
 
   const kestrel_capture_settings after = CurrentSettings(h);
   EXPECT_EQ(std::memcmp(&after, &good, sizeof(good)), 0);
+  uint32_t omitted = 1;
+  ASSERT_EQ(pman_get_omitted_params(h, &omitted), 0);
+  EXPECT_EQ(omitted, 0u);
   EXPECT_EQ(SettingsGeneration(h), generation);
+}
+
+// Omitting the path of opened files skips only the path: the caller's name,
+// dev and inode stay, a failed open still names what it asked for, and
+// taking the omission back brings the path back on the next open.
+TEST_P(LiveSettingsTest, AnOmittedOpenPathLeavesTheRestOfTheRecord) {
+  KESTREL_REQUIRE_BPF_PRIVILEGES();
+  TempDir dir;
+  const std::string path = dir.Touch("target");
+  struct stat st {};
+  ASSERT_EQ(stat(path.c_str(), &st), 0);
+  const int64_t dev =
+      static_cast<int64_t>((static_cast<uint64_t>(major(st.st_dev)) << 20) | minor(st.st_dev));
+  const std::string missing = dir.path() + "/missing";
+  auto session = ProbeSession::Start({.syscalls = {SYS_openat}, .settings_storage = GetParam()});
+  ASSERT_NE(session, nullptr);
+  pman_handle* h = session->handle();
+
+  ASSERT_EQ(pman_set_omitted_params(h, KESTREL_OMIT_OPEN_PATH), 0);
+  uint32_t omitted = 0;
+  ASSERT_EQ(pman_get_omitted_params(h, &omitted), 0);
+  EXPECT_EQ(omitted, KESTREL_OMIT_OPEN_PATH);
+  const int without = openat(AT_FDCWD, path.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(without, 0);
+  close(without);
+  ASSERT_EQ(openat(AT_FDCWD, missing.c_str(), O_RDONLY), -1);
+  ASSERT_EQ(pman_set_omitted_params(h, 0), 0);
+  const int with = openat(AT_FDCWD, path.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(with, 0);
+  close(with);
+
+  std::vector<OwnedRecord> got;
+  for (OwnedRecord& r : session->DrainRecords(CurrentTid())) {
+    if (r.header().type == KESTREL_EVT_OPENAT) got.push_back(std::move(r));
+  }
+  ASSERT_EQ(got.size(), 3u);
+  const engine::DecodedEvent a = got[0].Event();
+  EXPECT_EQ(a.Int("fd"), without);
+  EXPECT_EQ(a.String("name"), path);
+  EXPECT_EQ(a.String("path"), "");
+  EXPECT_EQ(a.Int("dev"), dev);
+  EXPECT_EQ(a.Int("ino"), static_cast<int64_t>(st.st_ino));
+  const engine::DecodedEvent b = got[1].Event();
+  EXPECT_EQ(b.Int("fd"), -ENOENT);
+  EXPECT_EQ(b.String("path"), missing);
+  const engine::DecodedEvent c = got[2].Event();
+  EXPECT_EQ(c.Int("fd"), with);
+  EXPECT_EQ(c.String("path"), path);
+  EXPECT_EQ(c.Int("ino"), static_cast<int64_t>(st.st_ino));
 }
 
 TEST_P(LiveSettingsTest, SnaplenAndPortRangeRoundTrip) {

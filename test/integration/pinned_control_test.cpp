@@ -194,6 +194,16 @@ TEST_P(PinnedControlTest, BadKeysValuesAndNamesAreRefusedWithNothingChanged) {
   EXPECT_EQ(pman_control_is_syscall_interesting(c, SYS_openat), 0);
   EXPECT_EQ(pman_control_is_syscall_interesting(c, SYS_getppid), 1);
   EXPECT_EQ(pman_control_mark_syscall(c, pman_syscall_table_size(), true), -EINVAL);
+  EXPECT_EQ(pman_control_set_omitted_params(c, KESTREL_OMIT_ALL + 1), -EINVAL);
+  EXPECT_EQ(SettingsGeneration(h), g0);
+  // A good one through the pinned block is the loader's to see.
+  ASSERT_EQ(pman_control_set_omitted_params(c, KESTREL_OMIT_OPEN_PATH), 0);
+  uint32_t omitted = 0;
+  ASSERT_EQ(pman_control_get_omitted_params(c, &omitted), 0);
+  EXPECT_EQ(omitted, KESTREL_OMIT_OPEN_PATH);
+  ASSERT_EQ(pman_get_omitted_params(h, &omitted), 0);
+  EXPECT_EQ(omitted, KESTREL_OMIT_OPEN_PATH);
+  EXPECT_EQ(SettingsGeneration(h), g0 + 1);
   pman_control_close(c);
   EXPECT_NE(RunKestrel({"settings", "get", "--pin-dir", dir + "-missing"}).exit_code, 0);
 }

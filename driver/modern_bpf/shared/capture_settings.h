@@ -14,7 +14,7 @@
  * the sequence check (there must be none: see settings_torn_reads).
  *
  * Generation: every change made through libpman (settings, syscall table,
- * drop classes) ORs a KESTREL_CHANGED_* bit into `changed` and then bumps
+ * drop classes, omitted parameters) ORs a KESTREL_CHANGED_* bit into `changed` and then bumps
  * `generation`; the probe reports each new generation once as a
  * settings_changed record, so no change goes unseen downstream.
  */
@@ -88,6 +88,7 @@ struct kestrel_settings_store {
 #define KESTREL_CHANGED_SETTINGS     (1U << 0)
 #define KESTREL_CHANGED_SYSCALLS     (1U << 1)
 #define KESTREL_CHANGED_DROP_CLASSES (1U << 2)
+#define KESTREL_CHANGED_OMITTED	     (1U << 3) /* control_block.h's omitted_params */
 
 struct kestrel_settings_generation {
 	__u64 generation; /* bumped by user space after every change */

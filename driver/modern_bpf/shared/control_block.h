@@ -24,7 +24,17 @@ struct kestrel_control_block {
 	/* Dropping mode's enum kestrel_drop_class per syscall id. */
 	__u8 syscall_drop_class[KESTREL_SYSCALL_TABLE_SIZE];
 	struct kestrel_settings_store settings_store;
+	/* KESTREL_OMIT_* bits: parameters the probe leaves empty because no
+	 * reader needs them, to save the cost of filling them. */
+	__u32 omitted_params;
+	__u32 reserved;
 };
+
+/* kestrel_control_block.omitted_params */
+/* The kernel-resolved `path` of open, openat, openat2 and creat: a dentry
+ * walk on every open. The caller's `name`, dev and ino stay. */
+#define KESTREL_OMIT_OPEN_PATH (1U << 0)
+#define KESTREL_OMIT_ALL       KESTREL_OMIT_OPEN_PATH
 
 /* Where the block lives, chosen when the probe is loaded. */
 enum kestrel_settings_storage {

@@ -38,6 +38,7 @@ std::string ChangedNames(uint16_t what) {
   if (what & KESTREL_CHANGED_SETTINGS) names.push_back("settings");
   if (what & KESTREL_CHANGED_SYSCALLS) names.push_back("syscalls");
   if (what & KESTREL_CHANGED_DROP_CLASSES) names.push_back("drop_classes");
+  if (what & KESTREL_CHANGED_OMITTED) names.push_back("omitted_params");
   return names.empty() ? std::string("none") : absl::StrJoin(names, ",");
 }
 

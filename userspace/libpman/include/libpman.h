@@ -179,8 +179,18 @@ int pman_set_syscall_drop_class(struct pman_handle* h, uint32_t syscall_id, uint
 int pman_get_syscall_tables(struct pman_handle* h, uint8_t* interesting, uint8_t* drop_classes,
                             size_t n);
 
+/* Parameters the probe leaves empty, as KESTREL_OMIT_* bits
+ * (shared/control_block.h): a reader that needs no kernel-resolved path of
+ * opened files sets KESTREL_OMIT_OPEN_PATH and spares the probe a dentry
+ * walk per open. A single store the probe sees on its next syscall; 0 (the
+ * default at load) omits nothing. Unknown bits are refused with -EINVAL.
+ * Added in ABI 1 after its first release: check with dlsym if the library
+ * may be older. */
+int pman_set_omitted_params(struct pman_handle* h, uint32_t omitted);
+int pman_get_omitted_params(struct pman_handle* h, uint32_t* omitted);
+
 /* The settings generation: every change made through libpman (settings,
- * syscall table, drop classes) bumps it, and the probe reports each new
+ * syscall table, drop classes, omitted parameters) bumps it, and the probe reports each new
  * generation once as a KESTREL_EVT_SETTINGS_CHANGED record. */
 int pman_get_settings_generation(struct pman_handle* h, uint64_t* generation);
 

@@ -49,6 +49,10 @@ int pman_control_mark_syscall(struct pman_control* c, uint32_t syscall_id, bool 
 int pman_control_set_syscall_drop_class(struct pman_control* c, uint32_t syscall_id,
                                         uint32_t drop_class);
 
+/* As pman_set_omitted_params and pman_get_omitted_params (libpman.h). */
+int pman_control_set_omitted_params(struct pman_control* c, uint32_t omitted);
+int pman_control_get_omitted_params(struct pman_control* c, uint32_t* omitted);
+
 int pman_control_get_settings_generation(struct pman_control* c, uint64_t* generation);
 
 #ifdef __cplusplus

@@ -124,6 +124,20 @@ int pman_get_syscall_tables(struct pman_handle* h, uint8_t* interesting, uint8_t
   return Call(h, [&](Probe& p) { return p.GetSyscallTables(interesting, drop_classes, n); });
 }
 
+int pman_set_omitted_params(struct pman_handle* h, uint32_t omitted) {
+  return Call(h, [&](Probe& p) { return p.SetOmittedParams(omitted); });
+}
+
+int pman_get_omitted_params(struct pman_handle* h, uint32_t* omitted) {
+  if (omitted == nullptr) return -EINVAL;
+  return Call(h, [&](Probe& p) -> absl::Status {
+    absl::StatusOr<uint32_t> bits = p.OmittedParams();
+    if (!bits.ok()) return bits.status();
+    *omitted = *bits;
+    return absl::OkStatus();
+  });
+}
+
 int pman_get_settings_generation(struct pman_handle* h, uint64_t* generation) {
   if (generation == nullptr) return -EINVAL;
   return Call(h, [&](Probe& p) -> absl::Status {

@@ -101,6 +101,18 @@ int pman_control_set_syscall_drop_class(struct pman_control* c, uint32_t syscall
   return Call(c, [&](SettingsControl& s) { return s.SetDropClass(syscall_id, drop_class); });
 }
 
+int pman_control_set_omitted_params(struct pman_control* c, uint32_t omitted) {
+  return Call(c, [&](SettingsControl& s) { return s.SetOmittedParams(omitted); });
+}
+
+int pman_control_get_omitted_params(struct pman_control* c, uint32_t* omitted) {
+  if (omitted == nullptr) return -EINVAL;
+  return Call(c, [&](SettingsControl& s) {
+    *omitted = s.OmittedParams();
+    return absl::OkStatus();
+  });
+}
+
 int pman_control_get_settings_generation(struct pman_control* c, uint64_t* generation) {
   if (generation == nullptr) return -EINVAL;
   return Call(c, [&](SettingsControl& s) {

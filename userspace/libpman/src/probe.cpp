@@ -294,6 +294,16 @@ absl::Status Probe::GetSyscallTables(uint8_t* interesting, uint8_t* drop_classes
   return absl::OkStatus();
 }
 
+absl::Status Probe::SetOmittedParams(uint32_t omitted) {
+  if (absl::Status s = RequireLoaded("pman_set_omitted_params"); !s.ok()) return s;
+  return control_->SetOmittedParams(omitted);
+}
+
+absl::StatusOr<uint32_t> Probe::OmittedParams() const {
+  if (absl::Status s = RequireLoaded("pman_get_omitted_params"); !s.ok()) return s;
+  return control_->OmittedParams();
+}
+
 absl::StatusOr<kestrel_capture_settings> Probe::GetSettings() const {
   if (absl::Status s = RequireLoaded("pman_get_capture_settings"); !s.ok()) return s;
   return control_->GetSettings();

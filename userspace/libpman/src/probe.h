@@ -47,6 +47,8 @@ class Probe {
 
   absl::Status SetDropClass(uint32_t id, uint32_t drop_class);
   absl::Status GetSyscallTables(uint8_t* interesting, uint8_t* drop_classes, size_t n) const;
+  absl::Status SetOmittedParams(uint32_t omitted);
+  absl::StatusOr<uint32_t> OmittedParams() const;
   absl::StatusOr<uint64_t> Generation() const;
   absl::Status Pin(const char* dir);
   absl::Status LockSettings();

@@ -94,6 +94,19 @@ absl::Status SettingsControl::SetDropClass(uint32_t id, uint32_t drop_class) {
   return absl::OkStatus();
 }
 
+absl::Status SettingsControl::SetOmittedParams(uint32_t omitted) {
+  if (absl::Status s = CheckWritable(); !s.ok()) return s;
+  if ((omitted & ~KESTREL_OMIT_ALL) != 0) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "omitted parameters 0x%x: only 0x%x (the path of opened files) can be omitted", omitted,
+        KESTREL_OMIT_ALL));
+  }
+  WriterLock lock(lock_fd_);
+  __atomic_store_n(&block_->omitted_params, omitted, __ATOMIC_RELEASE);
+  Bump(KESTREL_CHANGED_OMITTED);
+  return absl::OkStatus();
+}
+
 absl::Status SettingsControl::UpdateSettings(const kestrel_capture_settings& settings) {
   return EditSettings([&](kestrel_capture_settings& s) {
     s = settings;
@@ -126,6 +139,10 @@ uint8_t SettingsControl::DropClass(uint32_t id) const {
   return id < KESTREL_SYSCALL_TABLE_SIZE
              ? __atomic_load_n(&block_->syscall_drop_class[id], __ATOMIC_RELAXED)
              : 0;
+}
+
+uint32_t SettingsControl::OmittedParams() const {
+  return __atomic_load_n(&block_->omitted_params, __ATOMIC_RELAXED);
 }
 
 uint64_t SettingsControl::Generation() const {

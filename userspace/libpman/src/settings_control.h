@@ -28,6 +28,8 @@ class SettingsControl {
   absl::Status EnforceSyscallSet(const uint8_t* interesting, size_t n);
   absl::Status MarkSyscall(uint32_t id, bool interesting);
   absl::Status SetDropClass(uint32_t id, uint32_t drop_class);
+  // `omitted` is a set of KESTREL_OMIT_* bits (shared/control_block.h).
+  absl::Status SetOmittedParams(uint32_t omitted);
   absl::Status UpdateSettings(const kestrel_capture_settings& settings);
   // Read, edit and publish under one hold of the writer lock, so concurrent
   // read-modify-write controllers never lose each other's changes. Nothing
@@ -37,6 +39,7 @@ class SettingsControl {
   kestrel_capture_settings GetSettings() const;
   bool IsInteresting(uint32_t id) const;
   uint8_t DropClass(uint32_t id) const;
+  uint32_t OmittedParams() const;
   uint64_t Generation() const;
 
   // From here on every write is refused: the mapping is read-only.

@@ -10,6 +10,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
+#include "../../helpers/base/control_block.h"
 #include "../../helpers/build/filler_scratch.h"
 #include "../../helpers/extract/io_data.h"
 #include "../../helpers/extract/mm_usage.h"
@@ -21,8 +22,17 @@
 /* Smallest struct open_how openat2 accepts (flags, mode, resolve). */
 #define OPEN_HOW_SIZE_VER0 24
 
+/* Whether user space asked for opens without their kernel-resolved path
+ * (KESTREL_OMIT_OPEN_PATH): the dentry walk is most of an open's cost. */
+static __always_inline bool open_path_omitted(void)
+{
+	struct kestrel_control_block *cb = control_block();
+
+	return cb && (cb->omitted_params & KESTREL_OMIT_OPEN_PATH);
+}
+
 /* path, dev and inode of the file open returned as `ret`; without a file,
- * the name the caller asked for. */
+ * the name the caller asked for; an empty path when it is omitted. */
 static __always_inline void rb_opened_file(struct scratch_area *s, long ret, const void *user_path)
 {
 	struct file *f = file_from_fd(ret);
@@ -31,7 +41,10 @@ static __always_inline void rb_opened_file(struct scratch_area *s, long ret, con
 
 	if (f) {
 		file_dev_ino(f, &dev, &ino);
-		rb_path(s, &f->f_path);
+		if (open_path_omitted())
+			rb_empty(s);
+		else
+			rb_path(s, &f->f_path);
 		rb_u32(s, dev);
 		rb_u64(s, ino);
 	} else {
