@@ -41,7 +41,39 @@ TEST_F(RunCommandTest, DryRunPrintsEachSyscallWithWhy) {
   EXPECT_FALSE(Mentions(r.out, "getpid")) << r.out;
   // Neither rule reads a result or a buffer.
   EXPECT_TRUE(absl::StrContains(r.err, "2 rules loaded (2 evaluated), 0 skipped;")) << r.err;
-  EXPECT_TRUE(absl::StrContains(r.err, "snaplen 0, io data off, drop_failed on")) << r.err;
+  EXPECT_TRUE(
+      absl::StrContains(r.err, "snaplen 0, io data off, drop_failed on, open paths omitted"))
+      << r.err;
+}
+
+// The kernel-resolved path of opened files is kept when a condition reads
+// it, when a rule that can match an open prints it, or when alerts save
+// capture files; a rule on other syscalls printing it changes nothing.
+TEST_F(RunCommandTest, OpenPathsAreKeptOnlyWhenSomethingReadsThem) {
+  auto paths_line = [&](const std::string& rules, std::vector<std::string> more = {}) {
+    std::vector<std::string> args = {"run", "-r", rules, "--dry-run"};
+    args.insert(args.end(), more.begin(), more.end());
+    const CliResult r = RunKestrel(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    if (absl::StrContains(r.err, "open paths omitted")) return std::string("omitted");
+    if (absl::StrContains(r.err, "open paths kept")) return std::string("kept");
+    return r.err;
+  };
+  auto rule = [&](const std::string& name, const std::string& condition,
+                  const std::string& output) {
+    const std::string file = dir_.File(name + ".yaml");
+    WriteWhole(file, absl::StrCat("- rule: ", name, "\n  desc: x\n  condition: ", condition,
+                                  "\n  output: \"", output, "\"\n  priority: WARNING\n"));
+    return file;
+  };
+  EXPECT_EQ(paths_line(rules_), "omitted");
+  EXPECT_EQ(paths_line(rule("cond", "evt.type = openat and evt.arg.path = /etc/shadow", "x")),
+            "kept");
+  EXPECT_EQ(paths_line(rule("printed", "evt.type in (open, openat)", "%evt.arg.path")), "kept");
+  EXPECT_EQ(paths_line(rule("args", "evt.type = creat", "%evt.args")), "kept");
+  EXPECT_EQ(paths_line(rule("elsewhere", "evt.type = connect", "%evt.args %evt.arg[1]")),
+            "omitted");
+  EXPECT_EQ(paths_line(rules_, {"-o", "capture.enabled=true"}), "kept");
 }
 
 TEST_F(RunCommandTest, BaseSyscallsAddAndRemove) {

@@ -175,6 +175,46 @@ TEST_F(RunLiveTest, ReloadChangesTheProbesSyscallsLiveWithNoEventLost) {
   EXPECT_FALSE(PathExists(pin.dir())) << "the pin outlived kestrel run";
 }
 
+// A rule that prints the kernel-resolved path gets it: opened through a
+// symlink, fd.name is the name asked for and evt.arg.path the file. A reload
+// to rules that read no path has the probe omit it from then on.
+TEST_F(RunLiveTest, OpenPathsFollowTheRulesThroughAReload) {
+  const std::string target = dir_.File("target");
+  WriteWhole(target, "");
+  const std::string link = dir_.File("mark-link");
+  ASSERT_EQ(symlink(target.c_str(), link.c_str()), 0);
+  const std::string rules = dir_.File("rules.yaml");
+  auto open_rule = [&](const std::string& output) {
+    return absl::StrCat("- rule: Open marker\n  desc: x\n  condition: evt.type = openat and ",
+                        "fd.name startswith \"", dir_.path(), "/mark\"\n  output: ", output,
+                        "\n  priority: WARNING\n");
+  };
+  WriteWhole(rules, open_rule("kept %fd.name path=%evt.arg.path"));
+  KestrelProcess run({"run", "-r", rules, "--no-pin"});
+  ASSERT_TRUE(WaitUntilAlerting(run, dir_));
+  OpenFile(link);
+  const std::optional<std::string> kept = run.WaitForLine(link + " path=", kAlertTimeout);
+
+  WriteWhole(rules, open_rule("plain %fd.name"));
+  std::optional<std::string> plain;
+  const auto deadline = std::chrono::steady_clock::now() + kAlertTimeout;
+  for (int i = 0; !plain && std::chrono::steady_clock::now() < deadline; ++i) {
+    const std::string mark = dir_.File(absl::StrCat("mark-after-", i));
+    OpenFile(mark);
+    plain = run.WaitForLine(absl::StrCat("plain ", mark), std::chrono::milliseconds(300));
+  }
+  run.Signal(SIGINT);
+  const CliResult r = run.Wait();
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_TRUE(kept) << r.out << r.err;
+  EXPECT_TRUE(absl::StrContains(*kept, absl::StrCat("kept ", link, " path=", target))) << *kept;
+  EXPECT_TRUE(plain) << r.out << r.err;
+  EXPECT_TRUE(absl::StrContains(r.err, "drop_failed on, open paths kept")) << r.err;
+  EXPECT_TRUE(absl::StrContains(r.err, "syscalls no change; open paths omitted\n")) << r.err;
+  // The engine's own change is not another process's.
+  EXPECT_FALSE(absl::StrContains(r.err, "was changed by another process")) << r.err;
+}
+
 // A rules file that does not load leaves the running rules in place.
 TEST_F(RunLiveTest, ABrokenReloadKeepsTheOldRules) {
   const std::string rules = dir_.File("rules.yaml");

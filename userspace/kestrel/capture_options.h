@@ -21,7 +21,8 @@ struct CaptureOptions {
   std::optional<uint64_t> count;
   std::optional<double> duration_s;
   bool json = false;
-  bool io_data = false;  // copy read/write data (up to the snaplen)
+  bool io_data = false;         // copy read/write data (up to the snaplen)
+  uint32_t omitted_params = 0;  // KESTREL_OMIT_* bits: parameters the probe leaves empty
   // --snaplen, --drop-failed ...: the settings table's flags.
   SettingOverrides settings;
   uint64_t buffer_bytes = PMAN_DEFAULT_BUFFER_BYTES;

@@ -32,6 +32,9 @@ HandlePtr LoadProbe(const CaptureOptions& options) {
     return nullptr;
   }
   if (pman_update_capture_settings(raw, &settings) != 0) return nullptr;
+  if (options.omitted_params != 0 && pman_set_omitted_params(raw, options.omitted_params) != 0) {
+    return nullptr;
+  }
 
   std::vector<uint8_t> table(pman_syscall_table_size(), options.all_syscalls ? 1 : 0);
   for (uint32_t id : options.syscalls) table[id] = 1;

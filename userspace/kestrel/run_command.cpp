@@ -217,6 +217,7 @@ CaptureOptions ProbeOptionsOf(const RunSetup& setup) {
   probe.io_data = wanted.capture_io_data != 0;
   probe.settings.values["snaplen"] = wanted.snaplen;
   probe.settings.values["drop_failed"] = wanted.drop_failed;
+  probe.omitted_params = OmittedParamsForNeeds(setup.rules->needs, setup.config.capture.enabled);
   return probe;
 }
 
@@ -272,14 +273,27 @@ void Reload(RunSetup& setup, pman_handle* handle, RunPipeline& pipeline, LoadShe
       pman_update_capture_settings(handle, &wanted);
     }
   }
+  // Like the syscalls: a parameter the new rules read comes back before
+  // they judge a record, one only the old rules read goes after.
+  uint32_t omitted = 0;
+  const uint32_t omit = OmittedParamsForNeeds(rules->needs, setup.config.capture.enabled);
+  const bool change_omitted = pman_get_omitted_params(handle, &omitted) == 0 && omitted != omit;
+  const bool omits_more = (omit & ~omitted) != 0;
+  bool omitted_changed = false;
+  if (change_omitted && !omits_more) omitted_changed = pman_set_omitted_params(handle, omit) == 0;
   pipeline.SetRulesFrom(rules, BootClockNs());
+  if (change_omitted && omits_more) omitted_changed = pman_set_omitted_params(handle, omit) == 0;
+  std::string paths;
+  if (omitted_changed) {
+    paths = omit & KESTREL_OMIT_OPEN_PATH ? "; open paths omitted" : "; open paths kept";
+  }
   if (absl::Status s = MarkSyscalls(handle, change.removed, false); !s.ok())
     Say(std::string(s.message()));
   setup.rules = rules;
   setup.syscalls = std::move(syscalls);
   PlanLoadShedding(setup, shedder);
   Say(absl::StrCat("rules reloaded: ", DescribeRunRules(*rules), "; syscalls ",
-                   DescribeChange(change)));
+                   DescribeChange(change), paths));
 }
 
 int RunLive(RunSetup& setup, engine::alerts::AlertOutputs& outputs) {
@@ -330,9 +344,11 @@ int RunLive(RunSetup& setup, engine::alerts::AlertOutputs& outputs) {
     Say(absl::StrCat("warning: rules files are not watched (SIGHUP still reloads): ",
                      created.status().message()));
   }
+  uint32_t omitted = 0;
+  pman_get_omitted_params(handle.get(), &omitted);
   Say(absl::StrCat(
       DescribeRunRules(*setup.rules), "; ", setup.syscalls.size(), " syscalls; ",
-      DescribeNeeds(settings),
+      DescribeNeeds(settings, omitted),
       setup.options.no_pin ? "" : absl::StrCat("; pinned at ", setup.options.pin_dir)));
 
   using Clock = std::chrono::steady_clock;
@@ -419,6 +435,7 @@ int RunRun(const std::vector<std::string>& args) {
       "Without -r or rules_files: Kestrel's own rules (" KESTREL_INSTALLED_RULES_DIR
       ").\n"
       "The probe captures only the rules' syscalls and the state's (--dry-run lists them),\n"
+      "and the resolved path of opened files only when a rule reads or prints it,\n"
       "and the capture is pinned at --pin-dir (default " PMAN_DEFAULT_PIN_DIR
       ") for `kestrel syscalls` and `kestrel settings`; the pin goes away on exit.\n"
       "SIGHUP, or a change to a rules file, reloads the rules: on an error the current ones\n"
@@ -440,8 +457,10 @@ int RunRun(const std::vector<std::string>& args) {
   }
   if (setup.options.dry_run) {
     std::fputs(FormatSyscallSet(setup.syscalls).c_str(), stdout);
-    Say(absl::StrCat(DescribeRunRules(*setup.rules), "; ", setup.syscalls.size(), " syscalls; ",
-                     DescribeNeeds(SettingsForNeeds({}, setup.rules->needs))));
+    Say(absl::StrCat(
+        DescribeRunRules(*setup.rules), "; ", setup.syscalls.size(), " syscalls; ",
+        DescribeNeeds(SettingsForNeeds({}, setup.rules->needs),
+                      OmittedParamsForNeeds(setup.rules->needs, setup.config.capture.enabled))));
     Say(DescribeShedding(SheddingPlanOf(setup), setup.config.load_shedding));
     return kExitOk;
   }

@@ -1,6 +1,7 @@
 #include "run_probe_settings.h"
 
 #include "absl/strings/str_cat.h"
+#include "shared/control_block.h"
 
 namespace kestrel::cli {
 namespace {
@@ -14,6 +15,12 @@ bool IsParam(const engine::filter::FieldRef& field, std::string_view param) {
   return false;
 }
 
+// A parameter by position (evt.arg[5]): it may be the path.
+bool IsParamByNumber(const engine::filter::FieldRef& field) {
+  return (field.name == "evt.arg" || field.name == "evt.rawarg") && field.index &&
+         !field.index->empty() && field.index->find_first_not_of("0123456789") == std::string::npos;
+}
+
 }  // namespace
 
 absl::StatusOr<engine::filter::FieldSpec> FieldNeedsRecorder::Resolve(
@@ -24,6 +31,9 @@ absl::StatusOr<engine::filter::FieldSpec> FieldNeedsRecorder::Resolve(
   if (field.name == "evt.res" || field.name == "evt.rawres" || field.name == "evt.failed" ||
       IsParam(field, "res")) {
     needs_.result = true;
+  }
+  if (IsParam(field, "path") || IsParamByNumber(field) || field.name == "evt.args") {
+    needs_.open_paths = true;
   }
   return spec;
 }
@@ -36,10 +46,15 @@ kestrel_capture_settings SettingsForNeeds(kestrel_capture_settings settings,
   return settings;
 }
 
-std::string DescribeNeeds(const kestrel_capture_settings& settings) {
+uint32_t OmittedParamsForNeeds(const FieldNeeds& needs, bool capture_files) {
+  return needs.open_paths || capture_files ? 0 : KESTREL_OMIT_OPEN_PATH;
+}
+
+std::string DescribeNeeds(const kestrel_capture_settings& settings, uint32_t omitted_params) {
   return absl::StrCat("snaplen ", settings.snaplen, ", io data ",
                       settings.capture_io_data ? "on" : "off", ", drop_failed ",
-                      settings.drop_failed ? "on" : "off");
+                      settings.drop_failed ? "on" : "off", ", open paths ",
+                      omitted_params & KESTREL_OMIT_OPEN_PATH ? "omitted" : "kept");
 }
 
 }  // namespace kestrel::cli

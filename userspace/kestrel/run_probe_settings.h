@@ -1,8 +1,9 @@
-// The probe settings `kestrel run` derives from its rules: what the rules'
-// conditions read decides how much the probe copies and what it may skip.
+// The probe settings `kestrel run` derives from its rules: what the rules
+// read decides how much the probe copies and what it may skip.
 #ifndef KESTREL_CLI_RUN_PROBE_SETTINGS_H_
 #define KESTREL_CLI_RUN_PROBE_SETTINGS_H_
 
+#include <cstdint>
 #include <string>
 
 #include "engine/filter/field_binding.h"
@@ -14,6 +15,9 @@ namespace kestrel::cli {
 struct FieldNeeds {
   bool buffers = false;  // evt.buffer, evt.arg.data: I/O data must be copied
   bool result = false;   // evt.res, evt.rawres, evt.failed: failed calls matter
+  // evt.arg.path, evt.args or a parameter by number: the kernel-resolved
+  // path of opened files may be read.
+  bool open_paths = false;
 };
 
 // A FieldResolver that resolves through `fields` and notes what is asked
@@ -40,8 +44,14 @@ inline constexpr uint32_t kRuleBufferSnaplen = 80;
 kestrel_capture_settings SettingsForNeeds(kestrel_capture_settings settings,
                                           const FieldNeeds& needs);
 
-// One line for people: "snaplen 0, io data off, drop_failed on".
-std::string DescribeNeeds(const kestrel_capture_settings& settings);
+// The parameters the probe may leave out (KESTREL_OMIT_* bits): the path of
+// opened files unless `needs` reads it or `capture_files` are written (a
+// capture file keeps whole records).
+uint32_t OmittedParamsForNeeds(const FieldNeeds& needs, bool capture_files);
+
+// One line for people: "snaplen 0, io data off, drop_failed on, open paths
+// omitted".
+std::string DescribeNeeds(const kestrel_capture_settings& settings, uint32_t omitted_params);
 
 }  // namespace kestrel::cli
 

@@ -1,15 +1,32 @@
 #include "run_rules.h"
 
+#include <sys/syscall.h>
+
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 
 namespace kestrel::cli {
+namespace {
+
+// Whether `rule` can match a syscall whose record carries the path of the
+// file it opened (KESTREL_OMIT_OPEN_PATH).
+bool CanMatchAnOpen(const engine::rules::Rule& rule) {
+  if (rule.any_syscall) return true;
+  return std::any_of(rule.syscalls.begin(), rule.syscalls.end(), [](uint32_t id) {
+    return id == SYS_open || id == SYS_openat || id == SYS_openat2 || id == SYS_creat;
+  });
+}
+
+}  // namespace
 
 absl::StatusOr<std::unique_ptr<RunRules>> LoadRunRules(
     const RunRulesOptions& options, const engine::filter::FieldResolver& fields,
     std::vector<engine::rules::Diagnostic>& diags) {
   auto loaded = std::make_unique<RunRules>();
-  // Only the conditions are compiled through the recorder: a field a rule
-  // merely prints does not make the probe copy more.
+  // The conditions are compiled through the recorder. Of the outputs, only
+  // what a rule that can match an open prints of its path counts: the I/O
+  // data a rule merely prints does not make the probe copy more.
   FieldNeedsRecorder recorder(fields);
   engine::rules::LoadOptions load_options;
   load_options.strict = options.strict;
@@ -22,8 +39,9 @@ absl::StatusOr<std::unique_ptr<RunRules>> LoadRunRules(
 
   bool output_errors = false;
   for (const engine::rules::Rule& rule : loaded->ruleset->rules()) {
+    FieldNeedsRecorder printed(fields);
     absl::StatusOr<engine::alerts::OutputFormat> format =
-        engine::alerts::OutputFormat::Compile(rule.output, fields);
+        engine::alerts::OutputFormat::Compile(rule.output, printed);
     if (!format.ok()) {
       diags.push_back({engine::rules::Diagnostic::Severity::kError, rule.file, rule.line, 0,
                        absl::StrCat("rule '", rule.name, "'"),
@@ -39,6 +57,7 @@ absl::StatusOr<std::unique_ptr<RunRules>> LoadRunRules(
       continue;
     }
     ++loaded->evaluated;
+    if (printed.needs().open_paths && CanMatchAnOpen(rule)) loaded->needs.open_paths = true;
     loaded->syscalls.push_back({rule.name, rule.syscalls, rule.any_syscall, rule.priority});
   }
   if (output_errors) {

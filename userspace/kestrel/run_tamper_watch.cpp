@@ -30,6 +30,15 @@ std::string Names(const std::vector<uint32_t>& ids) { return SyscallNameList(ids
 
 }  // namespace
 
+std::string OmittedParamsText(uint32_t omitted) {
+  if (omitted == 0) return "none";
+  std::vector<std::string> names;
+  if (omitted & KESTREL_OMIT_OPEN_PATH) names.push_back("open path");
+  if (omitted & ~KESTREL_OMIT_ALL)
+    names.push_back(absl::StrCat("0x", absl::Hex(omitted & ~KESTREL_OMIT_ALL)));
+  return absl::StrJoin(names, ",");
+}
+
 std::optional<ProbeTuning> ProbeTuning::Read(pman_handle* handle) {
   ProbeTuning t;
   if (!t.ReadFrom(handle)) return std::nullopt;
@@ -41,12 +50,14 @@ bool ProbeTuning::ReadFrom(pman_handle* handle) {
   interesting.resize(n);
   drop_classes.resize(n);
   return pman_get_capture_settings(handle, &settings) == 0 &&
-         pman_get_syscall_tables(handle, interesting.data(), drop_classes.data(), n) == 0;
+         pman_get_syscall_tables(handle, interesting.data(), drop_classes.data(), n) == 0 &&
+         pman_get_omitted_params(handle, &omitted_params) == 0;
 }
 
 bool ProbeTuning::SameAs(const ProbeTuning& other) const {
   return std::memcmp(&settings, &other.settings, sizeof settings) == 0 &&
-         interesting == other.interesting && drop_classes == other.drop_classes;
+         interesting == other.interesting && drop_classes == other.drop_classes &&
+         omitted_params == other.omitted_params;
 }
 
 std::vector<std::string> DescribeTuningChanges(const ProbeTuning& was, const ProbeTuning& now) {
@@ -80,6 +91,10 @@ std::vector<std::string> DescribeTuningChanges(const ProbeTuning& was, const Pro
   for (const auto& [classes, ids] : moved) {
     changes.push_back(absl::StrCat("drop class ", DropClassName(classes.first), " -> ",
                                    DropClassName(classes.second), ": ", Names(ids)));
+  }
+  if (was.omitted_params != now.omitted_params) {
+    changes.push_back(absl::StrCat("omitted parameters ", OmittedParamsText(was.omitted_params),
+                                   " -> ", OmittedParamsText(now.omitted_params)));
   }
   return changes;
 }

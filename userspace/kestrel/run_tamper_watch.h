@@ -24,6 +24,7 @@ struct ProbeTuning {
   kestrel_capture_settings settings{};
   std::vector<uint8_t> interesting;   // by syscall id
   std::vector<uint8_t> drop_classes;  // by syscall id
+  uint32_t omitted_params = 0;        // KESTREL_OMIT_* bits
 
   // Reads it from the probe behind `handle`; nullopt if it cannot.
   static std::optional<ProbeTuning> Read(pman_handle* handle);
@@ -34,9 +35,13 @@ struct ProbeTuning {
   bool SameAs(const ProbeTuning& other) const;
 };
 
+// "none", "open path": the KESTREL_OMIT_* bits in `omitted`, by name.
+std::string OmittedParamsText(uint32_t omitted);
+
 // What changed from `was` to `now`, one phrase each, in settings-table
 // then syscall-id order: "snaplen 0 -> 4096", "syscalls off: getppid",
-// "syscalls on: read", "drop class sampled -> never: getppid". Empty when
+// "syscalls on: read", "drop class sampled -> never: getppid",
+// "omitted parameters none -> open path". Empty when
 // nothing did.
 std::vector<std::string> DescribeTuningChanges(const ProbeTuning& was, const ProbeTuning& now);
 

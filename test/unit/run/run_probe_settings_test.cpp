@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/fields/field_registry.h"
+#include "shared/control_block.h"
 
 namespace kestrel::cli {
 namespace {
@@ -29,7 +30,11 @@ TEST(RunProbeSettingsTest, NoBufferOrResultFieldMeansNoDataAndNoFailedCalls) {
   EXPECT_EQ(s.snaplen, 0u);
   EXPECT_EQ(s.capture_io_data, 0);
   EXPECT_EQ(s.drop_failed, 1);
-  EXPECT_EQ(DescribeNeeds(s), "snaplen 0, io data off, drop_failed on");
+  EXPECT_FALSE(recorder.needs().open_paths);
+  const uint32_t omitted = OmittedParamsForNeeds(recorder.needs(), false);
+  EXPECT_EQ(omitted, KESTREL_OMIT_OPEN_PATH);
+  EXPECT_EQ(DescribeNeeds(s, omitted),
+            "snaplen 0, io data off, drop_failed on, open paths omitted");
 }
 
 TEST(RunProbeSettingsTest, BufferAndResultFieldsKeepWhatTheyRead) {
@@ -49,6 +54,26 @@ TEST(RunProbeSettingsTest, BufferAndResultFieldsKeepWhatTheyRead) {
   FieldNeedsRecorder by_arg(registry);
   ASSERT_TRUE(by_arg.Resolve(Ref("evt.arg.data")).ok());
   EXPECT_TRUE(by_arg.needs().buffers);
+}
+
+TEST(RunProbeSettingsTest, ThePathByNameOrNumberOrInEveryArgumentKeepsOpenPaths) {
+  engine::fields::FieldRegistry registry;
+  for (const engine::filter::FieldRef& ref :
+       {Ref("evt.arg.path"), Ref("evt.rawarg.path"), Ref("evt.arg", "5"), Ref("evt.args")}) {
+    FieldNeedsRecorder recorder(registry);
+    ASSERT_TRUE(recorder.Resolve(ref).ok()) << ref.name;
+    EXPECT_TRUE(recorder.needs().open_paths) << ref.name << " " << ref.index.value_or("");
+    EXPECT_EQ(OmittedParamsForNeeds(recorder.needs(), false), 0u) << ref.name;
+  }
+  FieldNeedsRecorder by_other_name(registry);
+  ASSERT_TRUE(by_other_name.Resolve(Ref("evt.arg.name")).ok());
+  EXPECT_FALSE(by_other_name.needs().open_paths);
+}
+
+TEST(RunProbeSettingsTest, CaptureFilesKeepOpenPaths) {
+  const uint32_t omitted = OmittedParamsForNeeds(FieldNeeds{}, true);
+  EXPECT_EQ(omitted, 0u);
+  EXPECT_EQ(DescribeNeeds({}, omitted), "snaplen 0, io data off, drop_failed off, open paths kept");
 }
 
 TEST(RunProbeSettingsTest, AnUnknownFieldStaysAnError) {

@@ -34,11 +34,14 @@ TEST(TamperWatchTest, EachKindOfChangeIsNamed) {
   now.drop_classes[SYS_getppid] = KESTREL_DROP_ALWAYS;
   now.drop_classes[SYS_getpid] = KESTREL_DROP_ALWAYS;
   now.drop_classes[SYS_read] = KESTREL_DROP_SAMPLED;
-  EXPECT_EQ(DescribeTuningChanges(was, now),
-            (std::vector<std::string>{"snaplen 0 -> 4096", "dropping_mode 0 -> 1",
-                                      "syscalls off: close, openat", "syscalls on: read",
-                                      "drop class never -> sampled: read",
-                                      "drop class never -> always: getpid, getppid"}));
+  now.omitted_params = KESTREL_OMIT_OPEN_PATH;
+  EXPECT_EQ(
+      DescribeTuningChanges(was, now),
+      (std::vector<std::string>{
+          "snaplen 0 -> 4096", "dropping_mode 0 -> 1", "syscalls off: close, openat",
+          "syscalls on: read", "drop class never -> sampled: read",
+          "drop class never -> always: getpid, getppid", "omitted parameters none -> open path"}));
+  EXPECT_EQ(OmittedParamsText(KESTREL_OMIT_OPEN_PATH | 0x10u), "open path,0x10");
 }
 
 TEST(TamperWatchTest, SettingsOutsideTheKeysAndLongListsStayOneReadableLine) {
