@@ -14,9 +14,10 @@
  * the sequence check (there must be none: see settings_torn_reads).
  *
  * Generation: every change made through libpman (settings, syscall table,
- * drop classes, omitted parameters) ORs a KESTREL_CHANGED_* bit into `changed` and then bumps
- * `generation`; the probe reports each new generation once as a
- * settings_changed record, so no change goes unseen downstream.
+ * drop classes, omitted parameters) ORs a KESTREL_CHANGED_* bit into
+ * `changed` and then bumps `generation`; the probe reports each new
+ * generation once as a settings_changed record, so no change goes unseen
+ * downstream.
  */
 #ifndef KESTREL_SHARED_CAPTURE_SETTINGS_H
 #define KESTREL_SHARED_CAPTURE_SETTINGS_H

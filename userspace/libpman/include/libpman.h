@@ -190,8 +190,9 @@ int pman_set_omitted_params(struct pman_handle* h, uint32_t omitted);
 int pman_get_omitted_params(struct pman_handle* h, uint32_t* omitted);
 
 /* The settings generation: every change made through libpman (settings,
- * syscall table, drop classes, omitted parameters) bumps it, and the probe reports each new
- * generation once as a KESTREL_EVT_SETTINGS_CHANGED record. */
+ * syscall table, drop classes, omitted parameters) bumps it, and the probe
+ * reports each new generation once as a KESTREL_EVT_SETTINGS_CHANGED
+ * record. */
 int pman_get_settings_generation(struct pman_handle* h, uint64_t* generation);
 
 /* Pins the settings and syscall tables (the map holding the control block,
