@@ -37,7 +37,7 @@ TEST(BenchOptionsTest, NoModeMeansEveryMode) {
   const std::optional<BenchOptions> o = Parse({});
   ASSERT_TRUE(o.has_value());
   EXPECT_EQ(o->modes, (std::vector<std::string>{"overhead", "throughput", "settings", "rings",
-                                                "recorder", "engine", "capture-file"}));
+                                                "recorder", "engine", "capture-file", "startup"}));
   EXPECT_EQ(o->modes, AllBenchModes());
   EXPECT_FALSE(o->json);
   EXPECT_EQ(o->repetitions, 5);
@@ -56,7 +56,7 @@ TEST(BenchOptionsTest, AllAddsTheModesNotNamedYet) {
   const std::optional<BenchOptions> o = Parse({"--repetitions", "1", "rings", "all"});
   ASSERT_TRUE(o.has_value());
   EXPECT_EQ(o->modes, (std::vector<std::string>{"rings", "overhead", "throughput", "settings",
-                                                "recorder", "engine", "capture-file"}));
+                                                "recorder", "engine", "capture-file", "startup"}));
   EXPECT_EQ(o->repetitions, 1);
   EXPECT_TRUE(o->engine_state);  // `all` measures the engine with its state
 }

@@ -6,6 +6,7 @@
 #include "bench/rings_bench.h"
 #include "bench/settings_bench.h"
 #include "bench/soak_bench.h"
+#include "bench/startup_bench.h"
 
 #include <sys/utsname.h>
 
@@ -78,6 +79,12 @@ absl::StatusOr<BenchReport> RunMode(const std::string& mode, const bench::BenchO
     options.repetitions = repetitions;
     options.file_records = all.capture_file_records;
     return bench::RunCaptureFileBench(options);
+  }
+  if (mode == "startup") {
+    bench::StartupBenchOptions options;
+    options.repetitions = repetitions;
+    options.rules_file = all.startup_rules_file;
+    return bench::RunStartupBench(options);
   }
   if (mode == "soak") {
     bench::SoakBenchOptions options;

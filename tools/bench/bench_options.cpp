@@ -15,7 +15,7 @@ struct ModeHelp {
   const char* example;
 };
 
-constexpr std::array<ModeHelp, 8> kModeHelp = {{
+constexpr std::array<ModeHelp, 9> kModeHelp = {{
     {"overhead",
      "ns the probe adds to getppid and to openat+close, against an empty hook, a minimal "
      "recording hook, Falco's figures and installed peers",
@@ -44,6 +44,11 @@ constexpr std::array<ModeHelp, 8> kModeHelp = {{
      "capture files: highest zero-drop rate writing -w against printing to /dev/null, the "
      "read rate (decompress + iterate) on one core, bytes per record for zstd levels 0, 1, 3",
      "kestrel bench capture-file --records 3000000"},
+    {"startup",
+     "CPU and wall time from exec to attached for `kestrel capture --syscalls getppid` and "
+     "`kestrel run` (fillers loaded as the syscalls need them, against every filler at start), "
+     "the ms from enabling a syscall to its first record, and each program's verification",
+     "kestrel bench startup --rules falco_rules.yaml"},
     {"soak",
      "kestrel run with the default rules under a bounded load on every CPU for --duration: RSS "
      "over time and its plateau, the thread table's size, events, drops by cause, alerts, and "
@@ -95,6 +100,12 @@ void DefineBenchOptions(CLI::App& app, BenchOptions& options) {
                        "records in the file the reader reads")
           ->check(CLI::Range(uint64_t{10'000}, uint64_t{20'000'000}))
           ->capture_default_str();
+    }
+    if (name == "startup") {
+      mode->add_option("--rules", options.startup_rules_file,
+                       "the rules `kestrel run` starts with (Falco's stable rules for the issue's "
+                       "figure; default: Kestrel's own rules)")
+          ->check(CLI::ExistingFile);
     }
     if (name == "soak") {
       mode->add_option_function<std::string>(

@@ -15,10 +15,15 @@
 namespace kestrel::cli::bench {
 
 absl::StatusOr<KestrelRunChild> KestrelRunChild::Start(const std::vector<std::string>& args) {
+  return StartVerb("run", args);
+}
+
+absl::StatusOr<KestrelRunChild> KestrelRunChild::StartVerb(const std::string& verb,
+                                                           const std::vector<std::string>& args) {
   char exe[PATH_MAX] = {};
   const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
   if (n <= 0) return absl::InternalError("cannot find the kestrel binary (/proc/self/exe)");
-  std::vector<char*> argv = {exe, const_cast<char*>("run")};
+  std::vector<char*> argv = {exe, const_cast<char*>(verb.c_str())};
   for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
   int err[2];

@@ -1,6 +1,6 @@
-// `kestrel run` started by a bench from its own binary (/proc/self/exe),
-// alerts to /dev/null, its stderr (the start-up, stats and final lines)
-// read line by line on a pipe.
+// `kestrel run` (or another verb) started by a bench from its own binary
+// (/proc/self/exe), stdout to /dev/null, its stderr (the start-up, stats
+// and final lines) read line by line on a pipe.
 #ifndef KESTREL_TOOLS_BENCH_KESTREL_RUN_CHILD_H_
 #define KESTREL_TOOLS_BENCH_KESTREL_RUN_CHILD_H_
 
@@ -20,6 +20,9 @@ class KestrelRunChild {
  public:
   // `kestrel run ARGS...`.
   static absl::StatusOr<KestrelRunChild> Start(const std::vector<std::string>& args);
+  // `kestrel VERB ARGS...`.
+  static absl::StatusOr<KestrelRunChild> StartVerb(const std::string& verb,
+                                                   const std::vector<std::string>& args);
 
   KestrelRunChild(KestrelRunChild&& other) noexcept;
   KestrelRunChild& operator=(KestrelRunChild&&) = delete;
