@@ -16,6 +16,7 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 
+#include "../base/global_func.h"
 #include "../build/record_builder.h"
 
 /* Deeper cgroups keep their innermost components (flagged truncated). */
@@ -133,11 +134,17 @@ static long cgroups_entry_step(__u32 i, void *data)
 	     ? (int)bpf_core_enum_value(enum cgroup_subsys_id, name)                               \
 	     : -1)
 
-/* Appends the cgroups parameter of `task`. */
-static __always_inline void rb_cgroups(struct scratch_area *s, struct task_struct *task)
+/* Appends the cgroups parameter of `task`. Global: the walk of five
+ * hierarchies is verified once per program. */
+KESTREL_GLOBAL_FUNC int rb_cgroups(struct scratch_area *s,
+				   struct task_struct *task KESTREL_ARG_UNTRUSTED)
 {
-	struct cgroups_writer w = {.s = s, .task = task, .base = s->payload_off};
+	struct cgroups_writer w = {.task = task};
 
+	if (!s)
+		return 0;
+	w.s = s;
+	w.base = s->payload_off;
 	w.ids[0] = CGROUP_ID_OR_NONE(cpuset_cgrp_id);
 	w.ids[1] = CGROUP_ID_OR_NONE(cpu_cgrp_id);
 	w.ids[2] = CGROUP_ID_OR_NONE(cpuacct_cgrp_id);
@@ -145,6 +152,7 @@ static __always_inline void rb_cgroups(struct scratch_area *s, struct task_struc
 	w.ids[4] = CGROUP_ID_OR_NONE(memory_cgrp_id);
 	bpf_loop(5, cgroups_entry_step, &w, 0);
 	rb_commit_param(s, (__u16)w.len);
+	return 0;
 }
 
 #endif /* KESTREL_BPF_CGROUP_PATHS_H */
