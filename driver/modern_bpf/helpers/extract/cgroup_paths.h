@@ -45,6 +45,7 @@ struct cgroups_writer {
 	/* One entry's path components, innermost first. */
 	const char *names[CGROUP_PATH_MAX_DEPTH];
 	__u32 depth;
+	struct kernfs_node *kn; /* the next component to collect */
 	int ids[8];
 };
 
@@ -74,6 +75,22 @@ static long cgroups_component_step(__u32 i, void *data)
 	return 0;
 }
 
+/* Collects the name of component i, innermost first. A loop of its own:
+ * unrolled, each depth the walk stops at is a state the verifier follows
+ * through the rest of the entry. */
+static long cgroups_name_step(__u32 i, void *data)
+{
+	struct cgroups_writer *w = data;
+	struct kernfs_node *kn = w->kn; /* a local: see cgroups_entry_step */
+
+	if (!kn || i >= CGROUP_PATH_MAX_DEPTH)
+		return 1;
+	w->names[i] = BPF_CORE_READ(kn, name);
+	w->depth = i + 1;
+	w->kn = kernfs_parent(kn);
+	return 0;
+}
+
 static long cgroups_entry_step(__u32 i, void *data)
 {
 	struct cgroups_writer *w = data;
@@ -81,7 +98,6 @@ static long cgroups_entry_step(__u32 i, void *data)
 	struct task_struct *task;
 	struct cgroup *cgrp, *dfl;
 	int id;
-	struct kernfs_node *kn;
 	const char *ss_name;
 	long n;
 
@@ -109,14 +125,10 @@ static long cgroups_entry_step(__u32 i, void *data)
 	w->len += n - 1;
 	*cgroups_at(w) = '=';
 	w->len++;
-	kn = BPF_CORE_READ(cgrp, kn);
+	w->kn = BPF_CORE_READ(cgrp, kn);
 	w->depth = 0;
-	for (int d = 0; d < CGROUP_PATH_MAX_DEPTH && kn; d++) {
-		w->names[d] = BPF_CORE_READ(kn, name);
-		w->depth++;
-		kn = kernfs_parent(kn);
-	}
-	if (kn)
+	bpf_loop(CGROUP_PATH_MAX_DEPTH, cgroups_name_step, w, 0);
+	if (w->kn)
 		w->s->flags |= KESTREL_RECORD_TRUNCATED;
 	if (w->depth <= 1) {
 		*cgroups_at(w) = '/';
