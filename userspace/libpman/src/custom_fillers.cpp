@@ -10,6 +10,7 @@
 #include "absl/strings/str_format.h"
 #include "errno_status.h"
 #include "shared/event_types.h"
+#include "shared/filler_programs.h"
 
 namespace kestrel::pman {
 namespace {
@@ -25,11 +26,44 @@ struct EventName {
 constexpr EventName kEventNames[] = {KESTREL_SYSCALL_EVENTS(KESTREL_EVENT_NAME_ENTRY)};
 #undef KESTREL_EVENT_NAME_ENTRY
 
+// A program serving several events, from shared/filler_programs.h.
+struct SharedFiller {
+  std::string_view program;
+  std::vector<uint32_t> slots;
+};
+
+const std::vector<SharedFiller>& SharedFillers() {
+#define KESTREL_SHARED_FILLER_SLOT(name) KESTREL_EVENT_INDEX(KESTREL_EVT_##name),
+#define KESTREL_SHARED_FILLER_ENTRY(program, events) \
+  SharedFiller{#program, {events(KESTREL_SHARED_FILLER_SLOT)}},
+  static const auto* const fillers =
+      new std::vector<SharedFiller>{KESTREL_SHARED_FILLERS(KESTREL_SHARED_FILLER_ENTRY)};
+#undef KESTREL_SHARED_FILLER_ENTRY
+#undef KESTREL_SHARED_FILLER_SLOT
+  return *fillers;
+}
+
 bool IsFiller(const bpf_program* prog) {
   return std::string_view(bpf_program__name(prog)).starts_with(kFillerPrefix);
 }
 
 }  // namespace
+
+absl::StatusOr<std::vector<uint32_t>> FillerSlots(const bpf_program* prog) {
+  const std::string_view name = bpf_program__name(prog);
+  if (!name.starts_with(kFillerPrefix)) {
+    return absl::InvalidArgumentError(absl::StrFormat("BPF program %s is no filler", name));
+  }
+  const std::string_view filler = name.substr(kFillerPrefix.size());
+  for (const SharedFiller& shared : SharedFillers()) {
+    if (shared.program == filler) return shared.slots;
+  }
+  for (const EventName& e : kEventNames) {
+    if (e.name == filler) return std::vector<uint32_t>{KESTREL_EVENT_INDEX(e.type)};
+  }
+  return absl::InternalError(
+      absl::StrFormat("BPF program %s fills an event the schema does not have", name));
+}
 
 void DisableFillerAutoattach(bpf_object* obj) {
   bpf_program* prog;
@@ -42,20 +76,14 @@ absl::Status RegisterCustomFillers(bpf_object* obj, int prog_array_fd) {
   bpf_program* prog;
   bpf_object__for_each_program(prog, obj) {
     if (!IsFiller(prog)) continue;
-    const std::string_view event =
-        std::string_view(bpf_program__name(prog)).substr(kFillerPrefix.size());
-    const EventName* match = nullptr;
-    for (const EventName& e : kEventNames) {
-      if (e.name == event) match = &e;
-    }
-    if (match == nullptr) {
-      return absl::InternalError(absl::StrFormat(
-          "BPF program %s fills an event the schema does not have", bpf_program__name(prog)));
-    }
-    const uint32_t index = KESTREL_EVENT_INDEX(match->type);
+    absl::StatusOr<std::vector<uint32_t>> slots = FillerSlots(prog);
+    if (!slots.ok()) return slots.status();
     const int fd = bpf_program__fd(prog);
-    if (bpf_map_update_elem(prog_array_fd, &index, &fd, BPF_ANY) != 0) {
-      return ErrnoStatus(errno, absl::StrFormat("registering filler %s", bpf_program__name(prog)));
+    for (const uint32_t slot : *slots) {
+      if (bpf_map_update_elem(prog_array_fd, &slot, &fd, BPF_ANY) != 0) {
+        return ErrnoStatus(errno,
+                           absl::StrFormat("registering filler %s", bpf_program__name(prog)));
+      }
     }
   }
   return absl::OkStatus();

@@ -12,6 +12,7 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 
+#include "../base/global_func.h"
 #include "../build/record_builder.h"
 
 /* argv is worth more than the I/O snaplen (80 bytes by default) to a rule,
@@ -43,13 +44,23 @@ static __always_inline void rb_exec_strings(struct scratch_area *s, __u64 start,
 }
 
 /* exe (argv[0]) and args (argv[1..]) of the new image: two parameters. */
-static __always_inline void rb_exec_exe_args(struct scratch_area *s, struct mm_struct *mm)
+KESTREL_GLOBAL_FUNC int rb_exec_exe_args(struct scratch_area *s,
+					 struct mm_struct *mm KESTREL_ARG_UNTRUSTED)
 {
-	__u64 start = mm->arg_start;
-	__u64 end = mm->arg_end;
-	__u32 off = s->payload_off & RB_MASK;
+	__u64 start, end;
+	__u32 off;
 	long n = 0;
 
+	if (!s)
+		return 0;
+	if (!mm) {
+		rb_empty(s);
+		rb_empty(s);
+		return 0;
+	}
+	start = mm->arg_start;
+	end = mm->arg_end;
+	off = s->payload_off & RB_MASK;
 	if (end > start)
 		n = bpf_probe_read_user_str(&s->buf[off], KESTREL_MAX_PATH, (const void *)start);
 	if (n > 0)
@@ -57,12 +68,21 @@ static __always_inline void rb_exec_exe_args(struct scratch_area *s, struct mm_s
 	else
 		rb_empty(s);
 	rb_exec_strings(s, start + (n > 0 ? n : 0), end);
+	return 0;
 }
 
 /* The new image's environment. */
-static __always_inline void rb_exec_env(struct scratch_area *s, struct mm_struct *mm)
+KESTREL_GLOBAL_FUNC int rb_exec_env(struct scratch_area *s,
+				    struct mm_struct *mm KESTREL_ARG_UNTRUSTED)
 {
+	if (!s)
+		return 0;
+	if (!mm) {
+		rb_empty(s);
+		return 0;
+	}
 	rb_exec_strings(s, mm->env_start, mm->env_end);
+	return 0;
 }
 
 /* The file name exec was asked for: the kernel copies it onto the new
@@ -109,35 +129,42 @@ static long argv_walk_step(__u32 i, void *data)
 /* An argv array in user memory, as the caller passed it. Read at exit: it
  * may differ from what the kernel copied (TOCTOU); used only when the exec
  * failed and the caller's image, hence its memory, is still there. */
-static __always_inline void rb_user_argv(struct scratch_area *s, const char *const *argv)
+KESTREL_GLOBAL_FUNC int rb_user_argv(struct scratch_area *s, __u64 argv)
 {
-	struct argv_walk w = {.s = s, .argv = argv};
+	struct argv_walk w = {.argv = (const char *const *)argv};
 
+	if (!s)
+		return 0;
 	if (!argv) {
 		rb_empty(s);
-		return;
+		return 0;
 	}
+	w.s = s;
 	bpf_loop(ARGV_MAX_ARGS, argv_walk_step, &w, 0);
 	if (!w.done)
 		s->flags |= KESTREL_RECORD_TRUNCATED;
 	rb_commit_param(s, (__u16)w.len);
+	return 0;
 }
 
 /* exe (argv[0]) and args (argv[1..]) from the caller's argv, as
  * rb_user_argv reads it: two parameters. */
-static __always_inline void rb_user_exe_args(struct scratch_area *s, const char *const *argv)
+KESTREL_GLOBAL_FUNC int rb_user_exe_args(struct scratch_area *s, __u64 argv)
 {
 	const char *arg0 = NULL;
 
+	if (!s)
+		return 0;
 	if (argv)
-		bpf_probe_read_user(&arg0, sizeof(arg0), &argv[0]);
+		bpf_probe_read_user(&arg0, sizeof(arg0), (const void *)argv);
 	if (!arg0) {
 		rb_empty(s);
 		rb_empty(s);
-		return;
+		return 0;
 	}
 	rb_user_str(s, arg0, KESTREL_MAX_PATH);
-	rb_user_argv(s, argv + 1);
+	rb_user_argv(s, argv + sizeof(const char *));
+	return 0;
 }
 
 #endif /* KESTREL_BPF_ARGV_READER_H */

@@ -16,6 +16,7 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 
+#include "../base/global_func.h"
 #include "../build/record_builder.h"
 
 /* Deeper cgroups keep their innermost components (flagged truncated). */
@@ -44,6 +45,7 @@ struct cgroups_writer {
 	/* One entry's path components, innermost first. */
 	const char *names[CGROUP_PATH_MAX_DEPTH];
 	__u32 depth;
+	struct kernfs_node *kn; /* the next component to collect */
 	int ids[8];
 };
 
@@ -73,6 +75,22 @@ static long cgroups_component_step(__u32 i, void *data)
 	return 0;
 }
 
+/* Collects the name of component i, innermost first. A loop of its own:
+ * unrolled, each depth the walk stops at is a state the verifier follows
+ * through the rest of the entry. */
+static long cgroups_name_step(__u32 i, void *data)
+{
+	struct cgroups_writer *w = data;
+	struct kernfs_node *kn = w->kn; /* a local: see cgroups_entry_step */
+
+	if (!kn || i >= CGROUP_PATH_MAX_DEPTH)
+		return 1;
+	w->names[i] = BPF_CORE_READ(kn, name);
+	w->depth = i + 1;
+	w->kn = kernfs_parent(kn);
+	return 0;
+}
+
 static long cgroups_entry_step(__u32 i, void *data)
 {
 	struct cgroups_writer *w = data;
@@ -80,7 +98,6 @@ static long cgroups_entry_step(__u32 i, void *data)
 	struct task_struct *task;
 	struct cgroup *cgrp, *dfl;
 	int id;
-	struct kernfs_node *kn;
 	const char *ss_name;
 	long n;
 
@@ -108,14 +125,10 @@ static long cgroups_entry_step(__u32 i, void *data)
 	w->len += n - 1;
 	*cgroups_at(w) = '=';
 	w->len++;
-	kn = BPF_CORE_READ(cgrp, kn);
+	w->kn = BPF_CORE_READ(cgrp, kn);
 	w->depth = 0;
-	for (int d = 0; d < CGROUP_PATH_MAX_DEPTH && kn; d++) {
-		w->names[d] = BPF_CORE_READ(kn, name);
-		w->depth++;
-		kn = kernfs_parent(kn);
-	}
-	if (kn)
+	bpf_loop(CGROUP_PATH_MAX_DEPTH, cgroups_name_step, w, 0);
+	if (w->kn)
 		w->s->flags |= KESTREL_RECORD_TRUNCATED;
 	if (w->depth <= 1) {
 		*cgroups_at(w) = '/';
@@ -133,11 +146,17 @@ static long cgroups_entry_step(__u32 i, void *data)
 	     ? (int)bpf_core_enum_value(enum cgroup_subsys_id, name)                               \
 	     : -1)
 
-/* Appends the cgroups parameter of `task`. */
-static __always_inline void rb_cgroups(struct scratch_area *s, struct task_struct *task)
+/* Appends the cgroups parameter of `task`. Global: the walk of five
+ * hierarchies is verified once per program. */
+KESTREL_GLOBAL_FUNC int rb_cgroups(struct scratch_area *s,
+				   struct task_struct *task KESTREL_ARG_UNTRUSTED)
 {
-	struct cgroups_writer w = {.s = s, .task = task, .base = s->payload_off};
+	struct cgroups_writer w = {.task = task};
 
+	if (!s)
+		return 0;
+	w.s = s;
+	w.base = s->payload_off;
 	w.ids[0] = CGROUP_ID_OR_NONE(cpuset_cgrp_id);
 	w.ids[1] = CGROUP_ID_OR_NONE(cpu_cgrp_id);
 	w.ids[2] = CGROUP_ID_OR_NONE(cpuacct_cgrp_id);
@@ -145,6 +164,7 @@ static __always_inline void rb_cgroups(struct scratch_area *s, struct task_struc
 	w.ids[4] = CGROUP_ID_OR_NONE(memory_cgrp_id);
 	bpf_loop(5, cgroups_entry_step, &w, 0);
 	rb_commit_param(s, (__u16)w.len);
+	return 0;
 }
 
 #endif /* KESTREL_BPF_CGROUP_PATHS_H */

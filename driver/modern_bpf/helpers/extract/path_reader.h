@@ -15,6 +15,7 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 
+#include "../base/global_func.h"
 #include "../base/kernel_view.h"
 #include "../build/record_builder.h"
 
@@ -101,14 +102,23 @@ static long path_walk_step(__u32 i, void *data)
 	return 0;
 }
 
-/* Appends the absolute path of `p` as one parameter. */
-static __always_inline void rb_path(struct scratch_area *s, const struct path *p)
+/* Appends the absolute path of `p` as one parameter. Global: the walk is
+ * the costliest code a filler has to verify, and exec walks two paths. */
+KESTREL_GLOBAL_FUNC int rb_path(struct scratch_area *s, const struct path *p KESTREL_ARG_UNTRUSTED)
 {
-	struct path *path = kernel_view(struct path, p);
-	struct vfsmount *vfsmnt = path->mnt;
 	struct path_walk w = {.s = s};
+	struct vfsmount *vfsmnt;
+	struct path *path;
 	__u32 len;
 
+	if (!s)
+		return 0;
+	if (!p) {
+		rb_empty(s);
+		return 0;
+	}
+	path = kernel_view(struct path, p);
+	vfsmnt = path->mnt;
 	w.dentry = path->dentry;
 	w.mnt = container_of(vfsmnt, struct mount, mnt);
 	w.mnt_root = vfsmnt->mnt_root;
@@ -124,6 +134,7 @@ static __always_inline void rb_path(struct scratch_area *s, const struct path *p
 	}
 	len = KESTREL_MAX_PATH - w.pos;
 	rb_kernel_bytes(s, &s->path[w.pos & (KESTREL_MAX_PATH - 1)], len);
+	return 0;
 }
 
 #endif /* KESTREL_BPF_PATH_READER_H */

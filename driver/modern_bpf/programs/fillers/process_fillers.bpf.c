@@ -58,8 +58,8 @@ static __always_inline void rb_exe_path(struct scratch_area *s, struct file *exe
 }
 
 /* The exec family's common parameters (KESTREL_PARAMS_EXEC_COMMON). */
-static __always_inline void fill_exec(struct scratch_area *s, long ret, const char *filename,
-				      const char *const *argv, const char *const *envp)
+static __always_inline void write_exec_params(struct scratch_area *s, long ret, __u64 filename,
+					      __u64 argv, __u64 envp)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	const struct cred *cred = task->cred;
@@ -114,7 +114,7 @@ static __always_inline void fill_exec(struct scratch_area *s, long ret, const ch
 	if (exe)
 		rb_exec_filename(s, mm);
 	else
-		rb_user_str(s, filename, KESTREL_MAX_PATH);
+		rb_user_str(s, (const void *)filename, KESTREL_MAX_PATH);
 	rb_u64(s, (__s64)task->real_parent->tgid);
 	rb_u32(s, cred->uid.val);
 	rb_u32(s, cred->gid.val);
@@ -127,36 +127,31 @@ static __always_inline void fill_exec(struct scratch_area *s, long ret, const ch
 	rb_submit(s);
 }
 
+/* execve and execveat: one program (shared/filler_programs.h); execveat's
+ * arguments are one register further along, after its dirfd. */
 SEC("tp_btf/sys_exit")
-int BPF_PROG(fill_EXECVE, struct pt_regs *regs, long ret)
+int BPF_PROG(fill_exec, struct pt_regs *regs, long ret)
 {
-	struct scratch_area *s = scratch_for(KESTREL_EVT_EXECVE);
+	struct scratch_area *s = scratch_for_any(KESTREL_FILLER_EXEC_EVENTS);
+
+	bool at;
 
 	if (!s)
 		return 0;
-	fill_exec(s, ret, (const char *)regs->di, (const char *const *)regs->si,
-		  (const char *const *)regs->dx);
-	return 0;
-}
-
-SEC("tp_btf/sys_exit")
-int BPF_PROG(fill_EXECVEAT, struct pt_regs *regs, long ret)
-{
-	struct scratch_area *s = scratch_for(KESTREL_EVT_EXECVEAT);
-
-	if (!s)
-		return 0;
-	fill_exec(s, ret, (const char *)regs->si, (const char *const *)regs->dx,
-		  (const char *const *)regs->r10);
+	at = s->type == KESTREL_EVT_EXECVEAT;
+	write_exec_params(s, ret, at ? regs->si : regs->di, at ? regs->dx : regs->si,
+			  at ? regs->r10 : regs->dx);
 	return 0;
 }
 
 /* The clone family at syscall exit: the child's return (res 0) and
  * failures. A caller's successful return was already written by the fork
- * hook (process_fork.bpf.c), before the child could run. */
-static __always_inline int fill_clone_exit(__u16 type, struct pt_regs *regs, long ret)
+ * hook (process_fork.bpf.c), before the child could run. One program for
+ * the four events (shared/filler_programs.h). */
+SEC("tp_btf/sys_exit")
+int BPF_PROG(fill_clone, struct pt_regs *regs, long ret)
 {
-	struct scratch_area *s = scratch_for(type);
+	struct scratch_area *s = scratch_for_any(KESTREL_FILLER_CLONE_EVENTS);
 	struct task_struct *task = bpf_get_current_task_btf();
 
 	if (!s || ret > 0)
@@ -166,30 +161,6 @@ static __always_inline int fill_clone_exit(__u16 type, struct pt_regs *regs, lon
 	rb_clone_tail(s, regs, task, NULL, ret == 0);
 	rb_submit(s);
 	return 0;
-}
-
-SEC("tp_btf/sys_exit")
-int BPF_PROG(fill_CLONE, struct pt_regs *regs, long ret)
-{
-	return fill_clone_exit(KESTREL_EVT_CLONE, regs, ret);
-}
-
-SEC("tp_btf/sys_exit")
-int BPF_PROG(fill_CLONE3, struct pt_regs *regs, long ret)
-{
-	return fill_clone_exit(KESTREL_EVT_CLONE3, regs, ret);
-}
-
-SEC("tp_btf/sys_exit")
-int BPF_PROG(fill_FORK, struct pt_regs *regs, long ret)
-{
-	return fill_clone_exit(KESTREL_EVT_FORK, regs, ret);
-}
-
-SEC("tp_btf/sys_exit")
-int BPF_PROG(fill_VFORK, struct pt_regs *regs, long ret)
-{
-	return fill_clone_exit(KESTREL_EVT_VFORK, regs, ret);
 }
 
 /* The caller's __user_cap_data_struct[2]: two 32-bit words per set. */
