@@ -3,6 +3,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <string_view>
@@ -25,37 +26,51 @@ struct EventName {
 constexpr EventName kEventNames[] = {KESTREL_SYSCALL_EVENTS(KESTREL_EVENT_NAME_ENTRY)};
 #undef KESTREL_EVENT_NAME_ENTRY
 
+}  // namespace
+
 bool IsFiller(const bpf_program* prog) {
   return std::string_view(bpf_program__name(prog)).starts_with(kFillerPrefix);
 }
 
-}  // namespace
+absl::StatusOr<std::vector<uint32_t>> FillerSlots(const bpf_program* prog) {
+  const std::string_view event =
+      std::string_view(bpf_program__name(prog)).substr(kFillerPrefix.size());
+  for (const EventName& e : kEventNames) {
+    if (e.name == event) return std::vector<uint32_t>{KESTREL_EVENT_INDEX(e.type)};
+  }
+  return absl::InternalError(absl::StrFormat(
+      "BPF program %s fills an event the schema does not have", bpf_program__name(prog)));
+}
 
-void DisableFillerAutoattach(bpf_object* obj) {
+absl::Status PrepareFillers(bpf_object* obj,
+                            const std::optional<std::vector<uint32_t>>& load_slots) {
   bpf_program* prog;
   bpf_object__for_each_program(prog, obj) {
-    if (IsFiller(prog)) bpf_program__set_autoattach(prog, false);
+    if (!IsFiller(prog)) continue;
+    bpf_program__set_autoattach(prog, false);
+    if (!load_slots) continue;
+    absl::StatusOr<std::vector<uint32_t>> slots = FillerSlots(prog);
+    if (!slots.ok()) return slots.status();
+    const bool needed = std::any_of(slots->begin(), slots->end(), [&](uint32_t slot) {
+      return std::binary_search(load_slots->begin(), load_slots->end(), slot);
+    });
+    bpf_program__set_autoload(prog, needed);
   }
+  return absl::OkStatus();
 }
 
 absl::Status RegisterCustomFillers(bpf_object* obj, int prog_array_fd) {
   bpf_program* prog;
   bpf_object__for_each_program(prog, obj) {
-    if (!IsFiller(prog)) continue;
-    const std::string_view event =
-        std::string_view(bpf_program__name(prog)).substr(kFillerPrefix.size());
-    const EventName* match = nullptr;
-    for (const EventName& e : kEventNames) {
-      if (e.name == event) match = &e;
-    }
-    if (match == nullptr) {
-      return absl::InternalError(absl::StrFormat(
-          "BPF program %s fills an event the schema does not have", bpf_program__name(prog)));
-    }
-    const uint32_t index = KESTREL_EVENT_INDEX(match->type);
+    if (!IsFiller(prog) || bpf_program__fd(prog) < 0) continue;
+    absl::StatusOr<std::vector<uint32_t>> slots = FillerSlots(prog);
+    if (!slots.ok()) return slots.status();
     const int fd = bpf_program__fd(prog);
-    if (bpf_map_update_elem(prog_array_fd, &index, &fd, BPF_ANY) != 0) {
-      return ErrnoStatus(errno, absl::StrFormat("registering filler %s", bpf_program__name(prog)));
+    for (const uint32_t slot : *slots) {
+      if (bpf_map_update_elem(prog_array_fd, &slot, &fd, BPF_ANY) != 0) {
+        return ErrnoStatus(errno,
+                           absl::StrFormat("registering filler %s", bpf_program__name(prog)));
+      }
     }
   }
   return absl::OkStatus();

@@ -61,7 +61,8 @@ absl::StatusOr<PinDirOccupant> ClassifyPinDir(const std::string& dir) {
   const std::vector<std::string> names = Entries(dir);
   if (names.empty()) return PinDirOccupant::kEmpty;
   for (const std::string& name : names) {
-    if (std::find(std::begin(kPinNames), std::end(kPinNames), name) == std::end(kPinNames)) {
+    if (name != kPinProbeMaps &&
+        std::find(std::begin(kPinNames), std::end(kPinNames), name) == std::end(kPinNames)) {
       return PinDirOccupant::kSomethingElse;
     }
   }

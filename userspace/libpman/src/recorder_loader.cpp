@@ -5,16 +5,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <ctime>
 #include <memory>
+#include <optional>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_format.h"
 #include "boot_clock.h"
 #include "custom_fillers.h"
 #include "errno_status.h"
+#include "filler_loader.h"
 #include "ia32_syscalls.h"
 #include "kernel_btf.h"
 #include "kernel_features.h"
@@ -26,6 +30,7 @@
 #include "settings_store.h"
 #include "shared/recorder_format.h"
 #include "shared/syscall_table_x86_64.h"
+#include "syscall_fillers.h"
 
 namespace kestrel::pman {
 namespace {
@@ -49,7 +54,6 @@ struct RecorderLinks {
 absl::Status Sized(kestrel_recorder_probe* skel, const RecorderLayout& layout) {
   // The ring-buffer table belongs to the other sink; this variant never
   // touches it, so it is not created at all.
-  DisableFillerAutoattach(skel->obj);
   if (bpf_map__set_autocreate(skel->maps.ringbuf_maps, false) != 0 ||
       bpf_map__set_max_entries(skel->maps.scratch_maps,
                                static_cast<uint32_t>(libbpf_num_possible_cpus())) != 0 ||
@@ -163,6 +167,13 @@ absl::Status LoadAttachPin(const pman_recorder_options& options, const RecorderL
   SkeletonPtr skel(kestrel_recorder_probe__open_opts(&open_opts));
   if (!skel) return ErrnoStatus(errno, "opening the embedded recorder BPF object");
   if (absl::Status s = Sized(skel.get(), layout); !s.ok()) return s;
+  // The recorded set is fixed at start: only its fillers are loaded.
+  std::optional<std::vector<uint32_t>> filler_slots;
+  if (options.interesting != nullptr) {
+    filler_slots = FillerSlotsOfSyscalls(SyscallIdsOf(
+        options.interesting, std::min<size_t>(options.n_interesting, KESTREL_SYSCALL_TABLE_SIZE)));
+  }
+  if (absl::Status s = PrepareFillers(skel->obj, filler_slots); !s.ok()) return s;
   skel->rodata->recorder_cgroup_id = options.cgroup_id;
   skel->rodata->ia32_syscalls_possible = KernelRunsIa32Syscalls();
   if (const int err = kestrel_recorder_probe__load(skel.get()); err != 0) {
