@@ -20,7 +20,9 @@
 namespace kestrel::pman {
 namespace {
 
-// Whether a loaded BPF program uses the map with id `map_id`.
+// Whether a loaded BPF program other than a custom filler uses the map with
+// id `map_id`. Fillers do not count: a killed capture's pinned prog array
+// (maps/custom_fillers) keeps its fillers loaded until the pins go.
 absl::StatusOr<bool> MapUsedByAProgram(uint32_t map_id) {
   for (uint32_t id = 0; bpf_prog_get_next_id(id, &id) == 0;) {
     const int fd = bpf_prog_get_fd_by_id(id);
@@ -33,6 +35,7 @@ absl::StatusOr<bool> MapUsedByAProgram(uint32_t map_id) {
     const int rc = bpf_obj_get_info_by_fd(fd, &info, &len);
     close(fd);
     if (rc != 0) return ErrnoStatus(errno, absl::StrFormat("reading BPF program %u", id));
+    if (std::string_view(info.name).starts_with("fill_")) continue;
     const auto end = map_ids.begin() + std::min<uint32_t>(info.nr_map_ids, map_ids.size());
     if (std::find(map_ids.begin(), end, map_id) != end) return true;
   }
