@@ -28,9 +28,9 @@ constexpr EventName kEventNames[] = {KESTREL_SYSCALL_EVENTS(KESTREL_EVENT_NAME_E
 
 }  // namespace
 
-bool IsFiller(const bpf_program* prog) {
-  return std::string_view(bpf_program__name(prog)).starts_with(kFillerPrefix);
-}
+bool IsFillerName(std::string_view name) { return name.starts_with(kFillerPrefix); }
+
+bool IsFiller(const bpf_program* prog) { return IsFillerName(bpf_program__name(prog)); }
 
 absl::StatusOr<std::vector<uint32_t>> FillerSlots(const bpf_program* prog) {
   const std::string_view event =

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -17,6 +18,8 @@ namespace kestrel::pman {
 
 // Whether `prog` is a custom filler (reached by tail call, never attached).
 bool IsFiller(const bpf_program* prog);
+// The same test on a program's name, as the kernel reports it too.
+bool IsFillerName(std::string_view name);
 
 // The tail-call slots of custom_fillers that filler `prog` serves: the one
 // place that knows how a filler program maps to events. Both the load-time

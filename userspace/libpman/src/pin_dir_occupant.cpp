@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "custom_fillers.h"
 #include "errno_status.h"
 #include "pin_dir.h"
 #include "shared/control_block.h"
@@ -35,7 +36,7 @@ absl::StatusOr<bool> MapUsedByAProgram(uint32_t map_id) {
     const int rc = bpf_obj_get_info_by_fd(fd, &info, &len);
     close(fd);
     if (rc != 0) return ErrnoStatus(errno, absl::StrFormat("reading BPF program %u", id));
-    if (std::string_view(info.name).starts_with("fill_")) continue;
+    if (IsFillerName(info.name)) continue;
     const auto end = map_ids.begin() + std::min<uint32_t>(info.nr_map_ids, map_ids.size());
     if (std::find(map_ids.begin(), end, map_id) != end) return true;
   }
