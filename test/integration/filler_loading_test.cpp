@@ -14,6 +14,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <set>
 #include <string>
 #include <string_view>
@@ -78,27 +79,42 @@ KernelProgram Describe(uint32_t id) {
   return p;
 }
 
-// Programs loaded since `before` that share a map with a dispatcher loaded
-// since then: this probe's, as the kernel sees them.
-std::vector<KernelProgram> NewProbePrograms(const std::set<uint32_t>& before) {
-  std::vector<KernelProgram> fresh;
-  for (uint32_t id : ProgramIds()) {
-    if (!before.count(id)) fresh.push_back(Describe(id));
+// Ids of the maps `pin_dir` pinned under maps/: every map of that probe.
+std::set<uint32_t> PinnedProbeMapIds(const std::string& pin_dir) {
+  std::set<uint32_t> ids;
+  const std::string maps = pin_dir + "/maps";
+  for (const auto& entry : std::filesystem::directory_iterator(maps)) {
+    const int fd = bpf_obj_get(entry.path().c_str());
+    if (fd < 0) continue;
+    bpf_map_info info{};
+    uint32_t len = sizeof(info);
+    if (bpf_obj_get_info_by_fd(fd, &info, &len) == 0) ids.insert(info.id);
+    close(fd);
   }
-  std::set<uint32_t> probe_maps;
-  for (const KernelProgram& p : fresh) {
-    if (p.name == "kestrel_sys_exi") probe_maps.insert(p.map_ids.begin(), p.map_ids.end());
-  }
+  return ids;
+}
+
+// Every program in the kernel that uses one of the maps `map_ids` (a
+// probe's own maps, shared with no other probe): that probe's programs, as
+// bpftool prog show would list them.
+std::vector<KernelProgram> ProgramsUsing(const std::set<uint32_t>& map_ids) {
   std::vector<KernelProgram> ours;
-  for (const KernelProgram& p : fresh) {
+  for (uint32_t id : ProgramIds()) {
+    const KernelProgram p = Describe(id);
     for (uint32_t m : p.map_ids) {
-      if (probe_maps.count(m)) {
+      if (map_ids.count(m)) {
         ours.push_back(p);
         break;
       }
     }
   }
   return ours;
+}
+
+bool EnterPrivateBpffs() {
+  if (unshare(CLONE_NEWNS) != 0) return false;
+  if (mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) return false;
+  return mount("bpf", "/sys/fs/bpf", "bpf", 0, "mode=0700") == 0;
 }
 
 std::vector<uint8_t> InterestingTable(pman_handle* h) {
@@ -141,7 +157,8 @@ class FillerLoadingTest : public ::testing::Test {
 };
 
 TEST_F(FillerLoadingTest, GetppidCaptureLoadsNoFiller) {
-  const std::set<uint32_t> before = ProgramIds();
+  ASSERT_TRUE(EnterPrivateBpffs()) << "private bpffs: " << std::strerror(errno);
+  const std::string pins = "/sys/fs/bpf/kestrel-test-" + std::to_string(getpid()) + "-getppid";
   auto session = ProbeSession::Start({.syscalls = {SYS_getppid}});
   ASSERT_NE(session, nullptr);
   const std::vector<pman_program_stats> stats = ProgramStats(session->handle());
@@ -155,28 +172,35 @@ TEST_F(FillerLoadingTest, GetppidCaptureLoadsNoFiller) {
   EXPECT_EQ(loaded, 3);  // the sys_exit dispatcher and the two sched hooks
   ASSERT_NE(Find(stats, "kestrel_sys_exit"), nullptr);
   EXPECT_TRUE(Find(stats, "kestrel_sys_exit")->loaded);
-  const std::vector<KernelProgram> ours = NewProbePrograms(before);
+  ASSERT_EQ(pman_pin(session->handle(), pins.c_str()), 0);
+  const std::vector<KernelProgram> ours = ProgramsUsing(PinnedProbeMapIds(pins));
   EXPECT_EQ(ours.size(), 3u);
   for (const KernelProgram& p : ours) EXPECT_FALSE(IsFillerName(p.name)) << p.name;
 }
 
 TEST_F(FillerLoadingTest, EnablingOpenatLoadsItsFillerAndTheRecordDecodes) {
+  ASSERT_TRUE(EnterPrivateBpffs()) << "private bpffs: " << std::strerror(errno);
+  const std::string pins = "/sys/fs/bpf/kestrel-test-" + std::to_string(getpid()) + "-openat";
   const std::string path = dir_.Touch("target");
-  const std::set<uint32_t> before = ProgramIds();
   auto session = ProbeSession::Start({.syscalls = {SYS_getppid}});
   ASSERT_NE(session, nullptr);
   pman_handle* h = session->handle();
-  ASSERT_FALSE(Find(ProgramStats(h), "fill_openat")->loaded);
+  {
+    const std::vector<pman_program_stats> before_stats = ProgramStats(h);
+    ASSERT_NE(Find(before_stats, "fill_OPENAT"), nullptr);
+    ASSERT_FALSE(Find(before_stats, "fill_OPENAT")->loaded);
+  }
 
   ASSERT_EQ(pman_mark_single_64bit_syscall(h, SYS_openat, true), 0);
   const std::vector<pman_program_stats> stats = ProgramStats(h);
-  const pman_program_stats* openat_filler = Find(stats, "fill_openat");
+  const pman_program_stats* openat_filler = Find(stats, "fill_OPENAT");
   ASSERT_NE(openat_filler, nullptr);
   EXPECT_TRUE(openat_filler->loaded);
   EXPECT_GT(openat_filler->verified_insns, 0u);
   EXPECT_EQ(LoadedFillers(stats), 1);
   int kernel_fillers = 0;
-  for (const KernelProgram& p : NewProbePrograms(before)) {
+  ASSERT_EQ(pman_pin(h, pins.c_str()), 0);
+  for (const KernelProgram& p : ProgramsUsing(PinnedProbeMapIds(pins))) {
     kernel_fillers += IsFillerName(p.name) ? 1 : 0;
   }
   EXPECT_EQ(kernel_fillers, 1);
@@ -220,12 +244,6 @@ TEST_F(FillerLoadingTest, EagerFlagLoadsEveryFiller) {
   EXPECT_GT(fillers, 10);
 }
 
-bool EnterPrivateBpffs() {
-  if (unshare(CLONE_NEWNS) != 0) return false;
-  if (mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) return false;
-  return mount("bpf", "/sys/fs/bpf", "bpf", 0, "mode=0700") == 0;
-}
-
 // Runs the real `kestrel` binary; returns its exit code.
 int RunKestrel(const std::vector<std::string>& args) {
   const pid_t pid = fork();
@@ -250,12 +268,18 @@ TEST_F(FillerLoadingTest, KestrelSyscallsEnableOnAPinnedCaptureLoadsTheFiller) {
     ASSERT_NE(session, nullptr);
     pman_handle* h = session->handle();
     ASSERT_EQ(pman_pin(h, pins.c_str()), 0);
-    ASSERT_FALSE(Find(ProgramStats(h), "fill_openat")->loaded);
+    {
+      const std::vector<pman_program_stats> before_stats = ProgramStats(h);
+      ASSERT_NE(Find(before_stats, "fill_OPENAT"), nullptr);
+      ASSERT_FALSE(Find(before_stats, "fill_OPENAT")->loaded);
+    }
 
     ASSERT_EQ(RunKestrel({"syscalls", "enable", "openat", "--pin-dir", pins}), 0);
     EXPECT_EQ(InterestingTable(h)[SYS_openat], 1);
     // Loaded by the other process: the slot says so, the kernel the size.
-    const pman_program_stats* filler = Find(ProgramStats(h), "fill_openat");
+    const std::vector<pman_program_stats> after_stats = ProgramStats(h);
+    const pman_program_stats* filler = Find(after_stats, "fill_OPENAT");
+    ASSERT_NE(filler, nullptr);
     EXPECT_TRUE(filler->loaded);
     EXPECT_GT(filler->verified_insns, 0u);
     ExpectDecodedOpenat(*session, path);

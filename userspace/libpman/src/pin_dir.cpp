@@ -8,6 +8,7 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <string_view>
 
@@ -56,6 +57,11 @@ void RemovePins(const std::string& dir) {
 
 }  // namespace
 
+std::string ProbeMapPinName(std::string map_name) {
+  std::replace(map_name.begin(), map_name.end(), '.', '_');
+  return map_name;
+}
+
 absl::StatusOr<int> OpenPinDirLock(const std::string& dir) {
   const int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0 && errno == ENOENT) {
@@ -100,7 +106,8 @@ absl::StatusOr<std::unique_ptr<PinnedMaps>> PinnedMaps::Create(
     return ErrnoStatus(errno, absl::StrFormat("creating %s/%s", dir, kPinProbeMaps));
   }
   for (const auto& [name, fd] : probe_maps) {
-    if (absl::Status s = pins->Pin(fd, absl::StrCat(kPinProbeMaps, "/", name)); !s.ok()) return s;
+    const std::string pin = absl::StrCat(kPinProbeMaps, "/", ProbeMapPinName(name));
+    if (absl::Status s = pins->Pin(fd, pin); !s.ok()) return s;
   }
   return pins;
 }

@@ -23,6 +23,10 @@ inline constexpr const char* kPinNames[] = {kPinControl, kPinCounters, kPinRings
 // controller that loads missing fillers (filler_loader.h) into the capture.
 inline constexpr char kPinProbeMaps[] = "maps";
 
+// The pin name of the probe's map `map_name` under kPinProbeMaps: bpffs
+// refuses dots in names, which libbpf's internal maps (.bss, .rodata) have.
+std::string ProbeMapPinName(std::string map_name);
+
 // Where `kestrel` looks when no directory is given.
 inline constexpr char kDefaultPinDir[] = PMAN_DEFAULT_PIN_DIR;
 

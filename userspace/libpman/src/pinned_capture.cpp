@@ -93,7 +93,7 @@ absl::Status PinnedCapture::LoadFillersFor(const std::vector<uint32_t>& ids) {
                                               prog_array_pin));
   }
   target.map_fd = [&maps](const std::string& name) -> absl::StatusOr<int> {
-    const std::string path = absl::StrCat(maps, "/", name);
+    const std::string path = absl::StrCat(maps, "/", ProbeMapPinName(name));
     const int fd = bpf_obj_get(path.c_str());
     if (fd < 0 && errno == ENOENT) {
       return absl::NotFoundError(absl::StrFormat("no pin %s", path));

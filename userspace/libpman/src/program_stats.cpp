@@ -10,8 +10,9 @@ namespace {
 
 // BPF_LOG_STATS: the verifier logs only its summary, not each instruction.
 constexpr uint32_t kLogStats = 4;
-// The summary is a few lines; 1 KiB leaves room to spare.
-constexpr size_t kStatsLogBytes = 1024;
+// The summary is a few lines, but subprograms and BTF notes add some: a
+// log the kernel truncates fails the load (ENOSPC), so leave ample room.
+constexpr size_t kStatsLogBytes = 64 * 1024;
 // Every instruction (BPF_LOG_LEVEL1) into the smallest log the kernel takes.
 constexpr uint32_t kLogEveryInsn = 1;
 constexpr size_t kOverflowingLogBytes = 128;
