@@ -87,6 +87,11 @@ absl::Status PinnedCapture::LoadFillersFor(const std::vector<uint32_t>& ids) {
   FillerLoadTarget target;
   target.storage = storage_;
   target.prog_array_fd = bpf_obj_get(prog_array_pin.c_str());
+  // No probe maps pinned: a flight recorder, which loads every filler at
+  // start (recorder_loader.cpp). Nothing to load.
+  if (target.prog_array_fd < 0 && errno == ENOENT && access(maps.c_str(), F_OK) != 0) {
+    return absl::OkStatus();
+  }
   if (target.prog_array_fd < 0) {
     return ErrnoStatus(errno, absl::StrFormat("opening the pin %s, needed to load the fillers of "
                                               "newly enabled syscalls",

@@ -5,14 +5,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <ctime>
 #include <memory>
 #include <optional>
 #include <utility>
-#include <vector>
 
 #include "absl/strings/str_format.h"
 #include "boot_clock.h"
@@ -167,13 +165,9 @@ absl::Status LoadAttachPin(const pman_recorder_options& options, const RecorderL
   SkeletonPtr skel(kestrel_recorder_probe__open_opts(&open_opts));
   if (!skel) return ErrnoStatus(errno, "opening the embedded recorder BPF object");
   if (absl::Status s = Sized(skel.get(), layout); !s.ok()) return s;
-  // The recorded set is fixed at start: only its fillers are loaded.
-  std::optional<std::vector<uint32_t>> filler_slots;
-  if (options.interesting != nullptr) {
-    filler_slots = FillerSlotsOfSyscalls(SyscallIdsOf(
-        options.interesting, std::min<size_t>(options.n_interesting, KESTREL_SYSCALL_TABLE_SIZE)));
-  }
-  if (absl::Status s = PrepareFillers(skel->obj, filler_slots); !s.ok()) return s;
+  // Every filler: `kestrel syscalls` may enable any syscall on a running
+  // recorder, and it pins no maps a controller could load fillers with.
+  if (absl::Status s = PrepareFillers(skel->obj, std::nullopt); !s.ok()) return s;
   skel->rodata->recorder_cgroup_id = options.cgroup_id;
   skel->rodata->ia32_syscalls_possible = KernelRunsIa32Syscalls();
   if (const int err = kestrel_recorder_probe__load(skel.get()); err != 0) {
