@@ -90,7 +90,7 @@ int RunCapture(const std::vector<std::string>& args) {
     }
     sink = *std::move(created);
   }
-  HandlePtr handle = LoadProbe(WithStateSyscalls(*options));
+  HandlePtr handle = LoadProbe(WithStateSyscalls(*options), "capture");
   if (!handle) {
     if (sink) std::remove(options->write_path->c_str());
     return 1;

@@ -1,20 +1,52 @@
 #include "probe_loader.h"
 
-#include <vector>
-
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "stderr_log.h"
 
 namespace kestrel::cli {
 
-HandlePtr LoadProbe(const CaptureOptions& options) {
+namespace {
+
+// "14,312": verified instruction counts run to six digits.
+std::string WithThousands(uint64_t n) {
+  std::string digits = std::to_string(n);
+  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(i, ",");
+  return digits;
+}
+
+void SayAttached(pman_handle* h, const char* command, double seconds) {
+  const int n = pman_get_program_stats(h, nullptr, 0);
+  if (n < 0) return;
+  std::vector<pman_program_stats> stats(n);
+  if (pman_get_program_stats(h, stats.data(), stats.size()) < 0) return;
+  int loaded = 0;
+  uint64_t insns = 0;
+  for (const pman_program_stats& p : stats) {
+    loaded += p.loaded ? 1 : 0;
+    insns += p.verified_insns;
+  }
+  std::fprintf(stderr, "kestrel %s: attached in %.2f s (%d programs, %s instructions verified)\n",
+               command, seconds, loaded, WithThousands(insns).c_str());
+}
+
+}  // namespace
+
+HandlePtr LoadProbe(const CaptureOptions& options, const char* command) {
+  const auto start = std::chrono::steady_clock::now();
   pman_options pman_opts;
   pman_default_options(&pman_opts);
   pman_opts.buffer_bytes = options.buffer_bytes;
   pman_opts.cpus_per_buffer = options.cpus_per_buffer;
   if (options.online_cpus_only) pman_opts.flags |= PMAN_OPT_ONLY_ONLINE_CPUS;
   pman_opts.settings_storage = options.settings_storage;
+  if (const char* all = std::getenv("KESTREL_LOAD_ALL_FILLERS"); all != nullptr && *all == '1') {
+    pman_opts.flags |= PMAN_OPT_LOAD_ALL_FILLERS;
+  }
   pman_opts.log_fn = LogToStderr;
   pman_opts.log_ctx = CommandLogContext("kestrel");
 
@@ -48,6 +80,10 @@ HandlePtr LoadProbe(const CaptureOptions& options) {
   }
   if (options.lock_settings && pman_lock_settings(raw) != 0) return nullptr;
   if (pman_attach(raw) != 0) return nullptr;
+  if (command != nullptr) {
+    SayAttached(raw, command,
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
   return handle;
 }
 

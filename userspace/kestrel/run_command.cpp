@@ -302,7 +302,7 @@ int RunLive(RunSetup& setup, engine::alerts::AlertOutputs& outputs) {
     return kExitFailure;
   }
   InstallSignalHandlers();
-  HandlePtr handle = LoadProbe(ProbeOptionsOf(setup));
+  HandlePtr handle = LoadProbe(ProbeOptionsOf(setup), "run");
   if (!handle) return kExitFailure;
   kestrel_capture_settings settings{};
   pman_get_capture_settings(handle.get(), &settings);

@@ -77,6 +77,18 @@ SyscallChange DiffSyscallSets(const std::vector<ChosenSyscall>& before,
 }
 
 absl::Status MarkSyscalls(pman_handle* handle, const std::vector<uint32_t>& ids, bool interesting) {
+  // Growth as one set: libpman loads the fillers all the added syscalls
+  // need in one load, and adds none of them if that load fails.
+  if (interesting && ids.size() > 1) {
+    std::vector<uint8_t> table(pman_syscall_table_size());
+    if (pman_get_syscall_tables(handle, table.data(), nullptr, table.size()) == 0) {
+      for (uint32_t id : ids) table[id] = 1;
+      if (pman_enforce_sc_set(handle, table.data(), table.size()) != 0) {
+        return absl::InternalError("could not turn the added syscalls on");
+      }
+      return absl::OkStatus();
+    }
+  }
   for (uint32_t id : ids) {
     if (pman_mark_single_64bit_syscall(handle, id, interesting) != 0) {
       return absl::InternalError(absl::StrCat(

@@ -34,7 +34,7 @@ int RunStats(const std::vector<std::string>& args) {
     return 1;
   }
   NoteMissingTargetProcess("kestrel stats", options->pid);
-  HandlePtr handle = LoadProbe(*options);
+  HandlePtr handle = LoadProbe(*options, nullptr);
   if (!handle) return 1;
 
   using Clock = std::chrono::steady_clock;

@@ -55,6 +55,14 @@ extern "C" {
 /* pman_options.flags */
 #define PMAN_OPT_ONLY_ONLINE_CPUS (1U << 0) /* no ring for CPUs offline at load */
 /* (1U << 1) is taken by an internal option of Kestrel's bench. */
+/* Load every custom filler program at pman_load, as before lazy loading.
+ * Without it pman_load loads the dispatcher and the scheduler programs only,
+ * and the fillers a syscall's event needs are loaded (and put in the
+ * dispatcher's tail-call table) when the syscall first becomes interesting:
+ * pman_enforce_sc_set, pman_mark_single_64bit_syscall and their
+ * libpman_control.h counterparts. That spares the verifier's time for the
+ * fillers never used, at the cost of a load on each growth of the set. */
+#define PMAN_OPT_LOAD_ALL_FILLERS (1U << 2)
 
 enum pman_log_level {
   PMAN_LOG_DEBUG = 0,
@@ -150,11 +158,15 @@ void pman_close(struct pman_handle* h);
 
 /* Makes exactly the syscalls with `interesting[id] != 0` interesting, for
  * ids below `n`; all ids at or above `n` become uninteresting. Rejects `n`
- * larger than the table. */
+ * larger than the table. The filler programs the newly interesting
+ * syscalls need are loaded first, all in one load (see
+ * PMAN_OPT_LOAD_ALL_FILLERS); when that fails the table is left exactly as
+ * it was and the message names the programs. */
 int pman_enforce_sc_set(struct pman_handle* h, const uint8_t* interesting, size_t n);
 
 /* Turns one 64-bit syscall id on or off: a single store the probe sees on
- * its next syscall. */
+ * its next syscall, after loading the filler its event needs, if any (as
+ * pman_enforce_sc_set). */
 int pman_mark_single_64bit_syscall(struct pman_handle* h, uint32_t syscall_id, bool interesting);
 
 /* Size of the interesting-syscall table: valid ids are below it. */
@@ -213,6 +225,24 @@ int pman_lock_settings(struct pman_handle* h);
  * `per_cpu_len` entries, one per possible CPU (stats->n_cpus of them). */
 int pman_get_stats(struct pman_handle* h, struct pman_stats* stats,
                    struct kestrel_cpu_counters* per_cpu, size_t per_cpu_len);
+
+/* What loading each BPF program of the probe cost the kernel's verifier. */
+struct pman_program_stats {
+  char name[64];                 /* the program's name in the object, e.g. fill_openat */
+  uint32_t loaded;               /* 1 when the program is in the kernel */
+  uint32_t verified_insns;       /* instructions the verifier walked (0 if not loaded) */
+  uint64_t verification_time_us; /* as the verifier reported it; 0 when unknown */
+};
+
+/* One entry per program of the probe (the dispatcher, the scheduler
+ * programs, every filler), loaded or not, into `out[0..n)`; returns how
+ * many programs there are (may exceed `n`: call with n = 0 to size `out`).
+ * Times are known for programs this handle loaded; a filler another
+ * process loaded through libpman_control.h shows loaded with its
+ * instruction count and time 0. The owning handle only.
+ * Added in ABI 1 after its first release: check with dlsym if the library
+ * may be older. */
+int pman_get_program_stats(struct pman_handle* h, struct pman_program_stats* out, size_t n);
 
 /* How far the reader is behind: in the fullest ring, the bytes written and
  * not yet read, and the size of a ring's data area. A ring loses records

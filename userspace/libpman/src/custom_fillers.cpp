@@ -3,6 +3,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <string_view>
@@ -43,11 +44,11 @@ const std::vector<SharedFiller>& SharedFillers() {
   return *fillers;
 }
 
-bool IsFiller(const bpf_program* prog) {
-  return std::string_view(bpf_program__name(prog)).starts_with(kFillerPrefix);
-}
-
 }  // namespace
+
+bool IsFillerName(std::string_view name) { return name.starts_with(kFillerPrefix); }
+
+bool IsFiller(const bpf_program* prog) { return IsFillerName(bpf_program__name(prog)); }
 
 absl::StatusOr<std::vector<uint32_t>> FillerSlots(const bpf_program* prog) {
   const std::string_view name = bpf_program__name(prog);
@@ -65,17 +66,27 @@ absl::StatusOr<std::vector<uint32_t>> FillerSlots(const bpf_program* prog) {
       absl::StrFormat("BPF program %s fills an event the schema does not have", name));
 }
 
-void DisableFillerAutoattach(bpf_object* obj) {
+absl::Status PrepareFillers(bpf_object* obj,
+                            const std::optional<std::vector<uint32_t>>& load_slots) {
   bpf_program* prog;
   bpf_object__for_each_program(prog, obj) {
-    if (IsFiller(prog)) bpf_program__set_autoattach(prog, false);
+    if (!IsFiller(prog)) continue;
+    bpf_program__set_autoattach(prog, false);
+    if (!load_slots) continue;
+    absl::StatusOr<std::vector<uint32_t>> slots = FillerSlots(prog);
+    if (!slots.ok()) return slots.status();
+    const bool needed = std::any_of(slots->begin(), slots->end(), [&](uint32_t slot) {
+      return std::binary_search(load_slots->begin(), load_slots->end(), slot);
+    });
+    bpf_program__set_autoload(prog, needed);
   }
+  return absl::OkStatus();
 }
 
 absl::Status RegisterCustomFillers(bpf_object* obj, int prog_array_fd) {
   bpf_program* prog;
   bpf_object__for_each_program(prog, obj) {
-    if (!IsFiller(prog)) continue;
+    if (!IsFiller(prog) || bpf_program__fd(prog) < 0) continue;
     absl::StatusOr<std::vector<uint32_t>> slots = FillerSlots(prog);
     if (!slots.ok()) return slots.status();
     const int fd = bpf_program__fd(prog);

@@ -6,6 +6,8 @@
 #define KESTREL_LIBPMAN_CUSTOM_FILLERS_H_
 
 #include <cstdint>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -16,14 +18,24 @@ struct bpf_program;
 
 namespace kestrel::pman {
 
-// Before load: keeps the fillers from being attached.
-void DisableFillerAutoattach(bpf_object* obj);
+// Whether `prog` is a custom filler (reached by tail call, never attached).
+bool IsFiller(const bpf_program* prog);
+// The same test on a program's name, as the kernel reports it too.
+bool IsFillerName(std::string_view name);
 
-// The tail-call slots (KESTREL_EVENT_INDEX) filler `prog` serves. An error
-// for a program that is no filler or fills no event of the schema.
+// The tail-call slots of custom_fillers that filler `prog` serves: the one
+// place that knows how a filler program maps to events. Both the load-time
+// registration and the lazy filler loader go through it.
 absl::StatusOr<std::vector<uint32_t>> FillerSlots(const bpf_program* prog);
 
-// After load: puts every filler at its events' slots in `prog_array_fd`.
+// Before load: keeps the fillers from being attached, and loads only those
+// serving one of `load_slots` (sorted), or all of them when it is nullopt.
+// The others can be loaded later, when a syscall needs them
+// (filler_loader.h).
+absl::Status PrepareFillers(bpf_object* obj,
+                            const std::optional<std::vector<uint32_t>>& load_slots);
+
+// After load: puts every loaded filler at its slots in `prog_array_fd`.
 // A filler named for an event the schema does not have is an error.
 absl::Status RegisterCustomFillers(bpf_object* obj, int prog_array_fd);
 

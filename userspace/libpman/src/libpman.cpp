@@ -4,8 +4,10 @@
 #include "libpman.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <exception>
 #include <memory>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "c_abi_guard.h"
@@ -171,6 +173,27 @@ int pman_get_stats(struct pman_handle* h, struct pman_stats* stats,
                    struct kestrel_cpu_counters* per_cpu, size_t per_cpu_len) {
   if (stats == nullptr) return -EINVAL;
   return Call(h, [&](Probe& p) { return p.GetStats(stats, per_cpu, per_cpu_len); });
+}
+
+int pman_get_program_stats(struct pman_handle* h, struct pman_program_stats* out, size_t n) {
+  if (out == nullptr && n != 0) return -EINVAL;
+  size_t count = 0;
+  const int rc = Call(h, [&](Probe& p) -> absl::Status {
+    absl::StatusOr<std::vector<kestrel::pman::ProgramLoadStats>> stats = p.ProgramStats();
+    if (!stats.ok()) return stats.status();
+    count = stats->size();
+    for (size_t i = 0; i < count && i < n; ++i) {
+      const kestrel::pman::ProgramLoadStats& s = (*stats)[i];
+      pman_program_stats& o = out[i];
+      o = pman_program_stats{};
+      std::snprintf(o.name, sizeof(o.name), "%s", s.name.c_str());
+      o.loaded = s.loaded ? 1 : 0;
+      o.verified_insns = s.verified_insns;
+      o.verification_time_us = s.verification_time_us;
+    }
+    return absl::OkStatus();
+  });
+  return rc < 0 ? rc : static_cast<int>(count);
 }
 
 int pman_get_ring_backlog(struct pman_handle* h, uint64_t* unread_bytes, uint64_t* ring_bytes) {

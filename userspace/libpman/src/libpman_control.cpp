@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "c_abi_guard.h"
+#include "libbpf_log_route.h"
 #include "pin_dir.h"
 #include "pinned_capture.h"
 
@@ -93,7 +94,11 @@ int pman_control_is_syscall_interesting(struct pman_control* c, uint32_t syscall
 }
 
 int pman_control_mark_syscall(struct pman_control* c, uint32_t syscall_id, bool interesting) {
-  return Call(c, [&](SettingsControl& s) { return s.MarkSyscall(syscall_id, interesting); });
+  if (c == nullptr || !c->capture) return -EINVAL;
+  return GuardedCall(c->logger, [&] {
+    kestrel::pman::ScopedLibbpfLogRoute route(c->logger);
+    return c->capture->MarkSyscall(syscall_id, interesting);
+  });
 }
 
 int pman_control_set_syscall_drop_class(struct pman_control* c, uint32_t syscall_id,

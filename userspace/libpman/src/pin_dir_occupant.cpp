@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "custom_fillers.h"
 #include "errno_status.h"
 #include "pin_dir.h"
 #include "shared/control_block.h"
@@ -20,7 +21,9 @@
 namespace kestrel::pman {
 namespace {
 
-// Whether a loaded BPF program uses the map with id `map_id`.
+// Whether a loaded BPF program other than a custom filler uses the map with
+// id `map_id`. Fillers do not count: a killed capture's pinned prog array
+// (maps/custom_fillers) keeps its fillers loaded until the pins go.
 absl::StatusOr<bool> MapUsedByAProgram(uint32_t map_id) {
   for (uint32_t id = 0; bpf_prog_get_next_id(id, &id) == 0;) {
     const int fd = bpf_prog_get_fd_by_id(id);
@@ -33,6 +36,7 @@ absl::StatusOr<bool> MapUsedByAProgram(uint32_t map_id) {
     const int rc = bpf_obj_get_info_by_fd(fd, &info, &len);
     close(fd);
     if (rc != 0) return ErrnoStatus(errno, absl::StrFormat("reading BPF program %u", id));
+    if (IsFillerName(info.name)) continue;
     const auto end = map_ids.begin() + std::min<uint32_t>(info.nr_map_ids, map_ids.size());
     if (std::find(map_ids.begin(), end, map_id) != end) return true;
   }
@@ -61,7 +65,8 @@ absl::StatusOr<PinDirOccupant> ClassifyPinDir(const std::string& dir) {
   const std::vector<std::string> names = Entries(dir);
   if (names.empty()) return PinDirOccupant::kEmpty;
   for (const std::string& name : names) {
-    if (std::find(std::begin(kPinNames), std::end(kPinNames), name) == std::end(kPinNames)) {
+    if (name != kPinProbeMaps &&
+        std::find(std::begin(kPinNames), std::end(kPinNames), name) == std::end(kPinNames)) {
       return PinDirOccupant::kSomethingElse;
     }
   }

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "errno_status.h"
+#include "filler_loader.h"
 #include "pin_dir.h"
 #include "probe_object.h"
 
@@ -18,6 +19,7 @@ namespace kestrel::pman {
 
 absl::StatusOr<std::unique_ptr<PinnedCapture>> PinnedCapture::Open(const std::string& dir) {
   std::unique_ptr<PinnedCapture> capture(new PinnedCapture());
+  capture->dir_ = dir;
   absl::StatusOr<int> lock = OpenPinDirLock(dir);
   if (!lock.ok()) return lock.status();
   capture->lock_fd_ = *lock;
@@ -76,6 +78,45 @@ absl::Status PinnedCapture::MapControl(const std::string& dir) {
   if (mem == MAP_FAILED) return ErrnoStatus(errno, absl::StrFormat("mapping %s", path));
   mem_ = mem;
   return absl::OkStatus();
+}
+
+absl::Status PinnedCapture::LoadFillersFor(const std::vector<uint32_t>& ids) {
+  const std::string maps = absl::StrCat(dir_, "/", kPinProbeMaps);
+  // The probe's prog array, named as in driver/modern_bpf/helpers/base/maps.h.
+  const std::string prog_array_pin = absl::StrCat(maps, "/custom_fillers");
+  FillerLoadTarget target;
+  target.storage = storage_;
+  target.prog_array_fd = bpf_obj_get(prog_array_pin.c_str());
+  // No probe maps pinned: a flight recorder, which loads every filler at
+  // start (recorder_loader.cpp). Nothing to load.
+  if (target.prog_array_fd < 0 && errno == ENOENT && access(maps.c_str(), F_OK) != 0) {
+    return absl::OkStatus();
+  }
+  if (target.prog_array_fd < 0) {
+    return ErrnoStatus(errno, absl::StrFormat("opening the pin %s, needed to load the fillers of "
+                                              "newly enabled syscalls",
+                                              prog_array_pin));
+  }
+  target.map_fd = [&maps](const std::string& name) -> absl::StatusOr<int> {
+    const std::string path = absl::StrCat(maps, "/", ProbeMapPinName(name));
+    const int fd = bpf_obj_get(path.c_str());
+    if (fd < 0 && errno == ENOENT) {
+      return absl::NotFoundError(absl::StrFormat("no pin %s", path));
+    }
+    if (fd < 0) return ErrnoStatus(errno, absl::StrFormat("opening the pin %s", path));
+    return fd;
+  };
+  absl::StatusOr<std::vector<ProgramLoadStats>> loaded = LoadMissingFillers(target, ids);
+  close(target.prog_array_fd);
+  return loaded.status();
+}
+
+absl::Status PinnedCapture::MarkSyscall(uint32_t id, bool interesting) {
+  // A locked capture refuses the change anyway: load nothing for it.
+  if (interesting && !read_only_) {
+    if (absl::Status s = LoadFillersFor({id}); !s.ok()) return s;
+  }
+  return control_->MarkSyscall(id, interesting);
 }
 
 PinnedCapture::~PinnedCapture() {

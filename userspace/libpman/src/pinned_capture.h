@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "settings_control.h"
@@ -26,13 +27,18 @@ class PinnedCapture {
   PinnedCapture& operator=(const PinnedCapture&) = delete;
 
   SettingsControl& control() { return *control_; }
+  // As SettingsControl::MarkSyscall, after loading into the capture the
+  // filler the syscall's event needs, if it lacks it.
+  absl::Status MarkSyscall(uint32_t id, bool interesting);
   bool read_only() const { return read_only_; }
   kestrel_settings_storage storage() const { return storage_; }
 
  private:
   PinnedCapture() = default;
   absl::Status MapControl(const std::string& dir);
+  absl::Status LoadFillersFor(const std::vector<uint32_t>& ids);
 
+  std::string dir_;
   int lock_fd_ = -1;
   int map_fd_ = -1;
   kestrel_settings_storage storage_ = KESTREL_STORAGE_BSS;

@@ -2,9 +2,11 @@
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <fcntl.h>
 #include <sys/epoll.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <ctime>
@@ -15,6 +17,7 @@
 #include "counter_sum.h"
 #include "custom_fillers.h"
 #include "errno_status.h"
+#include "filler_loader.h"
 #include "ia32_syscalls.h"
 #include "kernel_features.h"
 #include "libbpf_log_route.h"
@@ -27,6 +30,7 @@
 #include "settings_rules.h"
 #include "settings_store.h"
 #include "shared/syscall_table_x86_64.h"
+#include "syscall_fillers.h"
 
 namespace kestrel::pman {
 namespace {
@@ -145,7 +149,15 @@ absl::Status Probe::ConnectRings() {
 absl::Status Probe::LoadObject() {
   bpf_map__set_max_entries(object_->ring_maps(), layout_.n_cpus);
   bpf_map__set_max_entries(object_->scratch_maps(), layout_.n_cpus);
-  DisableFillerAutoattach(object_->object());
+  // Lazily (the default), no filler now: each comes with the first syscall
+  // that needs it (LoadFillersFor).
+  if (absl::Status s =
+          PrepareFillers(object_->object(), options_.flags & PMAN_OPT_LOAD_ALL_FILLERS
+                                                ? std::nullopt
+                                                : std::optional(std::vector<uint32_t>{}));
+      !s.ok()) {
+    return s;
+  }
   bpf_map__set_inner_map_fd(object_->ring_maps(), ring_fds_[0]);
   // A quarter of a ring is enough backlog to be worth a wakeup and leaves
   // the consumer three quarters of the ring to catch up in.
@@ -156,7 +168,9 @@ absl::Status Probe::LoadObject() {
     if (!mpsc.ok()) return mpsc.status();
     mpsc_ = *std::move(mpsc);
   }
+  VerifierStatsLogs logs(object_->object());
   if (const int err = object_->Load(); err != 0) return LoadError(-err);
+  load_stats_ = logs.Collect();
   return absl::OkStatus();
 }
 
@@ -257,6 +271,8 @@ void Probe::Unload() {
   for (int fd : ring_fds_) close(fd);
   ring_fds_.clear();
   ring_locked_bytes_ = 0;
+  load_stats_.clear();
+  filler_stats_.clear();
   loaded_ = false;
 }
 
@@ -265,14 +281,99 @@ absl::Status Probe::RequireLoaded(const char* what) const {
   return absl::OkStatus();
 }
 
+FillerLoadTarget Probe::FillerTarget() const {
+  FillerLoadTarget target;
+  target.storage = object_->storage();
+  target.prog_array_fd = bpf_map__fd(object_->custom_fillers());
+  bpf_object* obj = object_->object();
+  target.map_fd = [obj](const std::string& name) -> absl::StatusOr<int> {
+    const bpf_map* map = bpf_object__find_map_by_name(obj, name.c_str());
+    if (map == nullptr || bpf_map__fd(map) < 0) {
+      return absl::NotFoundError(absl::StrFormat("the probe has no map %s", name));
+    }
+    const int fd = fcntl(bpf_map__fd(map), F_DUPFD_CLOEXEC, 0);
+    if (fd < 0) return ErrnoStatus(errno, absl::StrFormat("duplicating the fd of map %s", name));
+    return fd;
+  };
+  target.fail_load = options_.flags & PMAN_OPT_TEST_FAIL_FILLER_LOAD;
+  return target;
+}
+
+absl::Status Probe::LoadFillersFor(const std::vector<uint32_t>& ids) {
+  ScopedLibbpfLogRoute route(logger_);
+  absl::StatusOr<std::vector<ProgramLoadStats>> loaded = LoadMissingFillers(FillerTarget(), ids);
+  if (!loaded.ok()) return loaded.status();
+  if (loaded->empty()) return absl::OkStatus();
+  uint64_t insns = 0;
+  uint64_t us = 0;
+  for (const ProgramLoadStats& p : *loaded) {
+    insns += p.verified_insns;
+    us += p.verification_time_us;
+  }
+  logger_.Logf(PMAN_LOG_INFO, "loaded %zu filler program(s): %llu instructions verified in %.3f s",
+               loaded->size(), static_cast<unsigned long long>(insns), us / 1e6);
+  filler_stats_.insert(filler_stats_.end(), loaded->begin(), loaded->end());
+  return absl::OkStatus();
+}
+
 absl::Status Probe::EnforceSyscallSet(const uint8_t* interesting, size_t n) {
   if (absl::Status s = RequireLoaded("pman_enforce_sc_set"); !s.ok()) return s;
+  // An oversized or null table is the control's to refuse, before any load.
+  if (interesting != nullptr && n <= KESTREL_SYSCALL_TABLE_SIZE) {
+    if (absl::Status s = LoadFillersFor(SyscallIdsOf(interesting, n)); !s.ok()) return s;
+  }
   return control_->EnforceSyscallSet(interesting, n);
 }
 
 absl::Status Probe::MarkSyscall(uint32_t id, bool interesting) {
   if (absl::Status s = RequireLoaded("pman_mark_single_64bit_syscall"); !s.ok()) return s;
+  if (interesting) {
+    if (absl::Status s = LoadFillersFor({id}); !s.ok()) return s;
+  }
   return control_->MarkSyscall(id, interesting);
+}
+
+absl::StatusOr<std::vector<ProgramLoadStats>> Probe::ProgramStats() const {
+  if (absl::Status s = RequireLoaded("pman_get_program_stats"); !s.ok()) return s;
+  const int prog_array = bpf_map__fd(object_->custom_fillers());
+  std::vector<ProgramLoadStats> all;
+  bpf_program* prog;
+  bpf_object__for_each_program(prog, object_->object()) {
+    const std::string name = bpf_program__name(prog);
+    auto known = [&](const std::vector<ProgramLoadStats>& v) {
+      return std::find_if(v.begin(), v.end(), [&](const auto& p) { return p.name == name; });
+    };
+    if (auto it = known(load_stats_); it != load_stats_.end()) {
+      all.push_back(*it);
+      continue;
+    }
+    if (auto it = known(filler_stats_); it != filler_stats_.end()) {
+      all.push_back(*it);
+      continue;
+    }
+    ProgramLoadStats entry;
+    entry.name = name;
+    // Loaded by a controller in another process: the slots say so, and the
+    // kernel still knows the instruction count (not the time).
+    if (IsFiller(prog)) {
+      absl::StatusOr<std::vector<uint32_t>> slots = FillerSlots(prog);
+      if (!slots.ok()) return slots.status();
+      absl::StatusOr<std::vector<uint32_t>> empty = EmptySlots(prog_array, *slots);
+      if (!empty.ok()) return empty.status();
+      uint32_t prog_id = 0;
+      if (!slots->empty() && empty->empty() &&
+          bpf_map_lookup_elem(prog_array, &slots->front(), &prog_id) == 0) {
+        const int fd = bpf_prog_get_fd_by_id(prog_id);
+        if (fd >= 0) {
+          entry.loaded = true;
+          entry.verified_insns = VerifiedInsns(fd);
+          close(fd);
+        }
+      }
+    }
+    all.push_back(std::move(entry));
+  }
+  return all;
 }
 
 absl::Status Probe::SetDropClass(uint32_t id, uint32_t drop_class) {
@@ -322,9 +423,16 @@ absl::StatusOr<uint64_t> Probe::Generation() const {
 absl::Status Probe::Pin(const char* dir) {
   if (absl::Status s = RequireLoaded("pman_pin"); !s.ok()) return s;
   if (pins_) return absl::FailedPreconditionError("the probe is already pinned");
-  absl::StatusOr<std::unique_ptr<PinnedMaps>> pins =
-      PinnedMaps::Create(dir != nullptr ? dir : kDefaultPinDir, bpf_map__fd(object_->control_map()),
-                         bpf_map__fd(object_->cpu_counters()), bpf_map__fd(object_->ring_maps()));
+  // Every map, so that a controller can load the fillers a syscall it
+  // enables needs (PinnedCapture).
+  std::vector<std::pair<std::string, int>> probe_maps;
+  bpf_map* map;
+  bpf_object__for_each_map(map, object_->object()) {
+    if (bpf_map__fd(map) >= 0) probe_maps.emplace_back(bpf_map__name(map), bpf_map__fd(map));
+  }
+  absl::StatusOr<std::unique_ptr<PinnedMaps>> pins = PinnedMaps::Create(
+      dir != nullptr ? dir : kDefaultPinDir, bpf_map__fd(object_->control_map()),
+      bpf_map__fd(object_->cpu_counters()), bpf_map__fd(object_->ring_maps()), probe_maps);
   if (!pins.ok()) return pins.status();
   pins_ = *std::move(pins);
   if (pins_->replaced_stale()) {

@@ -11,11 +11,13 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "filler_loader.h"
 #include "internal/libpman_bench.h"  // PMAN_OPT_RINGBUF, pman_settings_costs
 #include "libpman.h"
 #include "logger.h"
 #include "mpsc_rings.h"
 #include "probe_object.h"
+#include "program_stats.h"
 #include "ring_layout.h"
 #include "ring_merger.h"
 #include "settings_control.h"
@@ -55,6 +57,8 @@ class Probe {
   absl::StatusOr<pman_settings_costs> MeasureSettingsCosts(uint32_t iterations);  // in bench file
 
   absl::Status GetStats(pman_stats* stats, kestrel_cpu_counters* per_cpu, size_t per_cpu_len);
+  // Every program of the probe, loaded or not (pman_get_program_stats).
+  absl::StatusOr<std::vector<ProgramLoadStats>> ProgramStats() const;
 
   absl::StatusOr<const kestrel_record_header*> ConsumeFirst(int16_t* ring_index);
   // The per-record fast path behind ConsumeFirst: NextRecord may be called
@@ -79,6 +83,10 @@ class Probe {
   // Sizes the object's maps and constants for layout_, then loads it.
   absl::Status LoadObject();
   absl::Status ConnectRings();
+  // Loads the fillers the syscalls `ids` need and lack, before any of them
+  // is made interesting.
+  absl::Status LoadFillersFor(const std::vector<uint32_t>& ids);
+  FillerLoadTarget FillerTarget() const;
   void Unload();
 
   pman_options options_;
@@ -94,6 +102,8 @@ class Probe {
   int epoll_fd_ = -1;
   std::optional<SettingsControl> control_;  // over the control block once loaded
   std::unique_ptr<PinnedMaps> pins_;
+  std::vector<ProgramLoadStats> load_stats_;    // what pman_load loaded
+  std::vector<ProgramLoadStats> filler_stats_;  // fillers this handle loaded later
 };
 
 }  // namespace kestrel::pman

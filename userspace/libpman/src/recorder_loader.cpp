@@ -9,12 +9,14 @@
 #include <cstdlib>
 #include <ctime>
 #include <memory>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/str_format.h"
 #include "boot_clock.h"
 #include "custom_fillers.h"
 #include "errno_status.h"
+#include "filler_loader.h"
 #include "ia32_syscalls.h"
 #include "kernel_btf.h"
 #include "kernel_features.h"
@@ -26,6 +28,7 @@
 #include "settings_store.h"
 #include "shared/recorder_format.h"
 #include "shared/syscall_table_x86_64.h"
+#include "syscall_fillers.h"
 
 namespace kestrel::pman {
 namespace {
@@ -49,7 +52,6 @@ struct RecorderLinks {
 absl::Status Sized(kestrel_recorder_probe* skel, const RecorderLayout& layout) {
   // The ring-buffer table belongs to the other sink; this variant never
   // touches it, so it is not created at all.
-  DisableFillerAutoattach(skel->obj);
   if (bpf_map__set_autocreate(skel->maps.ringbuf_maps, false) != 0 ||
       bpf_map__set_max_entries(skel->maps.scratch_maps,
                                static_cast<uint32_t>(libbpf_num_possible_cpus())) != 0 ||
@@ -163,6 +165,9 @@ absl::Status LoadAttachPin(const pman_recorder_options& options, const RecorderL
   SkeletonPtr skel(kestrel_recorder_probe__open_opts(&open_opts));
   if (!skel) return ErrnoStatus(errno, "opening the embedded recorder BPF object");
   if (absl::Status s = Sized(skel.get(), layout); !s.ok()) return s;
+  // Every filler: `kestrel syscalls` may enable any syscall on a running
+  // recorder, and it pins no maps a controller could load fillers with.
+  if (absl::Status s = PrepareFillers(skel->obj, std::nullopt); !s.ok()) return s;
   skel->rodata->recorder_cgroup_id = options.cgroup_id;
   skel->rodata->ia32_syscalls_possible = KernelRunsIa32Syscalls();
   if (const int err = kestrel_recorder_probe__load(skel.get()); err != 0) {

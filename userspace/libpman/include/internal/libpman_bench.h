@@ -23,6 +23,11 @@ extern "C" {
  * "Ring kinds"); slower, kept so the bench can measure the difference. */
 #define PMAN_OPT_RINGBUF (1U << 1)
 
+/* pman_options.flags, tests only: fillers loaded after pman_load get a
+ * verifier log far too small for them, so the kernel refuses their load
+ * (ENOSPC): a real load failure, to check what a failed growth leaves. */
+#define PMAN_OPT_TEST_FAIL_FILLER_LOAD (1U << 31)
+
 /* What a settings change costs, measured on a loaded handle (it changes
  * nothing in the end: every toggle is undone). */
 struct pman_settings_costs {
