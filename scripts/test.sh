@@ -8,9 +8,10 @@
 # It ends with one line per stage and its minutes. CI fails at 90 minutes;
 # the command's budget is 35 on a fresh 2-core Debian 12 machine, shared
 # among the stages below (minutes; docs/design/test-budget.md has the
-# measurements they come from). A stage over its share fails the command, naming it, after
-# every stage has run. KESTREL_STAGE_BUDGET=0 turns the check off (a busy
-# or slower machine); KESTREL_STAGE_BUDGET_<stage>=N changes one share.
+# measurements they come from). A stage over its share fails the command,
+# naming it, once every stage has run. KESTREL_STAGE_BUDGET=0 turns the
+# check off (a busy or slower machine); KESTREL_STAGE_BUDGET_<stage>=N
+# changes one share.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
