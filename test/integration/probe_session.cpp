@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <string_view>
 
 #include "engine/decode/record_view.h"
 #include "shared/event_types.h"
@@ -85,7 +86,12 @@ bool SameLoad(const SessionOptions& a, const SessionOptions& b) {
 
 }  // namespace
 
-void ProbeSession::ShareInSuite() { Shared().wanted = true; }
+// KESTREL_TEST_PROBE_PER_CASE=1 loads a probe per case as before sharing:
+// it tells a case that fails only on a shared probe from a real failure.
+void ProbeSession::ShareInSuite() {
+  const char* per_case = std::getenv("KESTREL_TEST_PROBE_PER_CASE");
+  Shared().wanted = per_case == nullptr || std::string_view(per_case) != "1";
+}
 
 void ProbeSession::StopSharing() {
   SharedProbe& shared = Shared();
