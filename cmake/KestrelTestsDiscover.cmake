@@ -2,6 +2,7 @@
 # suites and writes the ctest file that adds one test per suite.
 #
 # -D binary=, prefix=, output=, working_dir=, timeout_per_case=
+cmake_minimum_required(VERSION 3.25)
 
 execute_process(COMMAND "${binary}" --gtest_list_tests
   OUTPUT_VARIABLE listing ERROR_VARIABLE errors RESULT_VARIABLE result TIMEOUT 60)
