@@ -16,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 stages=(deps build race_check ctest asan tsan fuzz)
-declare -A share=([deps]=2 [build]=11 [race_check]=2 [ctest]=8 [asan]=6 [tsan]=2 [fuzz]=4)
+declare -A share=([deps]=2 [build]=14 [race_check]=2 [ctest]=7 [asan]=5 [tsan]=2 [fuzz]=3)
 declare -A seconds=()
 start_all=$SECONDS
 
