@@ -41,6 +41,7 @@ report() {
 
 # stage NAME COMMAND...: runs COMMAND and records its wall time; a failing
 # stage prints the table so far and fails the command, naming the stage.
+# (Inside `if`, set -e does not stop a function: chain its steps with &&.)
 stage() {
   local name=$1 begin=$SECONDS
   shift
@@ -67,8 +68,8 @@ race_check() {
     launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
   fi
   cmake -S . -B "$dir" -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DKESTREL_BUILD_TESTS=OFF "${launcher[@]}" >/dev/null
-  cmake --build "$dir" -j "$(nproc)" --target kestrel_vmlinux kestrel_probe_gen \
+    -DKESTREL_BUILD_TESTS=OFF "${launcher[@]}" >/dev/null &&
+    cmake --build "$dir" -j "$(nproc)" --target kestrel_vmlinux kestrel_probe_gen \
     kestrel_probe_array_gen kestrel_recorder_probe_gen kestrel_bench_producer_gen \
     kestrel_bench_floor_gen
 }
