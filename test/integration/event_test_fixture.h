@@ -15,6 +15,9 @@ namespace kestrel::testing {
 
 class EventTest : public ::testing::Test {
  protected:
+  // One probe for the suite: its cases read only their own records.
+  static void SetUpTestSuite() { ProbeSession::ShareInSuite(); }
+  static void TearDownTestSuite() { ProbeSession::StopSharing(); }
   void SetUp() override { KESTREL_REQUIRE_BPF_PRIVILEGES(); }
 
   // Starts a probe and drops what the start itself produced: loading and

@@ -28,6 +28,9 @@ struct FileSessionOptions {
 
 class FileEventsTest : public ::testing::Test {
  protected:
+  // One probe for the suite: its cases read only their own records.
+  static void SetUpTestSuite() { ProbeSession::ShareInSuite(); }
+  static void TearDownTestSuite() { ProbeSession::StopSharing(); }
   void SetUp() override { KESTREL_REQUIRE_BPF_PRIVILEGES(); }
 
   std::unique_ptr<ProbeSession> Start(std::vector<uint32_t> syscalls,

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <string_view>
 
 #include "engine/decode/record_view.h"
 #include "shared/event_types.h"
@@ -59,7 +60,98 @@ ScopedCpuPin::ScopedCpuPin(int cpu) {
 
 ScopedCpuPin::~ScopedCpuPin() { sched_setaffinity(0, sizeof(old_), &old_); }
 
+namespace {
+
+// The probe a suite shares, and what it held right after its load: what
+// each case's Start() puts back.
+struct SharedProbe {
+  bool wanted = false;
+  pman_handle* handle = nullptr;
+  SessionOptions load_options;
+  kestrel_capture_settings settings{};
+  std::vector<uint8_t> interesting;
+  std::vector<uint8_t> drop_classes;
+};
+
+SharedProbe& Shared() {
+  static SharedProbe shared;
+  return shared;
+}
+
+// Options fixed at load; the rest are settings a loaded probe can change.
+bool SameLoad(const SessionOptions& a, const SessionOptions& b) {
+  return a.buffer_bytes == b.buffer_bytes && a.cpus_per_buffer == b.cpus_per_buffer &&
+         a.settings_storage == b.settings_storage && a.flags == b.flags;
+}
+
+}  // namespace
+
+// KESTREL_TEST_PROBE_PER_CASE=1 loads a probe per case as before sharing:
+// it tells a case that fails only on a shared probe from a real failure.
+void ProbeSession::ShareInSuite() {
+  const char* per_case = std::getenv("KESTREL_TEST_PROBE_PER_CASE");
+  Shared().wanted = per_case == nullptr || std::string_view(per_case) != "1";
+}
+
+void ProbeSession::StopSharing() {
+  SharedProbe& shared = Shared();
+  pman_close(shared.handle);
+  shared = SharedProbe{};
+}
+
 std::unique_ptr<ProbeSession> ProbeSession::Start(const SessionOptions& options) {
+  SharedProbe& shared = Shared();
+  if (!shared.wanted) return Load(options);
+  if (shared.handle != nullptr) return Reuse(options);
+
+  std::unique_ptr<ProbeSession> loaded = Load(options);
+  if (loaded == nullptr) return nullptr;
+  // The suite keeps the handle; the cases get sessions that do not close it.
+  shared.handle = loaded->handle_;
+  loaded->owned_ = false;
+  shared.load_options = options;
+  EXPECT_EQ(pman_get_capture_settings(shared.handle, &shared.settings), 0);
+  const uint32_t n = pman_syscall_table_size();
+  shared.interesting.assign(n, 0);
+  shared.drop_classes.assign(n, 0);
+  EXPECT_EQ(pman_get_syscall_tables(shared.handle, shared.interesting.data(),
+                                    shared.drop_classes.data(), n),
+            0);
+  for (uint32_t id : options.syscalls) shared.interesting[id] = 0;  // what Load() marked
+  return loaded;
+}
+
+std::unique_ptr<ProbeSession> ProbeSession::Reuse(const SessionOptions& options) {
+  SharedProbe& shared = Shared();
+  if (!SameLoad(options, shared.load_options)) {
+    ADD_FAILURE() << "this suite shares one probe, but a case asks for other load options";
+    return nullptr;
+  }
+  pman_handle* h = shared.handle;
+  kestrel_capture_settings settings = shared.settings;
+  settings.target_tgid = options.trace_only_this_process ? static_cast<uint32_t>(getpid()) : 0;
+  EXPECT_EQ(pman_update_capture_settings(h, &settings), 0);
+  std::vector<uint8_t> interesting = shared.interesting;
+  for (uint32_t id : options.syscalls) interesting[id] = 1;
+  EXPECT_EQ(pman_enforce_sc_set(h, interesting.data(), interesting.size()), 0);
+  std::vector<uint8_t> drop_classes(shared.drop_classes.size());
+  EXPECT_EQ(pman_get_syscall_tables(h, nullptr, drop_classes.data(), drop_classes.size()), 0);
+  for (uint32_t id = 0; id < drop_classes.size(); ++id) {
+    if (drop_classes[id] != shared.drop_classes[id]) {
+      EXPECT_EQ(pman_set_syscall_drop_class(h, id, shared.drop_classes[id]), 0);
+    }
+  }
+  EXPECT_EQ(pman_set_omitted_params(h, 0), 0);
+  std::unique_ptr<ProbeSession> session(new ProbeSession(h, /*owned=*/false));
+  EXPECT_FALSE(session->AwaitSettingsChanged().empty()) << "no settings_changed after the reset";
+  // The reset made no syscall, so the wait inside AwaitSettingsChanged was
+  // the first the probe saw, and it may be one the case captures: a fresh
+  // load's own syscalls came before its settings_changed record instead.
+  session->DrainAll();
+  return session;
+}
+
+std::unique_ptr<ProbeSession> ProbeSession::Load(const SessionOptions& options) {
   pman_options opts;
   pman_default_options(&opts);
   opts.buffer_bytes = options.buffer_bytes;
@@ -71,7 +163,7 @@ std::unique_ptr<ProbeSession> ProbeSession::Start(const SessionOptions& options)
   pman_handle* h = nullptr;
   EXPECT_EQ(pman_init(&opts, &h), 0);
   if (h == nullptr) return nullptr;
-  std::unique_ptr<ProbeSession> session(new ProbeSession(h));
+  std::unique_ptr<ProbeSession> session(new ProbeSession(h, /*owned=*/true));
   EXPECT_EQ(pman_open(h), 0);
   const int load = pman_load(h);
   EXPECT_EQ(load, 0) << "pman_load: " << load;
@@ -89,7 +181,9 @@ std::unique_ptr<ProbeSession> ProbeSession::Start(const SessionOptions& options)
   return session;
 }
 
-ProbeSession::~ProbeSession() { pman_close(handle_); }
+ProbeSession::~ProbeSession() {
+  if (owned_) pman_close(handle_);
+}
 
 std::vector<Captured> ProbeSession::DrainThread(uint32_t tid) {
   std::vector<Captured> out;

@@ -67,8 +67,21 @@ struct SessionOptions {
 class ProbeSession {
  public:
   // Loads and attaches; fails the test (returns nullptr) on any error.
+  // While a suite shares its probe (ShareInSuite), returns that probe
+  // instead, set back to what a fresh load with `options` would have: the
+  // settings, the syscall table, the drop classes and the omitted
+  // parameters, with every record written before dropped.
   static std::unique_ptr<ProbeSession> Start(const SessionOptions& options);
   ~ProbeSession();
+
+  // From a suite's SetUpTestSuite: its cases' Start() calls load one probe,
+  // on the first call, and reuse it (a load is seconds of verifier time).
+  // Only for suites whose cases read their own records and hold one session
+  // at a time: the probe's counters and rings outlive each case, and two
+  // sessions of one case would be one probe. StopSharing, from
+  // TearDownTestSuite, unloads it.
+  static void ShareInSuite();
+  static void StopSharing();
 
   pman_handle* handle() const { return handle_; }
 
@@ -94,8 +107,11 @@ class ProbeSession {
   std::vector<std::vector<uint8_t>> DrainRaw();
 
  private:
-  explicit ProbeSession(pman_handle* h) : handle_(h) {}
+  ProbeSession(pman_handle* h, bool owned) : handle_(h), owned_(owned) {}
+  static std::unique_ptr<ProbeSession> Load(const SessionOptions& options);
+  static std::unique_ptr<ProbeSession> Reuse(const SessionOptions& options);
   pman_handle* handle_;
+  bool owned_;
 };
 
 uint32_t CurrentTid();

@@ -227,6 +227,9 @@ std::vector<OwnedRecord> DrainEvery(ProbeSession& session) {
 
 class ProcessEventsTest : public ::testing::Test {
  protected:
+  // One probe for the suite: its cases read only their own records.
+  static void SetUpTestSuite() { ProbeSession::ShareInSuite(); }
+  static void TearDownTestSuite() { ProbeSession::StopSharing(); }
   void SetUp() override { KESTREL_REQUIRE_BPF_PRIVILEGES(); }
 
   // Children have their own tgid, so the session traces every process and
