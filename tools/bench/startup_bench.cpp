@@ -35,7 +35,6 @@ constexpr double kLiveEnableTargetMs = 200;
 // were loaded lazily; a child not attached in a minute is broken.
 constexpr int kAttachTimeoutMs = 60'000;
 constexpr char kPinDir[] = "/sys/fs/bpf/kestrel-bench-startup";
-constexpr char kLoadAllFillers[] = "--load-all-fillers";
 
 using Clock = std::chrono::steady_clock;
 
@@ -64,12 +63,16 @@ struct StartupSample {
 
 // `kestrel VERB ARGS` from exec to the line saying it is attached; then
 // `while_attached` runs, and the child is stopped.
+// `all_fillers` loads every filler at start (the CLI's debug switch
+// KESTREL_LOAD_ALL_FILLERS=1), the load every start paid before.
 template <typename WhileAttached>
 absl::StatusOr<StartupSample> TimeToAttached(const std::string& verb,
                                              const std::vector<std::string>& args,
-                                             WhileAttached&& while_attached) {
+                                             bool all_fillers, WhileAttached&& while_attached) {
   const Clock::time_point start = Clock::now();
+  if (all_fillers) setenv("KESTREL_LOAD_ALL_FILLERS", "1", 1);
   absl::StatusOr<KestrelRunChild> child = KestrelRunChild::StartVerb(verb, args);
+  unsetenv("KESTREL_LOAD_ALL_FILLERS");
   if (!child.ok()) return child.status();
   const Clock::time_point deadline = start + std::chrono::milliseconds(kAttachTimeoutMs);
   while (Clock::now() < deadline) {
@@ -143,13 +146,15 @@ struct ProgramCost {
 };
 
 std::vector<ProgramCost> ProgramCosts(pman_handle* h) {
-  std::vector<pman_program_stats> stats(256);
+  const int count = pman_get_program_stats(h, nullptr, 0);
+  if (count <= 0) return {};
+  std::vector<pman_program_stats> stats(static_cast<size_t>(count));
   const int n = pman_get_program_stats(h, stats.data(), stats.size());
   std::vector<ProgramCost> out;
   for (int i = 0; i < n && static_cast<size_t>(i) < stats.size(); ++i) {
     if (!stats[i].loaded) continue;
     out.push_back({stats[i].name, static_cast<double>(stats[i].verified_insns),
-                   static_cast<double>(stats[i].verification_ns) / 1e6});
+                   static_cast<double>(stats[i].verification_time_us) / 1e3});
   }
   return out;
 }
@@ -205,10 +210,7 @@ absl::StatusOr<BenchReport> RunStartupBench(const StartupBenchOptions& options) 
       options.rules_file.empty() ? "Kestrel's default rules" : options.rules_file;
   std::vector<std::string> run_args = {"--pin-dir", kPinDir};
   if (!options.rules_file.empty()) run_args.insert(run_args.begin(), {"-r", options.rules_file});
-  std::vector<std::string> run_eager_args = run_args;
-  run_eager_args.push_back(kLoadAllFillers);
   const std::vector<std::string> capture_args = {"--syscalls", "getppid"};
-  const std::vector<std::string> capture_eager_args = {"--syscalls", "getppid", kLoadAllFillers};
 
   std::vector<double> capture_cpu, capture_wall, capture_eager_cpu, capture_eager_wall;
   std::vector<double> run_cpu, run_wall, run_eager_cpu, run_eager_wall;
@@ -221,13 +223,13 @@ absl::StatusOr<BenchReport> RunStartupBench(const StartupBenchOptions& options) 
     for (int half = 0; half < 2; ++half) {
       const bool eager = (half == 0) == eager_first;
       absl::StatusOr<StartupSample> c =
-          TimeToAttached("capture", eager ? capture_eager_args : capture_args, nothing);
+          TimeToAttached("capture", capture_args, eager, nothing);
       if (!c.ok()) return c.status();
       (eager ? capture_eager_cpu : capture_cpu).push_back(c->cpu_s);
       (eager ? capture_eager_wall : capture_wall).push_back(c->wall_s);
       absl::Status table_status = absl::OkStatus();
       absl::StatusOr<StartupSample> r =
-          TimeToAttached("run", eager ? run_eager_args : run_args, [&] {
+          TimeToAttached("run", run_args, eager, [&] {
             if (!run_table.empty()) return;
             absl::StatusOr<std::vector<uint8_t>> table = PinnedSyscallTable();
             if (table.ok()) run_table = *std::move(table);
