@@ -15,8 +15,9 @@
 namespace kestrel::e2e {
 namespace {
 
-const std::vector<std::string> kModes = {"overhead", "throughput",   "settings", "rings",  "recorder",
-                                         "all",      "capture-file", "startup",  "soak"};
+const std::vector<std::string> kModes = {"overhead",     "throughput", "settings",
+                                         "rings",        "recorder",   "all",
+                                         "capture-file", "startup",    "soak"};
 
 // The row objects of every report in `json` as the bench prints it:
 // {"reports":[{"mode":...,"rows":[{...},{...}],"notes":[...]}]}. Strings

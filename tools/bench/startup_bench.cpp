@@ -67,8 +67,8 @@ struct StartupSample {
 // KESTREL_LOAD_ALL_FILLERS=1), the load every start paid before.
 template <typename WhileAttached>
 absl::StatusOr<StartupSample> TimeToAttached(const std::string& verb,
-                                             const std::vector<std::string>& args,
-                                             bool all_fillers, WhileAttached&& while_attached) {
+                                             const std::vector<std::string>& args, bool all_fillers,
+                                             WhileAttached&& while_attached) {
   const Clock::time_point start = Clock::now();
   if (all_fillers) setenv("KESTREL_LOAD_ALL_FILLERS", "1", 1);
   absl::StatusOr<KestrelRunChild> child = KestrelRunChild::StartVerb(verb, args);
@@ -90,9 +90,9 @@ absl::StatusOr<StartupSample> TimeToAttached(const std::string& verb,
     }
   }
   const std::string last = child->lines().empty() ? "nothing" : child->lines().back();
-  return absl::DeadlineExceededError(absl::StrFormat(
-      "kestrel %s did not say it was attached within %d s (its last line: %s)", verb,
-      kAttachTimeoutMs / 1000, last));
+  return absl::DeadlineExceededError(
+      absl::StrFormat("kestrel %s did not say it was attached within %d s (its last line: %s)",
+                      verb, kAttachTimeoutMs / 1000, last));
 }
 
 // The interesting-syscall table of the capture pinned at kPinDir.
@@ -222,19 +222,19 @@ absl::StatusOr<BenchReport> RunStartupBench(const StartupBenchOptions& options) 
     const bool eager_first = rep % 2 == 1;
     for (int half = 0; half < 2; ++half) {
       const bool eager = (half == 0) == eager_first;
-      absl::StatusOr<StartupSample> c =
-          TimeToAttached("capture", capture_args, eager, nothing);
+      absl::StatusOr<StartupSample> c = TimeToAttached("capture", capture_args, eager, nothing);
       if (!c.ok()) return c.status();
       (eager ? capture_eager_cpu : capture_cpu).push_back(c->cpu_s);
       (eager ? capture_eager_wall : capture_wall).push_back(c->wall_s);
       absl::Status table_status = absl::OkStatus();
-      absl::StatusOr<StartupSample> r =
-          TimeToAttached("run", run_args, eager, [&] {
-            if (!run_table.empty()) return;
-            absl::StatusOr<std::vector<uint8_t>> table = PinnedSyscallTable();
-            if (table.ok()) run_table = *std::move(table);
-            else table_status = table.status();
-          });
+      absl::StatusOr<StartupSample> r = TimeToAttached("run", run_args, eager, [&] {
+        if (!run_table.empty()) return;
+        absl::StatusOr<std::vector<uint8_t>> table = PinnedSyscallTable();
+        if (table.ok())
+          run_table = *std::move(table);
+        else
+          table_status = table.status();
+      });
       if (!r.ok()) return r.status();
       if (!table_status.ok()) return table_status;
       (eager ? run_eager_cpu : run_cpu).push_back(r->cpu_s);
@@ -260,9 +260,9 @@ absl::StatusOr<BenchReport> RunStartupBench(const StartupBenchOptions& options) 
   run.ratio_of = run_eager.name;
   const std::string run_value_verdict = TargetVerdict(run.value, kRunCpuTargetS);
   const std::string run_ratio_verdict = Judge(run, *run.ratio, kRunLazyOverEagerTarget);
-  run.note = absl::StrFormat("%s: <= %.1f s %s; <= %.2fx of every filler %s", rules_name,
-                             kRunCpuTargetS, run_value_verdict, kRunLazyOverEagerTarget,
-                             run_ratio_verdict);
+  run.note =
+      absl::StrFormat("%s: <= %.1f s %s; <= %.2fx of every filler %s", rules_name, kRunCpuTargetS,
+                      run_value_verdict, kRunLazyOverEagerTarget, run_ratio_verdict);
   if (run.value > kRunCpuTargetS) {
     run.met = false;
     run.missed_by_pct =
@@ -275,8 +275,8 @@ absl::StatusOr<BenchReport> RunStartupBench(const StartupBenchOptions& options) 
 
   absl::StatusOr<double> live = LiveEnableMs();
   if (!live.ok()) return live.status();
-  BenchRow live_row = Row("openat enabled live, filler not loaded: ms to its first record", *live,
-                          "ms");
+  BenchRow live_row =
+      Row("openat enabled live, filler not loaded: ms to its first record", *live, "ms");
   live_row.note = Judge(live_row, *live, kLiveEnableTargetMs);
   report.rows.push_back(live_row);
 
@@ -294,8 +294,8 @@ absl::StatusOr<BenchReport> RunStartupBench(const StartupBenchOptions& options) 
       ms += c.verify_ms;
     }
     const std::string what = eager ? "every filler" : "the run's syscalls";
-    BenchRow total = Row(absl::StrFormat("%s: verification, %zu programs", what, costs.size()),
-                         ms, "ms");
+    BenchRow total =
+        Row(absl::StrFormat("%s: verification, %zu programs", what, costs.size()), ms, "ms");
     total.note = absl::StrFormat("%.0f instructions verified", insns);
     report.rows.push_back(total);
     if (eager) continue;
