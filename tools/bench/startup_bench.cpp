@@ -20,6 +20,7 @@
 #include "bench/kestrel_run_child.h"
 #include "libpman.h"
 #include "libpman_control.h"
+#include "probe_loader.h"
 #include "shared/event_types.h"
 
 namespace kestrel::cli::bench {
@@ -109,21 +110,17 @@ absl::StatusOr<std::vector<uint8_t>> PinnedSyscallTable() {
   return table;
 }
 
-struct HandleCloser {
-  void operator()(pman_handle* h) const { pman_close(h); }
-};
-using Handle = std::unique_ptr<pman_handle, HandleCloser>;
-
 // A probe of this process, loaded (fillers as `table` needs them, or all
 // with `flags`), attached, tracing only this process.
-absl::StatusOr<Handle> LoadProbe(const std::vector<uint8_t>& table, uint32_t flags) {
+absl::StatusOr<HandlePtr> LoadProbeInThisProcess(const std::vector<uint8_t>& table,
+                                                 uint32_t flags) {
   pman_options options;
   pman_default_options(&options);
   options.flags |= flags;
   options.buffer_bytes = PMAN_BUFFER_BYTES_SMALL;
   pman_handle* raw = nullptr;
   if (pman_init(&options, &raw) != 0) return absl::InternalError("pman_init failed");
-  Handle handle(raw);
+  HandlePtr handle(raw);
   kestrel_capture_settings settings{};
   if (pman_open(raw) != 0 || pman_load(raw) != 0 ||
       pman_get_capture_settings(raw, &settings) != 0) {
@@ -165,7 +162,7 @@ std::vector<ProgramCost> ProgramCosts(pman_handle* h) {
 absl::StatusOr<double> LiveEnableMs() {
   std::vector<uint8_t> table(pman_syscall_table_size(), 0);
   table[SYS_getppid] = 1;
-  absl::StatusOr<Handle> probe = LoadProbe(table, 0);
+  absl::StatusOr<HandlePtr> probe = LoadProbeInThisProcess(table, 0);
   if (!probe.ok()) return probe.status();
   pman_handle* h = probe->get();
   std::atomic<bool> stop{false};
@@ -283,7 +280,8 @@ absl::StatusOr<BenchReport> RunStartupBench(const StartupBenchOptions& options) 
   // What the run's load is made of: each program its syscall set loads,
   // most expensive first, then every program of the probe.
   for (const bool eager : {false, true}) {
-    absl::StatusOr<Handle> probe = LoadProbe(run_table, eager ? PMAN_OPT_LOAD_ALL_FILLERS : 0);
+    absl::StatusOr<HandlePtr> probe =
+        LoadProbeInThisProcess(run_table, eager ? PMAN_OPT_LOAD_ALL_FILLERS : 0);
     if (!probe.ok()) return probe.status();
     std::vector<ProgramCost> costs = ProgramCosts(probe->get());
     std::sort(costs.begin(), costs.end(),
