@@ -55,11 +55,11 @@ class NumberedOpener {
 // probes see differently: the timestamp, and (until capture files carry
 // the snapshot of the processes at start) the name of a process that
 // predates the capture.
-std::map<std::string, std::string> OpensByPath(const std::string& out, const std::string& dir) {
+std::map<std::string, std::string> OpensByPathIgnoringComm(const std::string& out, const std::string& dir) {
   static const std::regex ts(R"("ts":[0-9]+,"comm":"[^"]*",)");
   static const std::regex path(R"re("path":"([^"]*)")re");
   std::map<std::string, std::string> found;
-  for (const std::string& line : Lines(out)) {
+  for (const std::string& line : TerminatedLines(out)) {
     if (line.find(dir) == std::string::npos) continue;
     std::smatch m;
     if (!std::regex_search(line, m, path)) continue;
@@ -126,8 +126,8 @@ TEST_F(CaptureFileTest, AFileReadsBackAsTheSimultaneousLiveCapturePrinted) {
 
   const CliResult read = RunKestrel({"capture", "-r", file, "--json", "--syscalls", "openat"});
   ASSERT_EQ(read.exit_code, 0) << read.err;
-  const std::map<std::string, std::string> from_file = OpensByPath(read.out, missing);
-  const std::map<std::string, std::string> from_live = OpensByPath(shown.out, missing);
+  const std::map<std::string, std::string> from_file = OpensByPathIgnoringComm(read.out, missing);
+  const std::map<std::string, std::string> from_live = OpensByPathIgnoringComm(shown.out, missing);
   size_t common = 0;
   for (const auto& [path, line] : from_file) {
     auto it = from_live.find(path);
@@ -152,7 +152,7 @@ TEST_F(CaptureFileTest, ADamagedFileIsReadUpToTheDamageAndSaysWhere) {
   ASSERT_EQ(write.exit_code, 0) << write.err;
   const CliResult whole = RunKestrel({"capture", "-r", file});
   ASSERT_EQ(whole.exit_code, 0) << whole.err;
-  ASSERT_GT(Lines(whole.out).size(), 10u);
+  ASSERT_GT(TerminatedLines(whole.out).size(), 10u);
 
   const auto size = fs::file_size(file);
   fs::resize_file(file, size - 10);
@@ -161,8 +161,8 @@ TEST_F(CaptureFileTest, ADamagedFileIsReadUpToTheDamageAndSaysWhere) {
   EXPECT_NE(cut.err.find(" is damaged: the block at byte "), std::string::npos) << cut.err;
   EXPECT_NE(cut.err.find(" is cut short ("), std::string::npos) << cut.err;
   // Every line before the damaged block is still printed, exactly.
-  const std::vector<std::string> before = Lines(cut.out);
-  const std::vector<std::string> all = Lines(whole.out);
+  const std::vector<std::string> before = TerminatedLines(cut.out);
+  const std::vector<std::string> all = TerminatedLines(whole.out);
   ASSERT_LE(before.size(), all.size());
   EXPECT_TRUE(std::equal(before.begin(), before.end(), all.begin()));
 }

@@ -117,7 +117,7 @@ TEST_F(CaptureRotationTest, ALaterFileAloneNamesAProcessExecdInTheFirst) {
   const CliResult execs = RunKestrel({"capture", "-r", first, "--json", "--syscalls", "execve"});
   ASSERT_EQ(execs.exit_code, 0) << execs.err;
   int exec_lines = 0;
-  for (const std::string& line : Lines(execs.out)) {
+  for (const std::string& line : TerminatedLines(execs.out)) {
     if (line.find(of_child) == std::string::npos) continue;
     ++exec_lines;
     EXPECT_NE(line.find("\"comm\":\"kcap-rotated\""), std::string::npos) << line;
@@ -140,7 +140,7 @@ TEST_F(CaptureRotationTest, ALaterFileAloneNamesAProcessExecdInTheFirst) {
       RunKestrel({"capture", "-r", numbered(newest), "--json", "--syscalls", "execve"});
   ASSERT_EQ(last_execs.exit_code, 0) << last_execs.err;
   EXPECT_EQ(last_execs.out.find(of_child), std::string::npos) << last_execs.out;
-  for (const std::string& line : Lines(last.out)) {
+  for (const std::string& line : TerminatedLines(last.out)) {
     if (line.find(of_child) == std::string::npos) continue;
     EXPECT_NE(line.find("\"comm\":\"kcap-rotated\""), std::string::npos) << line.substr(0, 200);
   }

@@ -74,7 +74,7 @@ std::map<std::string, std::string> OpensByPath(const std::string& out, const std
   static const std::regex ts(R"("ts":[0-9]+,)");
   static const std::regex path(R"re("path":"([^"]*)")re");
   std::map<std::string, std::string> found;
-  for (const std::string& line : Lines(out)) {
+  for (const std::string& line : TerminatedLines(out)) {
     if (line.find(dir) == std::string::npos) continue;
     std::smatch m;
     if (!std::regex_search(line, m, path)) continue;
@@ -136,7 +136,7 @@ TEST_F(CaptureSnapshotTest, AProcessOlderThanTheFileIsNamedAsTheLiveCaptureNamed
   const CliResult text = RunKestrel({"capture", "-r", file, "--syscalls", "openat"});
   ASSERT_EQ(text.exit_code, 0) << text.err;
   size_t text_lines = 0;
-  for (const std::string& line : Lines(text.out)) {
+  for (const std::string& line : TerminatedLines(text.out)) {
     if (line.find(missing) == std::string::npos) continue;
     ++text_lines;
     EXPECT_NE(line.find(std::string(" ") + kChildName + " " + pid + " "), std::string::npos)
@@ -156,14 +156,14 @@ TEST_F(CaptureSnapshotTest, CountWithAFileCountsOnlyTheSelectedEvents) {
   const CliResult read = RunKestrel({"capture", "-r", file, "--json", "--syscalls", "openat"});
   ASSERT_EQ(read.exit_code, 0) << read.err;
   size_t opens = 0;
-  for (const std::string& line : Lines(read.out)) {
+  for (const std::string& line : TerminatedLines(read.out)) {
     opens += line.find("\"path\":\"/dev/null\"") != std::string::npos;
   }
   EXPECT_EQ(opens, 40u) << read.out;
   // The closes are in the file too, for the table: all of them shown.
   const CliResult all = RunKestrel({"capture", "-r", file, "--json", "--all"});
   ASSERT_EQ(all.exit_code, 0) << all.err;
-  EXPECT_GT(Lines(all.out).size(), 40u);
+  EXPECT_GT(TerminatedLines(all.out).size(), 40u);
 }
 
 }  // namespace

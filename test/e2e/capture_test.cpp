@@ -15,10 +15,6 @@
 namespace kestrel::e2e {
 namespace {
 
-bool Contains(const std::string& text, const std::string& needle) {
-  return text.find(needle) != std::string::npos;
-}
-
 bool EndsWith(const std::string& text, const std::string& suffix) {
   return text.size() >= suffix.size() &&
          text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -27,7 +23,7 @@ bool EndsWith(const std::string& text, const std::string& suffix) {
 // The text lines of the child's getppid events: "... COMM TID getppid(...) = PPID".
 std::vector<std::string> GetppidLines(const std::string& out, pid_t child) {
   std::vector<std::string> found;
-  for (const std::string& line : Lines(out)) {
+  for (const std::string& line : TerminatedLines(out)) {
     if (Contains(line, " " + std::string(kGetppidChildComm) + " " + std::to_string(child) +
                            " getppid(") &&
         EndsWith(line, ") = " + std::to_string(getpid()))) {
@@ -42,7 +38,7 @@ std::vector<std::string> JsonGetppidLines(const std::string& out, pid_t child) {
   const std::string who = "\"comm\":\"" + std::string(kGetppidChildComm) +
                           "\",\"tid\":" + std::to_string(child) +
                           ",\"pid\":" + std::to_string(child) + ",";
-  for (const std::string& line : Lines(out)) {
+  for (const std::string& line : TerminatedLines(out)) {
     if (Contains(line, who) && Contains(line, ",\"syscall\":\"getppid\",\"id\":110,") &&
         EndsWith(line, ",\"ret\":" + std::to_string(getpid()) + "}")) {
       found.push_back(line);
@@ -56,7 +52,7 @@ std::vector<std::string> JsonGetppidLines(const std::string& out, pid_t child) {
 // stopped by --count N prints N getppid lines, or N including those records.
 size_t ControlLines(const std::string& out) {
   size_t n = 0;
-  for (const std::string& line : Lines(out)) {
+  for (const std::string& line : TerminatedLines(out)) {
     n += Contains(line, " settings_changed generation ") ||
          Contains(line, "\"event\":\"settings_changed\"");
   }
@@ -97,7 +93,7 @@ TEST(CaptureTest, AllWithDurationStopsOnTimeAndKeepsToThePid) {
        "--settings-storage", "bss", "--buffer-bytes", "4M", "--cpus-per-buffer", "1"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_GE(JsonGetppidLines(r.out, child.pid()).size(), 1u) << r.out;
-  for (const std::string& line : Lines(r.out)) {
+  for (const std::string& line : TerminatedLines(r.out)) {
     if (Contains(line, "\"comm\":")) {
       EXPECT_TRUE(Contains(line, ",\"pid\":" + std::to_string(child.pid()) + ",")) << line;
     }
@@ -140,7 +136,7 @@ TEST(CaptureTest, ListEventsPrintsTheSchemaWithoutLoading) {
   const CliResult r = RunKestrel({"capture", "--list-events"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err, "");
-  EXPECT_GT(Lines(r.out).size(), 10u);
+  EXPECT_GT(TerminatedLines(r.out).size(), 10u);
 }
 
 TEST(StatsTest, PrintsTheRingsAndCountersOfItsRun) {

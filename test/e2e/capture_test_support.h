@@ -14,7 +14,7 @@ namespace kestrel::e2e {
 
 // The '\n'-terminated lines of `text`, without their '\n'; an unterminated
 // last line (a write cut short) is left out.
-inline std::vector<std::string> Lines(const std::string& text) {
+inline std::vector<std::string> TerminatedLines(const std::string& text) {
   std::vector<std::string> lines;
   size_t start = 0;
   for (size_t nl; (nl = text.find('\n', start)) != std::string::npos; start = nl + 1) {

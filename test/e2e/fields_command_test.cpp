@@ -12,10 +12,6 @@
 namespace kestrel::e2e {
 namespace {
 
-bool Contains(const std::string& text, const std::string& needle) {
-  return text.find(needle) != std::string::npos;
-}
-
 // Issue 17's fields, as `kestrel fields` names them (an argument is shown
 // apart from the name).
 const char* const kRequired[] = {"evt.type",

@@ -10,10 +10,6 @@
 namespace kestrel::e2e {
 namespace {
 
-bool Contains(const std::string& text, const std::string& needle) {
-  return text.find(needle) != std::string::npos;
-}
-
 TEST(HelpTest, NoCommandPrintsUsageAndExits2) {
   const CliResult r = RunKestrel({});
   EXPECT_EQ(r.exit_code, 2);

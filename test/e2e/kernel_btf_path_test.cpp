@@ -26,10 +26,6 @@ class BtfPathEnv {
   ~BtfPathEnv() { unsetenv("KESTREL_BTF_PATH"); }
 };
 
-std::vector<std::string> Lines(const std::string& text) {
-  return absl::StrSplit(text, '\n', absl::SkipEmpty());
-}
-
 class KernelBtfPathTest : public ::testing::Test {
  protected:
   void SetUp() override { ASSERT_EQ(geteuid(), 0u) << "kestrel tests never skip: run as root"; }

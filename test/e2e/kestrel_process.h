@@ -10,7 +10,21 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_split.h"
+
 namespace kestrel::e2e {
+
+// How long a test waits for an alert or a line it expects from `kestrel run`.
+inline constexpr auto kAlertTimeout = std::chrono::seconds(20);
+
+inline bool Contains(const std::string& text, const std::string& needle) {
+  return text.find(needle) != std::string::npos;
+}
+
+// The non-empty lines of a command's output.
+inline std::vector<std::string> Lines(const std::string& text) {
+  return absl::StrSplit(text, '\n', absl::SkipEmpty());
+}
 
 // What a finished run left behind. `exit_code` is the status passed to
 // exit(), or 128 + N when signal N killed it (as a shell reports it).

@@ -15,10 +15,6 @@
 namespace kestrel::e2e {
 namespace {
 
-bool Contains(const std::string& text, const std::string& needle) {
-  return text.find(needle) != std::string::npos;
-}
-
 TEST(SyscallsTest, ListsTheSyscallsKestrelKnows) {
   const CliResult r = RunKestrel({"syscalls"});
   EXPECT_EQ(r.exit_code, 0);

@@ -71,7 +71,7 @@ bool WaitUntilCapturing(KestrelProcess& capture, const std::string& marker) {
   return false;
 }
 
-std::vector<std::string> LinesWith(const std::vector<std::string>& lines, const std::string& s) {
+std::vector<std::string> LinesContaining(const std::vector<std::string>& lines, const std::string& s) {
   std::vector<std::string> out;
   for (const std::string& l : lines) {
     if (l.find(s) != std::string::npos) out.push_back(l);
@@ -168,16 +168,16 @@ TEST(ProcessNamesTest, OpenatAloneNamesRenamedExecedAndShortLivedProcesses) {
   });
   const std::vector<std::string> lines = SplitLines(r.out);
 
-  const std::vector<std::string> renames = LinesWith(lines, renamed.path());
+  const std::vector<std::string> renames = LinesContaining(lines, renamed.path());
   ASSERT_EQ(renames.size(), 2u) << r.out.substr(0, 4000);
   EXPECT_EQ(CommOf(renames[0]), "before-rename") << renames[0];
   EXPECT_EQ(CommOf(renames[1]), "sshd") << renames[1];
 
-  const std::vector<std::string> cats = LinesWith(lines, catted.path());
+  const std::vector<std::string> cats = LinesContaining(lines, catted.path());
   ASSERT_EQ(cats.size(), 20u);
   for (const std::string& l : cats) EXPECT_EQ(CommOf(l), "cat") << l;
 
-  const std::vector<std::string> threaded_lines = LinesWith(lines, threaded.path());
+  const std::vector<std::string> threaded_lines = LinesContaining(lines, threaded.path());
   ASSERT_EQ(threaded_lines.size(), 1u);
   EXPECT_EQ(CommOf(threaded_lines[0]), "cat") << threaded_lines[0];
   EXPECT_NE(threaded_lines[0].find(" cat " + std::to_string(threaded_pid) + " openat "),
@@ -212,7 +212,7 @@ TEST(ProcessNamesTest, FailedExecveShowsTheNameItsRecordCarries) {
               }),
               3);
   });
-  const std::vector<std::string> execs = LinesWith(SplitLines(r.out), missing.path());
+  const std::vector<std::string> execs = LinesContaining(SplitLines(r.out), missing.path());
   ASSERT_EQ(execs.size(), 1u) << r.out.substr(0, 4000);
   EXPECT_EQ(CommOf(execs[0]), "exec-fails") << execs[0];
   EXPECT_NE(execs[0].find(" execve res=-2(ENOENT) "), std::string::npos) << execs[0];
@@ -231,11 +231,11 @@ TEST(ProcessNamesTest, HostileNameIsEscapedInText) {
               0);
   });
   const std::vector<std::string> lines = SplitLines(r.out);
-  const std::vector<std::string> opens = LinesWith(lines, file.path());
+  const std::vector<std::string> opens = LinesContaining(lines, file.path());
   ASSERT_EQ(opens.size(), 1u) << r.out.substr(0, 4000);
   EXPECT_NE(opens[0].find(" \\x1b[2J\\x0afake 1 "), std::string::npos) << opens[0];
   // The newline did not start a line of its own, and no ESC reached stdout.
-  EXPECT_TRUE(LinesWith(lines, "fake 1").size() == 1u);
+  EXPECT_TRUE(LinesContaining(lines, "fake 1").size() == 1u);
   EXPECT_EQ(r.out.find('\x1b'), std::string::npos);
 }
 
@@ -254,7 +254,7 @@ TEST(ProcessNamesTest, HostileNameIsValidJson) {
   for (const std::string& l : lines) {
     ASSERT_EQ(kestrel::testing::StrictJson::Check(l), "") << l;
   }
-  const std::vector<std::string> opens = LinesWith(lines, file.path());
+  const std::vector<std::string> opens = LinesContaining(lines, file.path());
   ASSERT_EQ(opens.size(), 1u) << r.out.substr(0, 4000);
   EXPECT_NE(opens[0].find("\"comm\":\"\\u001b[2J\\u000afake 1\""), std::string::npos) << opens[0];
 }

@@ -14,11 +14,6 @@
 namespace kestrel::e2e {
 namespace {
 
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines = absl::StrSplit(text, '\n', absl::SkipEmpty());
-  return lines;
-}
-
 class RecorderDumpTest : public ::testing::TestWithParam<bool> {};
 
 TEST_P(RecorderDumpTest, TextShowsEachGetppidOfAChildWithItsPidAndResult) {

@@ -22,7 +22,6 @@
 namespace kestrel::e2e {
 namespace {
 
-constexpr auto kAlertTimeout = std::chrono::seconds(20);
 
 std::string CaptureRule(const std::string& trigger) {
   return absl::StrCat(

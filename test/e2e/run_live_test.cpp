@@ -19,7 +19,6 @@
 namespace kestrel::e2e {
 namespace {
 
-constexpr auto kAlertTimeout = std::chrono::seconds(20);
 
 std::string TestPinDir() { return absl::StrCat("/sys/fs/bpf/kestrel-e2e-run-", getpid()); }
 

@@ -71,10 +71,6 @@ std::string JsonValue(const std::string& json, const std::string& key) {
 // so the JSON's "output", starts.
 std::string TimeOfDay(const std::string& iso8601) { return iso8601.substr(11, 18); }
 
-std::vector<std::string> Lines(const std::string& text) {
-  return absl::StrSplit(text, '\n', absl::SkipEmpty());
-}
-
 std::string ReadWhole(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), {});

@@ -27,7 +27,6 @@
 namespace kestrel::e2e {
 namespace {
 
-constexpr auto kAlertTimeout = std::chrono::seconds(20);
 constexpr char kChanged[] = "Critical The probe was changed by another process: ";
 
 std::string TestPinDir() { return absl::StrCat("/sys/fs/bpf/kestrel-e2e-tamper-", getpid()); }

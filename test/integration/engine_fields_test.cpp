@@ -35,6 +35,7 @@
 #include "engine/state/state_syscalls.h"
 #include "engine/state/thread_table.h"
 #include "engine/state/user_directory.h"
+#include "host_files.h"
 #include "probe_session.h"
 #include "temp_dir.h"
 
@@ -55,11 +56,6 @@ std::string ReadFile(const std::string& path) {
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
-}
-
-std::string RealPath(const std::string& path) {
-  char buf[PATH_MAX];
-  return realpath(path.c_str(), buf) ? buf : path;
 }
 
 // Forks a child running `body`; its return value is the exit status.

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "host_files.h"
 #include "probe_session.h"
 #include "shared/event_types.h"
 #include "temp_dir.h"
@@ -62,11 +63,6 @@ class FileEventsTest : public ::testing::Test {
     struct stat st {};
     EXPECT_EQ(lstat(path.c_str(), &st), 0) << path;
     return st;
-  }
-
-  // The kernel's dev_t packs major:minor as 12:20 bits; stat's is glibc's.
-  static int64_t KernelDev(dev_t dev) {
-    return static_cast<int64_t>((static_cast<uint64_t>(major(dev)) << 20) | minor(dev));
   }
 
   TempDir dir_;

@@ -21,6 +21,8 @@
 #include <vector>
 
 #include "internal/libpman_bench.h"  // PMAN_OPT_TEST_FAIL_FILLER_LOAD
+#include "host_files.h"
+#include "kestrel_cli.h"
 #include "probe_session.h"
 #include "temp_dir.h"
 
@@ -121,10 +123,6 @@ std::vector<uint8_t> InterestingTable(pman_handle* h) {
   std::vector<uint8_t> table(pman_syscall_table_size());
   EXPECT_EQ(pman_get_syscall_tables(h, table.data(), nullptr, table.size()), 0);
   return table;
-}
-
-int64_t KernelDev(dev_t dev) {
-  return static_cast<int64_t>((static_cast<uint64_t>(major(dev)) << 20) | minor(dev));
 }
 
 // Opens `path` with openat and checks the one record this thread wrote
@@ -244,21 +242,6 @@ TEST_F(FillerLoadingTest, EagerFlagLoadsEveryFiller) {
   EXPECT_GT(fillers, 10);
 }
 
-// Runs the real `kestrel` binary; returns its exit code.
-int RunKestrel(const std::vector<std::string>& args) {
-  const pid_t pid = fork();
-  if (pid == 0) {
-    std::vector<char*> argv{const_cast<char*>(KESTREL_CLI_PATH)};
-    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    execv(KESTREL_CLI_PATH, argv.data());
-    _exit(127);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 TEST_F(FillerLoadingTest, KestrelSyscallsEnableOnAPinnedCaptureLoadsTheFiller) {
   ASSERT_TRUE(EnterPrivateBpffs()) << "private bpffs: " << std::strerror(errno);
   const std::string path = dir_.Touch("target");
@@ -274,7 +257,7 @@ TEST_F(FillerLoadingTest, KestrelSyscallsEnableOnAPinnedCaptureLoadsTheFiller) {
       ASSERT_FALSE(Find(before_stats, "fill_OPENAT")->loaded);
     }
 
-    ASSERT_EQ(RunKestrel({"syscalls", "enable", "openat", "--pin-dir", pins}), 0);
+    ASSERT_EQ(RunKestrel({"syscalls", "enable", "openat", "--pin-dir", pins}).exit_code, 0);
     EXPECT_EQ(InterestingTable(h)[SYS_openat], 1);
     // Loaded by the other process: the slot says so, the kernel the size.
     const std::vector<pman_program_stats> after_stats = ProgramStats(h);

@@ -20,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kestrel_cli.h"
 #include "libpman_control.h"
 #include "probe_session.h"
 #include "storage_modes.h"
@@ -35,46 +36,6 @@ bool EnterPrivateBpffs() {
 
 std::string UniquePinDir(const char* name) {
   return "/sys/fs/bpf/kestrel-test-" + std::to_string(getpid()) + "-" + name;
-}
-
-struct CliResult {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string ReadAll(int fd) {
-  std::string text;
-  char buf[4096];
-  for (ssize_t n; (n = read(fd, buf, sizeof(buf))) > 0;) text.append(buf, n);
-  close(fd);
-  return text;
-}
-
-// Runs the real `kestrel` binary with `args`.
-CliResult RunKestrel(const std::vector<std::string>& args) {
-  int out[2], err[2];
-  EXPECT_EQ(pipe2(out, O_CLOEXEC), 0);
-  EXPECT_EQ(pipe2(err, O_CLOEXEC), 0);
-  const pid_t pid = fork();
-  if (pid == 0) {
-    dup2(out[1], STDOUT_FILENO);
-    dup2(err[1], STDERR_FILENO);
-    std::vector<char*> argv{const_cast<char*>(KESTREL_CLI_PATH)};
-    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    execv(KESTREL_CLI_PATH, argv.data());
-    _exit(127);
-  }
-  close(out[1]);
-  close(err[1]);
-  CliResult r;
-  r.out = ReadAll(out[0]);
-  r.err = ReadAll(err[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
 }
 
 mode_t Mode(const std::string& path) {

@@ -32,6 +32,7 @@
 #include <string>
 #include <thread>
 
+#include "host_files.h"
 #include "probe_session.h"
 #include "shared/event_types.h"
 #include "temp_dir.h"
@@ -42,17 +43,8 @@ namespace {
 constexpr uid_t kNobody = 65534;
 constexpr int kChildFd = 100;
 
-// The kernel's dev_t packs major:minor as 12:20 bits; glibc's does not.
-uint64_t KernelDev(dev_t dev) { return (static_cast<uint64_t>(major(dev)) << 20) | minor(dev); }
-
 uint64_t Nanos(const timespec& t) {
   return static_cast<uint64_t>(t.tv_sec) * 1'000'000'000ULL + static_cast<uint64_t>(t.tv_nsec);
-}
-
-std::string RealPath(const std::string& p) {
-  char buf[PATH_MAX];
-  EXPECT_NE(realpath(p.c_str(), buf), nullptr) << p;
-  return buf;
 }
 
 // A "Cap*:" line of /proc/self/status as a mask.
@@ -319,7 +311,7 @@ TEST_F(ProcessEventsTest, ExecveReportsTheNewImage) {
   EXPECT_EQ(e.Int("exe_writable"), 1);  // CAP_DAC_OVERRIDE
   EXPECT_EQ(e.Int("exe_memfd"), 0);
   EXPECT_EQ(e.Int("exe_upper_layer"), 0);
-  EXPECT_EQ(static_cast<uint64_t>(*e.Int("tty")), KernelDev(tty.st_rdev));
+  EXPECT_EQ(*e.Int("tty"), KernelDev(tty.st_rdev));
   EXPECT_EQ(e.Int("sid"), child);
   EXPECT_EQ(e.Int("pgid"), child);
   EXPECT_EQ(e.Int("vpgid"), child);  // the host's pid namespace

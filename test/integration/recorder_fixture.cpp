@@ -44,40 +44,6 @@ pman_recorder_options ScopedRecorderPins::Options() const {
   return o;
 }
 
-CommandResult RunKestrel(const std::vector<std::string>& args) {
-  CommandResult result;
-  int fds[2];
-  if (pipe(fds) != 0) return result;
-  const pid_t pid = fork();
-  if (pid == 0) {
-    dup2(fds[1], STDOUT_FILENO);
-    close(fds[0]);
-    close(fds[1]);
-    std::vector<char*> argv;
-    std::string binary = KESTREL_CLI_PATH;
-    argv.push_back(binary.data());
-    std::vector<std::string> copy = args;
-    for (std::string& a : copy) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    execv(binary.c_str(), argv.data());
-    _exit(127);
-  }
-  close(fds[1]);
-  char buf[65536];
-  for (;;) {
-    const ssize_t n = read(fds[0], buf, sizeof(buf));
-    if (n > 0) {
-      result.out.append(buf, static_cast<size_t>(n));
-    } else if (n == 0 || errno != EINTR) {
-      break;
-    }
-  }
-  close(fds[0]);
-  int status = 0;
-  if (waitpid(pid, &status, 0) == pid && WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
-  return result;
-}
-
 std::array<uint64_t, 6> TaggedArgs(uint64_t tag) {
   std::array<uint64_t, 6> a{};
   a[0] = tag;

@@ -35,14 +35,6 @@ class ScopedRecorderPins {
   std::string name_;
 };
 
-struct CommandResult {
-  int exit_code = -1;
-  std::string out;
-};
-
-// Runs the kestrel binary in a new process and collects its stdout.
-CommandResult RunKestrel(const std::vector<std::string>& args);
-
 // The six arguments of tagged call `tag`: args[0] is the tag, the others a
 // checksum of it, so a record mixing two calls is always detected.
 std::array<uint64_t, 6> TaggedArgs(uint64_t tag);

@@ -24,6 +24,7 @@
 #include "cgroup_id.h"
 #include "engine/decode/generic_syscall.h"
 #include "engine/decode/record_view.h"
+#include "kestrel_cli.h"
 #include "probe_session.h"
 #include "recorder_fixture.h"
 #include "shared/recorder_format.h"
@@ -105,7 +106,7 @@ class ScopedCgroup {
 };
 
 // `kestrel recorder start` of a 64 KiB recorder of getppid in `cgroup`.
-CommandResult StartGetppidRecorder(const ScopedRecorderPins& pins, const ScopedCgroup& cgroup) {
+CliResult StartGetppidRecorder(const ScopedRecorderPins& pins, const ScopedCgroup& cgroup) {
   return RunKestrel({"recorder", "start", "--name", pins.name(), "--pin-root", pins.root(),
                      "--size", "64K", "--syscalls", "getppid", "--cgroup", cgroup.path()});
 }
@@ -115,7 +116,7 @@ TEST(RecorderTest, NewestRecordsOutliveWriterAndLoaderAndDumpFromANewProcess) {
   ScopedRecorderPins pins("gen");
   ScopedCgroup cgroup;
   // 64 KiB is 512 slots; the loader is a process of its own that exits.
-  const CommandResult start = StartGetppidRecorder(pins, cgroup);
+  const CliResult start = StartGetppidRecorder(pins, cgroup);
   ASSERT_EQ(start.exit_code, 0) << start.out;
 
   constexpr uint64_t kCalls = 2000;
@@ -132,7 +133,7 @@ TEST(RecorderTest, NewestRecordsOutliveWriterAndLoaderAndDumpFromANewProcess) {
   ASSERT_EQ(waitpid(child, &status, 0), child);
   ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 
-  const CommandResult dump =
+  const CliResult dump =
       RunKestrel({"dump", "--name", pins.name(), "--pin-root", pins.root(), "--json"});
   ASSERT_EQ(dump.exit_code, 0);
   const std::vector<DumpedCall> calls = ParseJsonDump(dump.out);
@@ -144,7 +145,7 @@ TEST(RecorderTest, NewestRecordsOutliveWriterAndLoaderAndDumpFromANewProcess) {
     EXPECT_TRUE(ChecksumHolds(calls[i].args)) << "record " << i;
   }
 
-  const CommandResult last = RunKestrel(
+  const CliResult last = RunKestrel(
       {"dump", "--name", pins.name(), "--pin-root", pins.root(), "--json", "--last", "10"});
   ASSERT_EQ(last.exit_code, 0);
   const std::vector<DumpedCall> newest = ParseJsonDump(last.out);
@@ -153,16 +154,16 @@ TEST(RecorderTest, NewestRecordsOutliveWriterAndLoaderAndDumpFromANewProcess) {
 
   // --since keeps what is younger than the duration: everything from a
   // moment ago, nothing once the writer has been gone for longer.
-  const CommandResult recent = RunKestrel(
+  const CliResult recent = RunKestrel(
       {"dump", "--name", pins.name(), "--pin-root", pins.root(), "--json", "--since", "1h"});
   EXPECT_EQ(ParseJsonDump(recent.out).size(), kSlots);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  const CommandResult stale = RunKestrel(
+  const CliResult stale = RunKestrel(
       {"dump", "--name", pins.name(), "--pin-root", pins.root(), "--json", "--since", "100ms"});
   EXPECT_EQ(stale.exit_code, 0);
   EXPECT_TRUE(ParseJsonDump(stale.out).empty()) << stale.out;
 
-  const CommandResult stop =
+  const CliResult stop =
       RunKestrel({"recorder", "stop", "--name", pins.name(), "--pin-root", pins.root()});
   EXPECT_EQ(stop.exit_code, 0);
   struct stat st {};
@@ -188,7 +189,7 @@ TEST(RecorderTest, SyscallsToggleLiveFromAnotherProcess) {
   KESTREL_REQUIRE_BPF_PRIVILEGES();
   ScopedRecorderPins pins("toggle");
   ScopedCgroup cgroup;
-  const CommandResult start = StartGetppidRecorder(pins, cgroup);
+  const CliResult start = StartGetppidRecorder(pins, cgroup);
   ASSERT_EQ(start.exit_code, 0) << start.out;
 
   // The child makes ten tagged calls per phase, each when told to; between
@@ -215,10 +216,10 @@ TEST(RecorderTest, SyscallsToggleLiveFromAnotherProcess) {
     ASSERT_EQ(read(done[0], &byte, 1), 1);
   };
   run_phase();
-  const CommandResult off = RunKestrel({"syscalls", "disable", "getppid", "--pin-dir", pins.dir()});
+  const CliResult off = RunKestrel({"syscalls", "disable", "getppid", "--pin-dir", pins.dir()});
   EXPECT_EQ(off.exit_code, 0) << off.out;
   run_phase();
-  const CommandResult on = RunKestrel({"syscalls", "enable", "getppid", "--pin-dir", pins.dir()});
+  const CliResult on = RunKestrel({"syscalls", "enable", "getppid", "--pin-dir", pins.dir()});
   EXPECT_EQ(on.exit_code, 0) << on.out;
   run_phase();
   int status = 0;
@@ -226,7 +227,7 @@ TEST(RecorderTest, SyscallsToggleLiveFromAnotherProcess) {
   ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
   for (int fd : {go[0], go[1], done[0], done[1]}) close(fd);
 
-  const CommandResult dump =
+  const CliResult dump =
       RunKestrel({"dump", "--name", pins.name(), "--pin-root", pins.root(), "--json"});
   ASSERT_EQ(dump.exit_code, 0);
   const std::vector<DumpedCall> calls = GetppidCallsOf(dump.out, child);
@@ -238,10 +239,10 @@ TEST(RecorderTest, SyscallsToggleLiveFromAnotherProcess) {
   }
   EXPECT_EQ(tags, want);
 
-  const CommandResult settings = RunKestrel({"settings", "get", "--pin-dir", pins.dir()});
+  const CliResult settings = RunKestrel({"settings", "get", "--pin-dir", pins.dir()});
   EXPECT_EQ(settings.exit_code, 0) << settings.out;
   EXPECT_NE(settings.out.find("snaplen"), std::string::npos) << settings.out;
-  const CommandResult stop =
+  const CliResult stop =
       RunKestrel({"recorder", "stop", "--name", pins.name(), "--pin-root", pins.root()});
   EXPECT_EQ(stop.exit_code, 0);
 }

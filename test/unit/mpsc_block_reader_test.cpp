@@ -16,10 +16,10 @@
 namespace kestrel::pman {
 namespace {
 
-constexpr uint64_t kRingBytes = 16384;
+constexpr uint64_t kBlockRingBytes = 16384;
 constexpr uint32_t kBlockShift = 10;  // 1 KiB blocks
 constexpr uint64_t kBlock = uint64_t{1} << kBlockShift;
-constexpr uint32_t kKey = 0x0dd5eed5;
+constexpr uint32_t kBlockKey = 0x0dd5eed5;
 constexpr uint32_t kCpus = 2;
 constexpr uint32_t kRecordLen = 100;  // 128 bytes of ring with its header
 
@@ -28,8 +28,8 @@ class MpscBlockReaderTest : public ::testing::Test {
   MpscBlockReaderTest() : lanes_(kCpus) {}
 
   void Header(uint64_t pos, uint32_t len_word, uint64_t stamp_pos) {
-    const uint64_t header = uint64_t{KESTREL_MPSC_STAMP(stamp_pos, kKey)} << 32 | len_word;
-    memcpy(data_.data() + (pos % kRingBytes), &header, sizeof(header));
+    const uint64_t header = uint64_t{KESTREL_MPSC_STAMP(stamp_pos, kBlockKey)} << 32 | len_word;
+    memcpy(data_.data() + (pos % kBlockRingBytes), &header, sizeof(header));
   }
 
   // Frames the block of `bytes` at `start` as `cpu`'s; returns where its
@@ -37,9 +37,9 @@ class MpscBlockReaderTest : public ::testing::Test {
   uint64_t Block(uint64_t start, uint32_t cpu, uint64_t bytes = kBlock) {
     kestrel_mpsc_block_header bh{};
     bh.len = static_cast<uint32_t>(bytes - KESTREL_MPSC_HDR_BYTES);
-    bh.stamp = KESTREL_MPSC_STAMP(start, kKey);
+    bh.stamp = KESTREL_MPSC_STAMP(start, kBlockKey);
     bh.cpu = cpu;
-    memcpy(data_.data() + (start % kRingBytes), &bh, sizeof(bh));
+    memcpy(data_.data() + (start % kBlockRingBytes), &bh, sizeof(bh));
     head_.producer = std::max<uint64_t>(head_.producer, start + bytes);
     return start + KESTREL_MPSC_BLOCK_HDR_BYTES;
   }
@@ -50,7 +50,7 @@ class MpscBlockReaderTest : public ::testing::Test {
     kestrel_record_header rec{};
     rec.ts_ns = ts;
     rec.len = kRecordLen;
-    memcpy(data_.data() + (pos % kRingBytes) + KESTREL_MPSC_HDR_BYTES, &rec, sizeof(rec));
+    memcpy(data_.data() + (pos % kBlockRingBytes) + KESTREL_MPSC_HDR_BYTES, &rec, sizeof(rec));
     return pos + KESTREL_MPSC_ROUND(kRecordLen);
   }
 
@@ -63,8 +63,8 @@ class MpscBlockReaderTest : public ::testing::Test {
   MpscBlockReader Reader() {
     return MpscBlockReader({.head = &head_,
                             .data = data_.data(),
-                            .size = kRingBytes,
-                            .stamp_key = kKey,
+                            .size = kBlockRingBytes,
+                            .stamp_key = kBlockKey,
                             .block_shift = kBlockShift,
                             .lanes = lanes_.data(),
                             .n_cpus = kCpus});
@@ -82,7 +82,7 @@ class MpscBlockReaderTest : public ::testing::Test {
 
   kestrel_mpsc_head head_{};
   std::vector<kestrel_mpsc_lane> lanes_;
-  std::vector<uint8_t> data_ = std::vector<uint8_t>(kRingBytes, 0);
+  std::vector<uint8_t> data_ = std::vector<uint8_t>(kBlockRingBytes, 0);
 };
 
 // Each CPU's block holds its records in order; the two blocks overlap in
@@ -108,7 +108,7 @@ TEST_F(MpscBlockReaderTest, AStalledCpuHoldsBackOnlyItsOwnRecords) {
   uint64_t b = Block(kBlock, 1);
   a = Record(a, 1);
   const uint64_t claimed = a;
-  Header(claimed, kRecordLen, claimed + kRingBytes);  // another lap's stamp
+  Header(claimed, kRecordLen, claimed + kBlockRingBytes);  // another lap's stamp
   a = Record(claimed + KESTREL_MPSC_ROUND(kRecordLen), 4);
   b = Record(b, 2);
   b = Record(b, 3);
@@ -171,7 +171,7 @@ TEST_F(MpscBlockReaderTest, ClosesAtOnceABlockHoldingBackAQuarterOfTheRing) {
   uint64_t a = Block(0, 0);
   a = Record(a, 1);
   lanes_[0].next = a;
-  const uint64_t blocks_after = kRingBytes / 4 / kBlock;
+  const uint64_t blocks_after = kBlockRingBytes / 4 / kBlock;
   uint64_t ts = 2;
   for (uint64_t i = 1; i <= blocks_after; ++i) {
     uint64_t b = Block(i * kBlock, 1);
@@ -199,7 +199,7 @@ TEST_F(MpscBlockReaderTest, ReadsLargeBlocksSkipsTopLevelPadsStopsAtStaleBlocks)
   Pad(b, 4 * kBlock);
   // The next block was reserved; its header is still the last lap's.
   Header(4 * kBlock, static_cast<uint32_t>(kBlock - KESTREL_MPSC_HDR_BYTES),
-         4 * kBlock - kRingBytes);
+         4 * kBlock - kBlockRingBytes);
   head_.producer = 5 * kBlock;
 
   MpscBlockReader r = Reader();

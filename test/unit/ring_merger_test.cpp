@@ -15,24 +15,24 @@
 namespace kestrel::pman {
 namespace {
 
-constexpr uint64_t kRingBytes = 4096;
-constexpr uint32_t kKey = 0xfeed5eed;
+constexpr uint64_t kMergerRingBytes = 4096;
+constexpr uint32_t kMergerKey = 0xfeed5eed;
 constexpr uint32_t kRecordBytes = sizeof(kestrel_record_header);
 
 // One ring in test memory that records are committed to by hand.
 struct HandRing {
   kestrel_mpsc_head head{};
-  std::vector<uint8_t> data = std::vector<uint8_t>(kRingBytes, 0);
+  std::vector<uint8_t> data = std::vector<uint8_t>(kMergerRingBytes, 0);
 
   // Commits a record stamped `ts` at the producer position.
   void Commit(uint64_t ts) {
     const uint64_t pos = head.producer;
-    const uint64_t header = KESTREL_MPSC_HEADER(pos, kKey, kRecordBytes);
+    const uint64_t header = KESTREL_MPSC_HEADER(pos, kMergerKey, kRecordBytes);
     kestrel_record_header rec{};
     rec.ts_ns = ts;
     rec.len = kRecordBytes;
-    memcpy(data.data() + pos % kRingBytes + KESTREL_MPSC_HDR_BYTES, &rec, sizeof(rec));
-    memcpy(data.data() + pos % kRingBytes, &header, sizeof(header));
+    memcpy(data.data() + pos % kMergerRingBytes + KESTREL_MPSC_HDR_BYTES, &rec, sizeof(rec));
+    memcpy(data.data() + pos % kMergerRingBytes, &header, sizeof(header));
     head.producer = pos + KESTREL_MPSC_ROUND(kRecordBytes);
   }
 };
@@ -42,7 +42,7 @@ class RingMergerTest : public ::testing::Test {
   RingMerger Merger() {
     std::vector<RingReader> readers;
     for (HandRing& r : rings_) {
-      readers.push_back(RingReader::ForMpsc(&r.head, r.data.data(), kRingBytes, kKey));
+      readers.push_back(RingReader::ForMpsc(&r.head, r.data.data(), kMergerRingBytes, kMergerKey));
     }
     return RingMerger(std::move(readers));
   }
@@ -105,7 +105,7 @@ TEST_F(RingMergerTest, ARecordBeingWrittenHoldsBackOnlyItsRing) {
   rings_[0].Commit(3);
   HandRing& writing = rings_[1];
   const uint64_t at = writing.head.producer;
-  const uint64_t busy = KESTREL_MPSC_HEADER(at, kKey, kRecordBytes | KESTREL_MPSC_BUSY_BIT);
+  const uint64_t busy = KESTREL_MPSC_HEADER(at, kMergerKey, kRecordBytes | KESTREL_MPSC_BUSY_BIT);
   memcpy(writing.data.data() + at, &busy, sizeof(busy));
   writing.head.producer = at + KESTREL_MPSC_ROUND(kRecordBytes);
   RingMerger m = Merger();

@@ -29,7 +29,6 @@ namespace cf = engine::capture_file;
 
 constexpr double kReadTarget = 20e6;        // records/s on one core
 constexpr double kWriterRatioTarget = 0.9;  // of the printing zero-drop rate
-constexpr uint64_t kRingBytes = 8ULL << 20;
 constexpr double kSearchWindowSeconds = 0.5;
 constexpr int kSearchSteps = 5;
 constexpr int kLevels[] = {0, 1, 3};
@@ -205,7 +204,7 @@ absl::StatusOr<double> SearchZeroDropRate(ProbeUnderTest& probe, double ceiling)
 // `kestrel capture -w`), searched alternately per repetition so the
 // machine's drift touches both alike.
 absl::Status AddZeroDropRows(const CaptureFileBenchOptions& options, BenchReport& report) {
-  absl::StatusOr<std::unique_ptr<ProbeUnderTest>> probe = ProbeUnderTest::Load(1, kRingBytes);
+  absl::StatusOr<std::unique_ptr<ProbeUnderTest>> probe = ProbeUnderTest::Load(1, kBenchRingBytes);
   if (!probe.ok()) return probe.status();
   if (absl::Status s = (*probe)->Capture({kGetppidId}); !s.ok()) return s;
 
@@ -265,7 +264,7 @@ absl::Status AddZeroDropRows(const CaptureFileBenchOptions& options, BenchReport
   report.notes.push_back(absl::StrFormat(
       "zero-drop rows: per-CPU rings of %u MiB, two paced getppid threads, %d-step search of "
       "%.1f s windows, consumer on any CPU; median of %d",
-      kRingBytes >> 20, kSearchSteps, kSearchWindowSeconds, options.repetitions));
+      kBenchRingBytes >> 20, kSearchSteps, kSearchWindowSeconds, options.repetitions));
   return absl::OkStatus();
 }
 

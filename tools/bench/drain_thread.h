@@ -11,6 +11,9 @@
 
 namespace kestrel::cli::bench {
 
+// How long an idle drain step sleeps before it looks again.
+inline constexpr int kIdleWaitMs = 5;
+
 struct DrainPlacement {
   int cpu = -1;  // -1 = any CPU
   int nice = 0;

@@ -7,11 +7,6 @@
 #include "kestrel_bench_floor.skel.h"
 
 namespace kestrel::cli::bench {
-namespace {
-
-constexpr int kIdleWaitMs = 5;
-
-}  // namespace
 
 absl::StatusOr<std::unique_ptr<FloorProbe>> FloorProbe::Load() {
   std::unique_ptr<FloorProbe> probe(new FloorProbe());

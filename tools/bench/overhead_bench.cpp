@@ -25,8 +25,6 @@ namespace {
 
 constexpr int kLoadCpu = 0;
 constexpr int kConsumerCpu = 1;
-constexpr uint64_t kRingBytes = 8ULL << 20;
-
 constexpr char kEmptyHook[] = "floor: one empty tp_btf/sys_exit hook";
 constexpr char kRecordHook[] = "floor: hook + ts/pid + 64 B ringbuf record";
 constexpr char kNotInteresting[] = "kestrel: attached, syscall not interesting";
@@ -130,7 +128,7 @@ struct Probes {
 
 absl::StatusOr<Probes> LoadProbes() {
   Probes probes;
-  absl::StatusOr<std::unique_ptr<ProbeUnderTest>> kestrel = ProbeUnderTest::Load(0, kRingBytes);
+  absl::StatusOr<std::unique_ptr<ProbeUnderTest>> kestrel = ProbeUnderTest::Load(0, kBenchRingBytes);
   if (!kestrel.ok()) return kestrel.status();
   probes.kestrel = *std::move(kestrel);
   absl::StatusOr<std::unique_ptr<FloorProbe>> floor = FloorProbe::Load();

@@ -19,8 +19,6 @@ absl::Status PmanStatus(int rc, const char* what) {
 
 // Records drained per turn before the steering thread gets the handle back.
 constexpr int kDrainBatch = 4096;
-// How long an idle consumer sleeps before it looks again.
-constexpr int kIdleWaitMs = 5;
 
 }  // namespace
 

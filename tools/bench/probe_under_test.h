@@ -18,6 +18,10 @@
 
 namespace kestrel::cli::bench {
 
+// The ring size the benches load the probe with, unless a row is about ring
+// sizes.
+inline constexpr uint64_t kBenchRingBytes = 8ULL << 20;
+
 // Every record the probe counted as dropped, whatever the cause.
 inline uint64_t AllDrops(const kestrel_cpu_counters& c) {
   return c.drops_ring_full + c.drops_no_ring + c.drops_too_large + c.drops_settings_busy;

@@ -15,6 +15,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
 #include "libpman.h"
+#include "probe_loader.h"
 #include "libpman_recorder.h"
 
 namespace kestrel::cli::bench {
@@ -30,7 +31,7 @@ void Quiet(void*, pman_log_level, const char*) {}
 //   getuid   never recorded: the baseline every probe pays for
 //   getppid  recorded by the ring-buffer probe, or the shared recorder
 //   getpid   recorded by the per-CPU recorder
-constexpr uint64_t kBatch = 100;
+constexpr uint64_t kCallsPerBatch = 100;
 
 void Call(long nr, uint64_t n) {
   for (uint64_t i = 0; i < n; ++i) syscall(nr);
@@ -44,14 +45,14 @@ double ElapsedNs(Clock::time_point since) {
 // pairs, so a batch that got preempted does not move the result.
 std::vector<double> NsOverGetuid(const std::vector<long>& nrs, uint64_t calls) {
   std::vector<std::vector<double>> diffs(nrs.size());
-  for (uint64_t done = 0; done < calls; done += kBatch) {
+  for (uint64_t done = 0; done < calls; done += kCallsPerBatch) {
     auto t = Clock::now();
-    Call(SYS_getuid, kBatch);
+    Call(SYS_getuid, kCallsPerBatch);
     const double base = ElapsedNs(t);
     for (size_t i = 0; i < nrs.size(); ++i) {
       t = Clock::now();
-      Call(nrs[i], kBatch);
-      diffs[i].push_back((ElapsedNs(t) - base) / kBatch);
+      Call(nrs[i], kCallsPerBatch);
+      diffs[i].push_back((ElapsedNs(t) - base) / kCallsPerBatch);
     }
   }
   std::vector<double> over;
@@ -117,19 +118,15 @@ std::vector<double> TwoThreadRates(uint64_t calls) {
   return rates;
 }
 
-struct HandleCloser {
-  void operator()(pman_handle* h) const { pman_close(h); }
-};
-
 // The ring-buffer probe recording getppid of this process only.
-absl::StatusOr<std::unique_ptr<pman_handle, HandleCloser>> StartRingProbe() {
+absl::StatusOr<HandlePtr> StartRingProbe() {
   pman_options o;
   pman_default_options(&o);
   o.buffer_bytes = 64ULL << 20;
   o.log_fn = Quiet;
   pman_handle* raw = nullptr;
   if (pman_init(&o, &raw) != 0) return absl::InternalError("pman_init failed");
-  std::unique_ptr<pman_handle, HandleCloser> h(raw);
+  HandlePtr h(raw);
   kestrel_capture_settings s{};
   if (pman_open(raw) != 0 || pman_load(raw) != 0 || pman_get_capture_settings(raw, &s) != 0) {
     return absl::FailedPreconditionError("loading the ring-buffer probe failed");
@@ -201,9 +198,9 @@ BenchRow RatioRow(const std::string& name, double value, const std::string& unit
 }  // namespace
 
 absl::StatusOr<BenchReport> RunRecorderBench(const RecorderBenchOptions& options) {
-  if (options.calls_per_rep < kBatch || options.reps <= 0) {
+  if (options.calls_per_rep < kCallsPerBatch || options.reps <= 0) {
     return absl::InvalidArgumentError(
-        absl::StrFormat("calls_per_rep must be at least %u and reps positive", kBatch));
+        absl::StrFormat("calls_per_rep must be at least %u and reps positive", kCallsPerBatch));
   }
   const uint64_t calls = options.calls_per_rep;
   const int reps = options.reps;
@@ -213,7 +210,7 @@ absl::StatusOr<BenchReport> RunRecorderBench(const RecorderBenchOptions& options
       "recorder rows: medians of %d runs of %u calls; a record's cost is the median over "
       "alternating batches of %u of a recorded syscall's time beyond an unrecorded getuid; "
       "recorders of %u bytes; %u CPUs",
-      reps, calls, kBatch, options.recorder_bytes, std::thread::hardware_concurrency()));
+      reps, calls, kCallsPerBatch, options.recorder_bytes, std::thread::hardware_concurrency()));
 
   const std::vector<long> kRecorded = {SYS_getppid, SYS_getpid};
   // What getppid and getpid cost beyond getuid with none of our probes.
@@ -221,7 +218,7 @@ absl::StatusOr<BenchReport> RunRecorderBench(const RecorderBenchOptions& options
 
   double ring_added = 0;
   {
-    absl::StatusOr<std::unique_ptr<pman_handle, HandleCloser>> probe = StartRingProbe();
+    absl::StatusOr<HandlePtr> probe = StartRingProbe();
     if (!probe.ok()) return probe.status();
     pman_handle* h = probe->get();
     ring_added = Medians(

@@ -22,6 +22,7 @@
 #include "bench/raw_ring_producer.h"
 #include "bench/syscall_loop.h"
 #include "libpman.h"
+#include "probe_loader.h"
 #include "shared/mpsc_ring_format.h"
 #include "shared/record_format.h"
 
@@ -101,14 +102,8 @@ RunResult Measure(const Source& source, double seconds) {
 
 void LogNothing(void*, pman_log_level, const char*) {}
 
-struct HandleCloser {
-  void operator()(pman_handle* h) const { pman_close(h); }
-};
-
-using Handle = std::unique_ptr<pman_handle, HandleCloser>;
-
 // The probe loaded (not attached) to capture this process's getppid calls.
-absl::StatusOr<Handle> LoadProbeForGetppid(uint32_t cpus_per_buffer, uint64_t ring_bytes) {
+absl::StatusOr<HandlePtr> LoadProbeForGetppid(uint32_t cpus_per_buffer, uint64_t ring_bytes) {
   pman_options o;
   pman_default_options(&o);
   o.cpus_per_buffer = cpus_per_buffer;
@@ -116,7 +111,7 @@ absl::StatusOr<Handle> LoadProbeForGetppid(uint32_t cpus_per_buffer, uint64_t ri
   o.log_fn = LogNothing;
   pman_handle* raw = nullptr;
   if (int rc = pman_init(&o, &raw); rc != 0) return absl::ErrnoToStatus(-rc, "pman_init");
-  Handle h(raw);
+  HandlePtr h(raw);
   if (int rc = pman_open(raw); rc != 0) return absl::ErrnoToStatus(-rc, "pman_open");
   if (int rc = pman_load(raw); rc != 0) return absl::ErrnoToStatus(-rc, "pman_load");
   kestrel_capture_settings s{};
@@ -161,7 +156,7 @@ uint64_t DrainProbe(pman_handle* h, ProbeReadTally& tally) {
 }
 
 absl::StatusOr<RunResult> RunProbe(uint32_t cpus_per_buffer, uint64_t ring_bytes, double seconds) {
-  absl::StatusOr<Handle> h = LoadProbeForGetppid(cpus_per_buffer, ring_bytes);
+  absl::StatusOr<HandlePtr> h = LoadProbeForGetppid(cpus_per_buffer, ring_bytes);
   if (!h.ok()) return h.status();
   pman_handle* raw = h->get();
   pman_stats before{};
@@ -245,7 +240,7 @@ DrainResult TimeDrain(DrainFn&& drain) {
 uint64_t BacklogRecords(uint64_t ring_bytes) { return ring_bytes / 2 / 128; }
 
 absl::StatusOr<DrainResult> DrainProbeBacklog(uint32_t cpus_per_buffer, uint64_t ring_bytes) {
-  absl::StatusOr<Handle> h = LoadProbeForGetppid(cpus_per_buffer, ring_bytes);
+  absl::StatusOr<HandlePtr> h = LoadProbeForGetppid(cpus_per_buffer, ring_bytes);
   if (!h.ok()) return h.status();
   if (int rc = pman_attach(h->get()); rc != 0) return absl::ErrnoToStatus(-rc, "pman_attach");
   FillFromCpu0(BacklogRecords(ring_bytes));

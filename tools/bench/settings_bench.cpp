@@ -12,6 +12,7 @@
 #include "bench/syscall_loop.h"
 #include "internal/libpman_bench.h"
 #include "libpman.h"
+#include "probe_loader.h"
 
 namespace kestrel::cli::bench {
 namespace {
@@ -23,11 +24,6 @@ constexpr int kLoadCpu = 0;
 // A settings change by mmap store must be this many times cheaper than the
 // same change through bpf_map_update_elem.
 constexpr double kMmapCheaperTarget = 10;
-
-struct HandleCloser {
-  void operator()(pman_handle* h) const { pman_close(h); }
-};
-using HandlePtr = std::unique_ptr<pman_handle, HandleCloser>;
 
 struct Mode {
   uint32_t storage;

@@ -41,7 +41,7 @@ constexpr uint64_t kChunks = 100;
 constexpr uint64_t kWarmupDivisor = 8;
 
 // Checking the stop flag on every iteration would add its own cost.
-constexpr uint64_t kBatch = 64;
+constexpr uint64_t kIterationsPerStopCheck = 64;
 
 // CPU time of the calling thread per iteration over `n` iterations.
 double ChunkNs(Workload w, uint64_t n) {
@@ -123,8 +123,8 @@ absl::StatusOr<ChunkPair> MeasurePair(Workload w, uint64_t chunk, bool state_fir
 uint64_t RunUntilStopped(Workload w, const std::atomic<bool>& stop) {
   uint64_t n = 0;
   while (!stop.load(std::memory_order_relaxed)) {
-    for (uint64_t i = 0; i < kBatch; ++i) Iterate(w);
-    n += kBatch;
+    for (uint64_t i = 0; i < kIterationsPerStopCheck; ++i) Iterate(w);
+    n += kIterationsPerStopCheck;
   }
   return n;
 }
@@ -135,8 +135,8 @@ uint64_t RunPacedUntilStopped(Workload w, double per_second, const std::atomic<b
   while (!stop.load(std::memory_order_relaxed)) {
     const double allowed = static_cast<double>(NowNs(CLOCK_MONOTONIC) - start) * per_second / 1e9;
     if (static_cast<double>(n) >= allowed) continue;
-    for (uint64_t i = 0; i < kBatch; ++i) Iterate(w);
-    n += kBatch;
+    for (uint64_t i = 0; i < kIterationsPerStopCheck; ++i) Iterate(w);
+    n += kIterationsPerStopCheck;
   }
   return n;
 }

@@ -20,7 +20,6 @@
 namespace kestrel::cli::bench {
 namespace {
 
-constexpr uint64_t kRingBytes = 8ULL << 20;
 constexpr double kWindowSeconds = 1.0;
 constexpr double kSearchWindowSeconds = 0.5;
 constexpr int kSearchSteps = 5;
@@ -207,7 +206,7 @@ absl::StatusOr<std::vector<Topology>> LoadTopologies() {
       {.name = "per-CPU BPF ring buffers", .cpus_per_buffer = 1, .flags = PMAN_OPT_RINGBUF});
   for (Topology& t : topologies) {
     absl::StatusOr<std::unique_ptr<ProbeUnderTest>> probe =
-        ProbeUnderTest::Load(t.cpus_per_buffer, kRingBytes, t.flags);
+        ProbeUnderTest::Load(t.cpus_per_buffer, kBenchRingBytes, t.flags);
     if (!probe.ok()) return probe.status();
     t.probe = *std::move(probe);
     if (absl::Status s = t.probe->Capture({kGetppidId}); !s.ok()) return s;
@@ -414,7 +413,7 @@ BenchRow LossAccountingRow(const LossAudit& audit, int windows) {
 // per CPU; a reader that cannot be measured becomes a note.
 void AddReaderMemoryRows(BenchReport& report) {
   for (uint32_t cpus_per_buffer : {0U, 1U}) {
-    absl::StatusOr<uint64_t> rss = MeasureReaderPeakRss(kRingBytes, cpus_per_buffer);
+    absl::StatusOr<uint64_t> rss = MeasureReaderPeakRss(kBenchRingBytes, cpus_per_buffer);
     const std::string name =
         cpus_per_buffer == 0
             ? "reader peak RSS, one 8 MiB ring"

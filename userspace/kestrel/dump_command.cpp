@@ -21,7 +21,7 @@
 namespace kestrel::cli {
 namespace {
 
-constexpr char kCommand[] = "kestrel dump";
+constexpr char kDumpCommand[] = "kestrel dump";
 
 struct RecorderCloser {
   void operator()(pman_recorder* r) const { pman_recorder_close(r); }
@@ -131,7 +131,7 @@ int RunDump(const std::vector<std::string>& args) {
   o.name = options.target.name.c_str();
   o.pin_root = options.target.pin_root.c_str();
   o.log_fn = LogToStderr;
-  o.log_ctx = CommandLogContext(kCommand);
+  o.log_ctx = CommandLogContext(kDumpCommand);
   pman_recorder* raw = nullptr;
   if (pman_recorder_open(&o, &raw) != 0) return kExitFailure;
   std::unique_ptr<pman_recorder, RecorderCloser> recorder(raw);
@@ -155,7 +155,7 @@ int RunDump(const std::vector<std::string>& args) {
         engine::capture_file::CaptureWriter::Create(*options.write_path,
                                                     DumpFileInfo(status, options.target.name));
     if (!created.ok()) {
-      std::fprintf(stderr, "%s: %s\n", kCommand, std::string(created.status().message()).c_str());
+      std::fprintf(stderr, "%s: %s\n", kDumpCommand, std::string(created.status().message()).c_str());
       return kExitFailure;
     }
     writer = *std::move(created);
@@ -173,11 +173,11 @@ int RunDump(const std::vector<std::string>& args) {
     absl::Status closed = writer->Close();
     if (!ctx.write_status.ok() || !closed.ok()) {
       std::fprintf(
-          stderr, "%s: %s\n", kCommand,
+          stderr, "%s: %s\n", kDumpCommand,
           std::string((ctx.write_status.ok() ? closed : ctx.write_status).message()).c_str());
       return kExitFailure;
     }
-    std::fprintf(stderr, "%s: %llu records written to %s (%llu bytes)\n", kCommand,
+    std::fprintf(stderr, "%s: %llu records written to %s (%llu bytes)\n", kDumpCommand,
                  static_cast<unsigned long long>(writer->records()), options.write_path->c_str(),
                  static_cast<unsigned long long>(writer->file_bytes()));
   }

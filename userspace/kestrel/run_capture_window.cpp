@@ -5,6 +5,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
+#include "stderr_log.h"
 
 namespace kestrel::cli {
 namespace {
@@ -14,8 +15,6 @@ constexpr uint64_t kNsPerMs = 1'000'000;
 // How far behind the clock a record of another CPU may still arrive: a
 // capture closed by the clock waits this long past its end.
 constexpr uint64_t kLateRecordNs = 500 * kNsPerMs;
-
-void Say(const std::string& line) { std::fprintf(stderr, "kestrel run: %s\n", line.c_str()); }
 
 engine::capture_file::RecordWindowLimits LimitsOf(const RunCaptureConfig& c) {
   engine::capture_file::RecordWindowLimits limits;
@@ -82,7 +81,7 @@ void AlertCapture::Open(const kestrel_record_header& header, uint64_t record_num
       engine::capture_file::CaptureWriter::Create(path_, info_, options);
   if (!writer.ok()) {
     ++failed_;
-    Say(absl::StrFormat("capture %s failed: %s", path_, writer.status().message()));
+    SayRun(absl::StrFormat("capture %s failed: %s", path_, writer.status().message()));
     return;
   }
   writer_ = *std::move(writer);
@@ -115,12 +114,12 @@ void AlertCapture::Finish(const char* why) {
   if (absl::Status s = writer_->Close(); !s.ok()) {
     writer_.reset();
     ++failed_;
-    Say(absl::StrFormat("capture %s failed: %s", path_, s.message()));
+    SayRun(absl::StrFormat("capture %s failed: %s", path_, s.message()));
     return;
   }
   writer_.reset();
   ++written_;
-  Say(absl::StrFormat(
+  SayRun(absl::StrFormat(
       "capture %s written: %u records (%u before the alert) after a snapshot of %u, %u alert(s)%s",
       path_, records, before_, snapshot_, alerts_, why));
 }
@@ -129,7 +128,7 @@ void AlertCapture::Fail(const std::string& what) {
   writer_->Close().IgnoreError();
   writer_.reset();
   ++failed_;
-  Say(absl::StrFormat("capture %s failed: %s (what was written before stays readable)", path_,
+  SayRun(absl::StrFormat("capture %s failed: %s (what was written before stays readable)", path_,
                       what));
 }
 

@@ -10,13 +10,9 @@
 #include "engine/state/thread_table.h"
 #include "run_pipeline.h"
 #include "run_stats.h"
+#include "stderr_log.h"
 
 namespace kestrel::cli {
-namespace {
-
-void Say(const std::string& line) { std::fprintf(stderr, "kestrel run: %s\n", line.c_str()); }
-
-}  // namespace
 
 int RunReplay(const std::string& path, const engine::fields::FieldRegistry& fields,
               std::shared_ptr<const RunRules> rules, bool first_only, size_t thread_table_size,
@@ -24,7 +20,7 @@ int RunReplay(const std::string& path, const engine::fields::FieldRegistry& fiel
   absl::StatusOr<std::unique_ptr<engine::capture_file::CaptureReader>> opened =
       engine::capture_file::CaptureReader::Open(path);
   if (!opened.ok()) {
-    Say(std::string(opened.status().message()));
+    SayRun(std::string(opened.status().message()));
     return kExitFailure;
   }
   engine::capture_file::CaptureReader& reader = **opened;
@@ -61,11 +57,11 @@ int RunReplay(const std::string& path, const engine::fields::FieldRegistry& fiel
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   outputs.Close(std::chrono::seconds(5));
-  Say(FormatRunStats(pipeline.counters(), nullptr,
+  SayRun(FormatRunStats(pipeline.counters(), nullptr,
                      seconds > 0 ? static_cast<double>(pipeline.counters().events) / seconds : -1,
                      outputs.Stats(), outputs.rate_limited(), threads));
   if (const auto& damage = reader.damage()) {
-    Say(absl::StrCat(path, " is damaged: ", damage->what, "; the ", damage->bytes_lost,
+    SayRun(absl::StrCat(path, " is damaged: ", damage->what, "; the ", damage->bytes_lost,
                      " bytes from byte ", damage->offset,
                      " on were not read (the alerts above are those of the records before)"));
     return kExitFailure;

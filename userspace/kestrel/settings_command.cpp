@@ -17,7 +17,7 @@ namespace kestrel::cli {
 
 namespace {
 
-constexpr char kCommand[] = "kestrel settings";
+constexpr char kSettingsCommand[] = "kestrel settings";
 
 int Get(const CLI::App& app, pman_control* control, const std::vector<std::string>& keys) {
   kestrel_capture_settings s{};
@@ -59,7 +59,7 @@ int Set(const CLI::App& app, pman_control* control, const std::vector<std::strin
   }
   EditContext edit{&assignments, {}};
   if (pman_control_edit_capture_settings(control, ApplyEdit, &edit) != 0) {
-    if (!edit.error.empty()) absl::FPrintF(stderr, "%s: %s\n", kCommand, edit.error);
+    if (!edit.error.empty()) absl::FPrintF(stderr, "%s: %s\n", kSettingsCommand, edit.error);
     return 1;
   }
   uint64_t generation = 0;
@@ -80,7 +80,7 @@ int RunSettings(const std::vector<std::string>& args) {
   SettingsOptions options;
   DefineSettingsOptions(*app, options);
   if (std::optional<int> done = ParseVerb(*app, args)) return *done;
-  ControlPtr control = OpenPinnedControl(options.pin_dir, kCommand);
+  ControlPtr control = OpenPinnedControl(options.pin_dir, kSettingsCommand);
   if (!control) return 1;
   return options.action == "get" ? Get(*app, control.get(), options.keys)
                                  : Set(*app, control.get(), options.assignments);

@@ -4,6 +4,7 @@
 #define KESTREL_CLI_STDERR_LOG_H_
 
 #include <cstdio>
+#include <string>
 
 #include "libpman.h"
 
@@ -15,6 +16,11 @@ inline void LogToStderr(void* ctx, pman_log_level level, const char* message) {
   if (level >= PMAN_LOG_WARNING) {
     std::fprintf(stderr, "%s: %s\n", static_cast<const char*>(ctx), message);
   }
+}
+
+// One line of `kestrel run`'s progress on stderr.
+inline void SayRun(const std::string& line) {
+  std::fprintf(stderr, "kestrel run: %s\n", line.c_str());
 }
 
 // The log_ctx for LogToStderr: libpman's ABI takes a mutable pointer but

@@ -10,7 +10,7 @@
 namespace kestrel::cli {
 namespace {
 
-constexpr char kCommand[] = "kestrel syscalls";
+constexpr char kSyscallsCommand[] = "kestrel syscalls";
 
 uint32_t DropClass(const std::string& name) {
   if (name == "never") return KESTREL_DROP_NEVER;
@@ -32,7 +32,7 @@ int List(pman_control* control) {
 int RunSyscallControl(const SyscallsOptions& options) {
   const std::string& action = options.action;
   if (action == "list") {
-    ControlPtr control = OpenPinnedControl(options.pin_dir, kCommand);
+    ControlPtr control = OpenPinnedControl(options.pin_dir, kSyscallsCommand);
     return control ? List(control.get()) : 1;
   }
   // Every name was checked when parsed, before anything changes.
@@ -41,7 +41,7 @@ int RunSyscallControl(const SyscallsOptions& options) {
     std::vector<uint32_t> some = *engine::ParseSyscallList(names);
     ids.insert(ids.end(), some.begin(), some.end());
   }
-  ControlPtr control = OpenPinnedControl(options.pin_dir, kCommand);
+  ControlPtr control = OpenPinnedControl(options.pin_dir, kSyscallsCommand);
   if (!control) return 1;
   for (uint32_t id : ids) {
     const int rc =

@@ -24,8 +24,6 @@ std::optional<int64_t> NewFd(const DecodedEvent& e) {
   return fd;
 }
 
-bool Succeeded(const DecodedEvent& e) { return e.Return() == 0; }
-
 // The directory a relative path of an *at call starts from.
 std::string_view BaseDirectory(const ThreadInfo& t, const DecodedEvent& e) {
   std::optional<int64_t> dirfd = e.Int(KnownParam::kDirfd);

@@ -16,8 +16,6 @@ constexpr uint64_t kCapSetuid = uint64_t{1} << 7;
 // An id argument of -1 leaves that id as it is (setreuid, setresuid ...).
 constexpr int64_t kUnchanged = UINT32_MAX;
 
-bool Succeeded(const DecodedEvent& event) { return event.Return() == 0; }
-
 // The id parameter `name` as uint32, or nullopt when absent or -1.
 std::optional<uint32_t> IdParam(const DecodedEvent& event, std::string_view name) {
   std::optional<int64_t> v = event.Int(name);

@@ -42,6 +42,10 @@ std::span<const StateUpdateEntry> FdStateUpdates();
 // here (clone, exec, prctl and exit are the thread table's own).
 StateUpdate StateUpdateFor(uint16_t type);
 
+// Whether the call the record reports returned 0: only a successful call
+// changes state.
+inline bool Succeeded(const DecodedEvent& event) { return event.Return() == 0; }
+
 // After a successful exec: descriptors opened close-on-exec are gone.
 void CloseOnExec(ThreadInfo& thread);
 

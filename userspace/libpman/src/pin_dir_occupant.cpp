@@ -43,8 +43,8 @@ absl::StatusOr<bool> MapUsedByAProgram(uint32_t map_id) {
   return false;
 }
 
-// The names in `dir` besides . and ..
-std::vector<std::string> Entries(const std::string& dir) {
+// The names in `dir` besides . and ..; none when it cannot be read.
+std::vector<std::string> EntriesOrNone(const std::string& dir) {
   std::vector<std::string> names;
   if (DIR* d = opendir(dir.c_str())) {
     while (dirent* e = readdir(d)) {
@@ -62,7 +62,7 @@ absl::StatusOr<PinDirOccupant> ClassifyPinDir(const std::string& dir) {
   struct stat st {};
   if (stat(dir.c_str(), &st) != 0) return ErrnoStatus(errno, absl::StrCat("reading ", dir));
   if (st.st_uid != geteuid()) return PinDirOccupant::kOtherOwner;
-  const std::vector<std::string> names = Entries(dir);
+  const std::vector<std::string> names = EntriesOrNone(dir);
   if (names.empty()) return PinDirOccupant::kEmpty;
   for (const std::string& name : names) {
     if (name != kPinProbeMaps &&
