@@ -55,7 +55,8 @@ class NumberedOpener {
 // probes see differently: the timestamp, and (until capture files carry
 // the snapshot of the processes at start) the name of a process that
 // predates the capture.
-std::map<std::string, std::string> OpensByPathIgnoringComm(const std::string& out, const std::string& dir) {
+std::map<std::string, std::string> OpensByPathIgnoringComm(const std::string& out,
+                                                           const std::string& dir) {
   static const std::regex ts(R"("ts":[0-9]+,"comm":"[^"]*",)");
   static const std::regex path(R"re("path":"([^"]*)")re");
   std::map<std::string, std::string> found;

@@ -71,7 +71,8 @@ bool WaitUntilCapturing(KestrelProcess& capture, const std::string& marker) {
   return false;
 }
 
-std::vector<std::string> LinesContaining(const std::vector<std::string>& lines, const std::string& s) {
+std::vector<std::string> LinesContaining(const std::vector<std::string>& lines,
+                                         const std::string& s) {
   std::vector<std::string> out;
   for (const std::string& l : lines) {
     if (l.find(s) != std::string::npos) out.push_back(l);

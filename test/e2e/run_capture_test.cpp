@@ -22,7 +22,6 @@
 namespace kestrel::e2e {
 namespace {
 
-
 std::string CaptureRule(const std::string& trigger) {
   return absl::StrCat(
       "- rule: Capture marker\n"

@@ -19,7 +19,6 @@
 namespace kestrel::e2e {
 namespace {
 
-
 std::string TestPinDir() { return absl::StrCat("/sys/fs/bpf/kestrel-e2e-run-", getpid()); }
 
 // The state `kestrel syscalls list` prints for `name` ("on" / "off").

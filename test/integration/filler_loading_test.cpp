@@ -20,8 +20,8 @@
 #include <string_view>
 #include <vector>
 
-#include "internal/libpman_bench.h"  // PMAN_OPT_TEST_FAIL_FILLER_LOAD
 #include "host_files.h"
+#include "internal/libpman_bench.h"  // PMAN_OPT_TEST_FAIL_FILLER_LOAD
 #include "kestrel_cli.h"
 #include "probe_session.h"
 #include "temp_dir.h"

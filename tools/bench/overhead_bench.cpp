@@ -128,7 +128,8 @@ struct Probes {
 
 absl::StatusOr<Probes> LoadProbes() {
   Probes probes;
-  absl::StatusOr<std::unique_ptr<ProbeUnderTest>> kestrel = ProbeUnderTest::Load(0, kBenchRingBytes);
+  absl::StatusOr<std::unique_ptr<ProbeUnderTest>> kestrel =
+      ProbeUnderTest::Load(0, kBenchRingBytes);
   if (!kestrel.ok()) return kestrel.status();
   probes.kestrel = *std::move(kestrel);
   absl::StatusOr<std::unique_ptr<FloorProbe>> floor = FloorProbe::Load();

@@ -15,8 +15,8 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
 #include "libpman.h"
-#include "probe_loader.h"
 #include "libpman_recorder.h"
+#include "probe_loader.h"
 
 namespace kestrel::cli::bench {
 namespace {

@@ -155,7 +155,8 @@ int RunDump(const std::vector<std::string>& args) {
         engine::capture_file::CaptureWriter::Create(*options.write_path,
                                                     DumpFileInfo(status, options.target.name));
     if (!created.ok()) {
-      std::fprintf(stderr, "%s: %s\n", kDumpCommand, std::string(created.status().message()).c_str());
+      std::fprintf(stderr, "%s: %s\n", kDumpCommand,
+                   std::string(created.status().message()).c_str());
       return kExitFailure;
     }
     writer = *std::move(created);

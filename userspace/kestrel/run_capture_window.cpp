@@ -129,7 +129,7 @@ void AlertCapture::Fail(const std::string& what) {
   writer_.reset();
   ++failed_;
   SayRun(absl::StrFormat("capture %s failed: %s (what was written before stays readable)", path_,
-                      what));
+                         what));
 }
 
 }  // namespace kestrel::cli

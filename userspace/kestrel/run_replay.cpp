@@ -57,13 +57,14 @@ int RunReplay(const std::string& path, const engine::fields::FieldRegistry& fiel
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   outputs.Close(std::chrono::seconds(5));
-  SayRun(FormatRunStats(pipeline.counters(), nullptr,
+  SayRun(
+      FormatRunStats(pipeline.counters(), nullptr,
                      seconds > 0 ? static_cast<double>(pipeline.counters().events) / seconds : -1,
                      outputs.Stats(), outputs.rate_limited(), threads));
   if (const auto& damage = reader.damage()) {
     SayRun(absl::StrCat(path, " is damaged: ", damage->what, "; the ", damage->bytes_lost,
-                     " bytes from byte ", damage->offset,
-                     " on were not read (the alerts above are those of the records before)"));
+                        " bytes from byte ", damage->offset,
+                        " on were not read (the alerts above are those of the records before)"));
     return kExitFailure;
   }
   return kExitOk;
