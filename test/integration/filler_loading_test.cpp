@@ -15,6 +15,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <set>
 #include <string>
 #include <string_view>
@@ -240,6 +241,35 @@ TEST_F(FillerLoadingTest, EagerFlagLoadsEveryFiller) {
     EXPECT_GT(p.verified_insns, 0u) << p.name;
   }
   EXPECT_GT(fillers, 10);
+}
+
+// pman_preload_fillers: the fillers come with pman_load, and enabling
+// their syscalls afterwards loads nothing more.
+TEST_F(FillerLoadingTest, PreloadedFillersLoadWithTheProbe) {
+  pman_options options;
+  pman_default_options(&options);
+  options.buffer_bytes = PMAN_BUFFER_BYTES_SMALL;
+  pman_handle* raw = nullptr;
+  ASSERT_EQ(pman_init(&options, &raw), 0);
+  std::unique_ptr<pman_handle, decltype(&pman_close)> h(raw, &pman_close);
+  std::vector<uint8_t> table(pman_syscall_table_size(), 0);
+  table[SYS_openat] = 1;
+  table[SYS_getppid] = 1;
+  ASSERT_EQ(pman_open(raw), 0);
+  EXPECT_LT(pman_preload_fillers(raw, table.data(), table.size() + 1), 0);
+  ASSERT_EQ(pman_preload_fillers(raw, table.data(), table.size()), 0);
+  ASSERT_EQ(pman_load(raw), 0);
+  EXPECT_LT(pman_preload_fillers(raw, table.data(), table.size()), 0);  // after the load
+  std::vector<pman_program_stats> stats = ProgramStats(raw);
+  ASSERT_NE(Find(stats, "fill_OPENAT"), nullptr);
+  EXPECT_TRUE(Find(stats, "fill_OPENAT")->loaded);
+  EXPECT_EQ(LoadedFillers(stats), 1);
+  // Preloading marks nothing interesting.
+  EXPECT_EQ(InterestingTable(raw), std::vector<uint8_t>(table.size(), 0));
+  ASSERT_EQ(pman_enforce_sc_set(raw, table.data(), table.size()), 0);
+  EXPECT_EQ(InterestingTable(raw), table);
+  stats = ProgramStats(raw);
+  EXPECT_EQ(LoadedFillers(stats), 1);
 }
 
 TEST_F(FillerLoadingTest, KestrelSyscallsEnableOnAPinnedCaptureLoadsTheFiller) {

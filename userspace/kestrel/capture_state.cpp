@@ -11,9 +11,13 @@
 
 namespace kestrel::cli {
 
+const std::vector<uint32_t>& AddedStateSyscalls(const CaptureOptions& options) {
+  return options.write_path ? engine::StateSyscalls() : engine::ProcessIdentitySyscalls();
+}
+
 std::vector<uint32_t> ShownAndStateSyscalls(const CaptureOptions& options) {
   std::vector<uint32_t> ids = options.syscalls;
-  const std::vector<uint32_t>& state = engine::StateSyscalls();
+  const std::vector<uint32_t>& state = AddedStateSyscalls(options);
   ids.insert(ids.end(), state.begin(), state.end());
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
@@ -31,7 +35,7 @@ engine::ShownSyscalls ShownSyscallsOf(const CaptureOptions& options) {
   // Only the state syscalls the user did not ask for are hidden: a syscall
   // enabled later through `kestrel syscalls` on a pinned capture shows.
   std::vector<uint32_t> hidden;
-  for (uint32_t id : engine::StateSyscalls()) {
+  for (uint32_t id : AddedStateSyscalls(options)) {
     if (std::find(options.syscalls.begin(), options.syscalls.end(), id) == options.syscalls.end()) {
       hidden.push_back(id);
     }

@@ -14,14 +14,25 @@
 
 namespace kestrel::cli {
 
-// The syscalls the probe must capture: the user's, plus the ones that
-// keep the thread table current (engine::StateSyscalls()).
+// The syscalls capture adds to the user's for its thread table. A live
+// print shows only each thread's name, so it adds the syscalls that create,
+// rename and end threads (engine::ProcessIdentitySyscalls()): every other
+// state syscall's filler costs verification at start for a column nobody
+// sees. A capture file (-w) is also input to `kestrel run --replay`, whose
+// rules read descriptors, credentials and directories, and its rotated
+// files start with the descriptor table: it adds every state syscall
+// (engine::StateSyscalls()).
+const std::vector<uint32_t>& AddedStateSyscalls(const CaptureOptions& options);
+
+// The syscalls the probe must capture: the user's, plus
+// AddedStateSyscalls().
 std::vector<uint32_t> ShownAndStateSyscalls(const CaptureOptions& options);
 
 // `options` with ShownAndStateSyscalls() as its syscall set.
 CaptureOptions WithStateSyscalls(const CaptureOptions& options);
 
-// What is printed: all but the state syscalls the user did not select.
+// What is printed: all but the added state syscalls the user did not
+// select.
 engine::ShownSyscalls ShownSyscallsOf(const CaptureOptions& options);
 
 // Which records --count counts when they are written to a file: the

@@ -53,7 +53,14 @@ HandlePtr LoadProbe(const CaptureOptions& options, const char* command) {
   pman_handle* raw = nullptr;
   if (pman_init(&pman_opts, &raw) != 0) return nullptr;
   HandlePtr handle(raw);
-  if (pman_open(raw) != 0 || pman_load(raw) != 0) return nullptr;
+  std::vector<uint8_t> table(pman_syscall_table_size(), options.all_syscalls ? 1 : 0);
+  for (uint32_t id : options.syscalls) table[id] = 1;
+  // The fillers the table needs load with the probe: one object load and
+  // one parse of the kernel's BTF instead of two.
+  if (pman_open(raw) != 0 || pman_preload_fillers(raw, table.data(), table.size()) != 0 ||
+      pman_load(raw) != 0) {
+    return nullptr;
+  }
 
   kestrel_capture_settings settings{};
   if (pman_get_capture_settings(raw, &settings) != 0) return nullptr;
@@ -68,8 +75,6 @@ HandlePtr LoadProbe(const CaptureOptions& options, const char* command) {
     return nullptr;
   }
 
-  std::vector<uint8_t> table(pman_syscall_table_size(), options.all_syscalls ? 1 : 0);
-  for (uint32_t id : options.syscalls) table[id] = 1;
   if (pman_enforce_sc_set(raw, table.data(), table.size()) != 0) return nullptr;
   // Pinned and locked once set up: other processes then see (and a lock
   // freezes) the capture as configured, before its first event. On any

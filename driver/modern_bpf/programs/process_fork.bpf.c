@@ -64,7 +64,25 @@ int BPF_PROG(kestrel_sched_process_fork, struct task_struct *parent, struct task
 		counter_inc(counters->drops_no_ring);
 		return 0;
 	}
-	fill_table_params(s, type, regs, res, &settings);
+	/* One call per clone event with its type a constant, so each call
+	 * keeps only its event's case of the table filler's switch: with
+	 * `type` a variable the verifier walked every event's case. */
+	switch (type) {
+	case KESTREL_EVT_CLONE:
+		fill_table_params(s, KESTREL_EVT_CLONE, regs, res, &settings);
+		break;
+	case KESTREL_EVT_CLONE3:
+		fill_table_params(s, KESTREL_EVT_CLONE3, regs, res, &settings);
+		break;
+	case KESTREL_EVT_FORK:
+		fill_table_params(s, KESTREL_EVT_FORK, regs, res, &settings);
+		break;
+	case KESTREL_EVT_VFORK:
+		fill_table_params(s, KESTREL_EVT_VFORK, regs, res, &settings);
+		break;
+	default:
+		return 0;
+	}
 	rb_clone_head(s, task);
 	/* No path walk in this object: the caller's cwd is in its own
 	 * thread-table entry (and in the child's record). */

@@ -13,6 +13,7 @@
 #include "../helpers/dispatch/capture_filter.h"
 #include "../helpers/dispatch/custom_filler_call.h"
 #include "../helpers/base/counters.h"
+#include "../helpers/base/global_func.h"
 #include "../helpers/build/drop_markers.h"
 #include "../helpers/base/maps.h"
 #include "../helpers/base/record_header.h"
@@ -65,17 +66,31 @@ static __always_inline void emit_generic(struct pt_regs *regs, long ret, __u64 i
 	sink_submit(ring, r, sizeof(*r));
 }
 
+/* The two specific-event paths below are global functions, each verified
+ * once on its own. Inline in capture_syscall, their switches (one case per
+ * event) made it a subprogram of some 18,000 instructions whose stack
+ * liveness the verifier recomputed at the end of each case's path: about
+ * 200 passes, most of the dispatcher's verification time. Here they read
+ * the settings through a pointer to memory, not the caller's stack, and
+ * keep little of their own. */
+
 /* A specific event: table-driven parameters here, then the event's custom
  * filler by tail call when it has custom parameters. */
-static __always_inline void emit_specific(void *ctx, struct pt_regs *regs, long ret, __u16 type,
-					  const struct kestrel_capture_settings *settings,
-					  struct kestrel_cpu_counters *counters)
+KESTREL_GLOBAL_FUNC int emit_specific(unsigned long long *ctx KESTREL_ARG_CTX, __u16 type,
+				      const struct kestrel_capture_settings *settings)
 {
+	struct pt_regs *regs = (struct pt_regs *)ctx[0];
+	long ret = (long)ctx[1];
+	struct kestrel_cpu_counters *counters;
 	struct scratch_area *s = scratch_area();
 
+	if (!settings)
+		return 0;
 	if (!s) {
-		counter_inc(counters->drops_no_ring);
-		return;
+		counters = this_cpu_counters();
+		if (counters)
+			counter_inc(counters->drops_no_ring);
+		return 0;
 	}
 	if (!fill_table_params(s, type, regs, ret, settings)) {
 		call_custom_filler(ctx, type);
@@ -84,6 +99,19 @@ static __always_inline void emit_specific(void *ctx, struct pt_regs *regs, long 
 		rb_pad_missing(s);
 	}
 	rb_submit(s);
+	return 0;
+}
+
+/* A register-only event (register_record.h) of record length `len`. */
+KESTREL_GLOBAL_FUNC int emit_register_event(unsigned long long *ctx KESTREL_ARG_CTX, __u16 type,
+					    __u32 len, __u64 pid_tgid)
+{
+	struct kestrel_cpu_counters *counters = this_cpu_counters();
+
+	if (counters)
+		emit_register_record((struct pt_regs *)ctx[0], (long)ctx[1], type, len, pid_tgid,
+				     counters);
+	return 0;
 }
 
 /* Out of line so that the filter in kestrel_sys_exit needs no stack and no
@@ -115,9 +143,9 @@ static __noinline int capture_syscall(unsigned long long *ctx, __u64 id)
 		__u32 register_len = ev < KESTREL_N_SPECIFIC_EVENTS ? event_register_len[ev] : 0;
 
 		if (register_len)
-			emit_register_record(regs, ret, type, register_len, pid_tgid, counters);
+			emit_register_event(ctx, type, register_len, pid_tgid);
 		else
-			emit_specific(ctx, regs, ret, type, &settings, counters);
+			emit_specific(ctx, type, &settings);
 		return 0;
 	}
 	emit_generic(regs, ret, id, ia32, pid_tgid, counters);

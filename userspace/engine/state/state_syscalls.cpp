@@ -9,13 +9,22 @@
 
 namespace kestrel::engine {
 
-const std::vector<uint32_t>& StateSyscalls() {
+const std::vector<uint32_t>& ProcessIdentitySyscalls() {
   static const std::vector<uint32_t> ids = [] {
     std::vector<uint32_t> out;
     for (std::string_view name : {"clone", "clone3", "fork", "vfork", "execve", "execveat", "prctl",
                                   "exit", "exit_group"}) {
       if (std::optional<uint32_t> id = SyscallId(name)) out.push_back(*id);
     }
+    std::sort(out.begin(), out.end());
+    return out;
+  }();
+  return ids;
+}
+
+const std::vector<uint32_t>& StateSyscalls() {
+  static const std::vector<uint32_t> ids = [] {
+    std::vector<uint32_t> out = ProcessIdentitySyscalls();
     // Credentials, directories and descriptors: every event with an update.
     for (const EventInfo& event : AllEvents()) {
       if (StateUpdateFor(event.type) == nullptr) continue;

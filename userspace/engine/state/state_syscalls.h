@@ -9,10 +9,16 @@
 
 namespace kestrel::engine {
 
-// Ids of the clone family, the exec family, prctl, exit/exit_group
-// (selecting either is what makes PROCESS_EXIT records flow), and every
-// syscall whose event has a StateUpdate (credentials, cwd/root, caps,
-// session, descriptors), by increasing id.
+// Ids of the syscalls that create, rename and end threads: the clone
+// family, the exec family, prctl (PR_SET_NAME) and exit/exit_group
+// (selecting either is what makes PROCESS_EXIT records flow), by
+// increasing id. Enough to keep each thread's ids, comm, exe and lineage
+// current.
+const std::vector<uint32_t>& ProcessIdentitySyscalls();
+
+// ProcessIdentitySyscalls() and every syscall whose event has a
+// StateUpdate (credentials, cwd/root, caps, session, descriptors), by
+// increasing id.
 const std::vector<uint32_t>& StateSyscalls();
 
 }  // namespace kestrel::engine

@@ -133,6 +133,14 @@ int pman_init(const struct pman_options* opts, struct pman_handle** out);
 /* Opens the embedded BPF object. */
 int pman_open(struct pman_handle* h);
 
+/* Between pman_open and pman_load: pman_load also loads the fillers the
+ * syscalls marked in `interesting` (n entries, as pman_enforce_sc_set)
+ * need, in the same load as the dispatcher. A later pman_enforce_sc_set
+ * with those syscalls then finds them loaded, where loading them lazily
+ * would open the embedded object and parse the kernel's BTF a second time.
+ * It marks nothing interesting. Ignored with PMAN_OPT_LOAD_ALL_FILLERS. */
+int pman_preload_fillers(struct pman_handle* h, const uint8_t* interesting, size_t n);
+
 /* Creates the rings, loads the probe into the kernel and maps its shared
  * memory. On failure nothing the call created is left behind. The probe
  * starts with every syscall uninteresting and own_tgid set to the caller. */

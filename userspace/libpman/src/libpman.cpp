@@ -73,6 +73,10 @@ int pman_open(struct pman_handle* h) {
   return Call(h, [](Probe& p) { return p.Open(); });
 }
 
+int pman_preload_fillers(struct pman_handle* h, const uint8_t* interesting, size_t n) {
+  return Call(h, [&](Probe& p) { return p.PreloadFillers(interesting, n); });
+}
+
 int pman_load(struct pman_handle* h) {
   return Call(h, [](Probe& p) { return p.Load(); });
 }

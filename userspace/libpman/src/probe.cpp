@@ -151,10 +151,10 @@ absl::Status Probe::LoadObject() {
   bpf_map__set_max_entries(object_->scratch_maps(), layout_.n_cpus);
   // Lazily (the default), no filler now: each comes with the first syscall
   // that needs it (LoadFillersFor).
-  if (absl::Status s =
-          PrepareFillers(object_->object(), options_.flags & PMAN_OPT_LOAD_ALL_FILLERS
-                                                ? std::nullopt
-                                                : std::optional(std::vector<uint32_t>{}));
+  if (absl::Status s = PrepareFillers(object_->object(),
+                                      options_.flags & PMAN_OPT_LOAD_ALL_FILLERS
+                                          ? std::nullopt
+                                          : std::optional(FillerSlotsOfSyscalls(preload_ids_)));
       !s.ok()) {
     return s;
   }
@@ -171,6 +171,16 @@ absl::Status Probe::LoadObject() {
   VerifierStatsLogs logs(object_->object());
   if (const int err = object_->Load(); err != 0) return LoadError(-err);
   load_stats_ = logs.Collect();
+  return absl::OkStatus();
+}
+
+absl::Status Probe::PreloadFillers(const uint8_t* interesting, size_t n) {
+  if (loaded_) return absl::FailedPreconditionError("pman_preload_fillers after pman_load");
+  if ((interesting == nullptr && n != 0) || n > KESTREL_SYSCALL_TABLE_SIZE) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "pman_preload_fillers: %zu entries, the table has %d", n, KESTREL_SYSCALL_TABLE_SIZE));
+  }
+  preload_ids_ = SyscallIdsOf(interesting, n);
   return absl::OkStatus();
 }
 

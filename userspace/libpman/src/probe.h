@@ -35,6 +35,8 @@ class Probe {
   Probe& operator=(const Probe&) = delete;
 
   absl::Status Open();
+  // Before Load: the fillers of these syscalls load with the probe.
+  absl::Status PreloadFillers(const uint8_t* interesting, size_t n);
   absl::Status Load();
   absl::Status Attach();
   absl::Status Detach();
@@ -102,6 +104,7 @@ class Probe {
   int epoll_fd_ = -1;
   std::optional<SettingsControl> control_;  // over the control block once loaded
   std::unique_ptr<PinnedMaps> pins_;
+  std::vector<uint32_t> preload_ids_;           // syscalls whose fillers pman_load loads
   std::vector<ProgramLoadStats> load_stats_;    // what pman_load loaded
   std::vector<ProgramLoadStats> filler_stats_;  // fillers this handle loaded later
 };

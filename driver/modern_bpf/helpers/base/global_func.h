@@ -19,4 +19,8 @@
  * verifier's "arg:untrusted" tag; this machine's 6.18 has it). */
 #define KESTREL_ARG_UNTRUSTED __attribute__((btf_decl_tag("arg:untrusted")))
 
+/* The program's context (the verifier's "arg:ctx" tag): a global function
+ * taking it can read the tracepoint's arguments and tail-call. */
+#define KESTREL_ARG_CTX __attribute__((btf_decl_tag("arg:ctx")))
+
 #endif /* KESTREL_BPF_GLOBAL_FUNC_H */

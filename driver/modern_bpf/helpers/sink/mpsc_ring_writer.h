@@ -8,6 +8,7 @@
 #ifndef KESTREL_BPF_MPSC_RING_WRITER_H
 #define KESTREL_BPF_MPSC_RING_WRITER_H
 
+#include "../base/global_func.h"
 #include "../base/maps.h"
 #include "../base/settings_reader.h"
 
@@ -132,6 +133,54 @@ struct kestrel_mpsc_view {
 	__u64 consumer_seen;
 };
 
+/* One try of mpsc_claim: the position it tries from, and what the try
+ * leaves for the next one or for the caller. */
+struct kestrel_mpsc_try {
+	__u64 p;   /* in: the position to swap from; out: the current one */
+	__u64 end; /* out: the producer position after the record */
+	__u64 pad; /* out: bytes skipped to the next chunk before the record */
+	__u64 ts;  /* out: the record's timestamp */
+};
+
+#define KESTREL_MPSC_TRY_CLAIMED 0
+#define KESTREL_MPSC_TRY_FULL	 1
+#define KESTREL_MPSC_TRY_LOST	 2 /* another producer moved it: try again from t->p */
+
+/* A global function: the verifier checks one try once per program, where
+ * the tries unrolled in mpsc_claim's loop cost it about 7,000 instructions
+ * (each try's pad and consumer branches leave distinct states for every
+ * try after it). */
+KESTREL_GLOBAL_FUNC int mpsc_try_claim(struct kestrel_mpsc_head *head, __u64 need,
+				       struct kestrel_mpsc_view *view, struct kestrel_mpsc_try *t)
+{
+	const __u64 chunk = mpsc_chunk_bytes();
+	__u64 p, off, pad, end, seen;
+
+	if (!head || !view || !t)
+		return KESTREL_MPSC_TRY_FULL;
+	p = t->p;
+	off = p & (chunk - 1);
+	pad = off + need > chunk ? chunk - off : 0;
+	end = p + pad + need;
+	if (end - view->consumer_seen > mpsc_ring_bytes) {
+		view->consumer_seen = *(volatile __u64 *)&head->consumer;
+		/* The real position is at least the guess, so a guess already
+		 * too far ahead means full. A guess behind the consumer is
+		 * stale: the swap fails and corrects it. */
+		if (p >= view->consumer_seen && end - view->consumer_seen > mpsc_ring_bytes)
+			return KESTREL_MPSC_TRY_FULL;
+	}
+	t->ts = bpf_ktime_get_boot_ns();
+	seen = __sync_val_compare_and_swap(&head->producer, p, end);
+	if (seen != p) {
+		t->p = seen;
+		return KESTREL_MPSC_TRY_LOST;
+	}
+	t->end = end;
+	t->pad = pad;
+	return KESTREL_MPSC_TRY_CLAIMED;
+}
+
 /* Reserves `need` bytes (a KESTREL_MPSC_ROUND'ed record) that do not
  * straddle a chunk; returns their position and the record's timestamp, or
  * false when the ring is full or the record larger than a chunk.
@@ -150,36 +199,20 @@ struct kestrel_mpsc_view {
 static __always_inline bool mpsc_claim(struct kestrel_mpsc_head *head, __u64 need,
 				       struct kestrel_mpsc_view *view, __u64 *pos, __u64 *ts)
 {
-	const __u64 chunk = mpsc_chunk_bytes();
-	__u64 p = view->producer_seen, seen, off = 0, pad = 0, end = 0;
-	int i;
+	struct kestrel_mpsc_try t = {.p = view->producer_seen};
+	int i, r = KESTREL_MPSC_TRY_LOST;
 
-	if (need > chunk)
+	if (need > mpsc_chunk_bytes())
 		return false;
-	for (i = 0; i < KESTREL_MPSC_CLAIM_TRIES; i++) {
-		off = p & (chunk - 1);
-		pad = off + need > chunk ? chunk - off : 0;
-		end = p + pad + need;
-		if (end - view->consumer_seen > mpsc_ring_bytes) {
-			view->consumer_seen = *(volatile __u64 *)&head->consumer;
-			/* The real position is at least the guess, so a guess
-			 * already too far ahead means full. A guess behind the
-			 * consumer is stale: the swap fails and corrects it. */
-			if (p >= view->consumer_seen && end - view->consumer_seen > mpsc_ring_bytes)
-				return false;
-		}
-		*ts = bpf_ktime_get_boot_ns();
-		seen = __sync_val_compare_and_swap(&head->producer, p, end);
-		if (seen == p)
-			break;
-		p = seen;
-	}
-	if (i == KESTREL_MPSC_CLAIM_TRIES)
+	for (i = 0; i < KESTREL_MPSC_CLAIM_TRIES && r == KESTREL_MPSC_TRY_LOST; i++)
+		r = mpsc_try_claim(head, need, view, &t);
+	if (r != KESTREL_MPSC_TRY_CLAIMED)
 		return false;
-	view->producer_seen = end;
-	if (pad)
-		mpsc_write_pad(head, p, pad);
-	*pos = p + pad;
+	view->producer_seen = t.end;
+	if (t.pad)
+		mpsc_write_pad(head, t.p, t.pad);
+	*pos = t.p + t.pad;
+	*ts = t.ts;
 	return true;
 }
 
@@ -251,10 +284,16 @@ static __always_inline bool mpsc_claim_in_block(struct kestrel_mpsc_head *head, 
 }
 
 /* Where a record of `need` bytes goes: see mpsc_claim and
- * mpsc_claim_in_block. */
-static __always_inline bool mpsc_place(struct kestrel_mpsc_head *head, __u64 need,
-				       struct kestrel_mpsc_view *view, __u64 *pos, __u64 *ts)
+ * mpsc_claim_in_block. A global function: the verifier walks the lane and
+ * claim retry loops once per program instead of once per call site and
+ * per path leading to it (about 12,000 instructions each time; the
+ * dispatcher has five such sites). It returns only scalars, so the record
+ * pointer is derived from `pos` by the caller. */
+KESTREL_GLOBAL_FUNC int mpsc_place(struct kestrel_mpsc_head *head, __u64 need,
+				   struct kestrel_mpsc_view *view, __u64 *pos, __u64 *ts)
 {
+	if (!head || !view || !pos || !ts)
+		return 0;
 	if (mpsc_block_shift)
 		return mpsc_claim_in_block(head, need, view, pos, ts);
 	return mpsc_claim(head, need, view, pos, ts);
