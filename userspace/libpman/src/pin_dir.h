@@ -36,7 +36,8 @@ absl::StatusOr<int> OpenPinDirLock(const std::string& dir);
 class PinnedMaps {
  public:
   // Creates `dir` (its parent must be on a bpffs) and pins the three maps,
-  // and each of `probe_maps` (name, fd) under kPinProbeMaps.
+  // and each of `probe_maps` (name, fd) under kPinProbeMaps. Never a prog
+  // array: its programs would stay loaded as long as its pin, past a kill.
   // Refuses a directory that holds a running capture or anything else; the
   // pins of a capture whose programs are gone are replaced.
   static absl::StatusOr<std::unique_ptr<PinnedMaps>> Create(

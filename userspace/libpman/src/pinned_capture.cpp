@@ -12,6 +12,7 @@
 #include "absl/strings/str_format.h"
 #include "errno_status.h"
 #include "filler_loader.h"
+#include "live_prog_array.h"
 #include "pin_dir.h"
 #include "probe_object.h"
 
@@ -82,21 +83,21 @@ absl::Status PinnedCapture::MapControl(const std::string& dir) {
 
 absl::Status PinnedCapture::LoadFillersFor(const std::vector<uint32_t>& ids) {
   const std::string maps = absl::StrCat(dir_, "/", kPinProbeMaps);
-  // The probe's prog array, named as in driver/modern_bpf/helpers/base/maps.h.
-  const std::string prog_array_pin = absl::StrCat(maps, "/custom_fillers");
-  FillerLoadTarget target;
-  target.storage = storage_;
-  target.prog_array_fd = bpf_obj_get(prog_array_pin.c_str());
   // No probe maps pinned: a flight recorder, which loads every filler at
   // start (recorder_loader.cpp). Nothing to load.
-  if (target.prog_array_fd < 0 && errno == ENOENT && access(maps.c_str(), F_OK) != 0) {
-    return absl::OkStatus();
+  if (access(maps.c_str(), F_OK) != 0 && errno == ENOENT) return absl::OkStatus();
+  FillerLoadTarget target;
+  target.storage = storage_;
+  // The prog array, named as in driver/modern_bpf/helpers/base/maps.h, is
+  // not pinned (pin_dir.h): it is reached through the live probe.
+  absl::StatusOr<int> prog_array = OpenLiveProgArray(map_fd_, "custom_fillers");
+  if (!prog_array.ok()) {
+    return absl::Status(prog_array.status().code(),
+                        absl::StrCat("loading the fillers of newly enabled syscalls into the "
+                                     "capture pinned at ",
+                                     dir_, ": ", prog_array.status().message()));
   }
-  if (target.prog_array_fd < 0) {
-    return ErrnoStatus(errno, absl::StrFormat("opening the pin %s, needed to load the fillers of "
-                                              "newly enabled syscalls",
-                                              prog_array_pin));
-  }
+  target.prog_array_fd = *prog_array;
   target.map_fd = [&maps](const std::string& name) -> absl::StatusOr<int> {
     const std::string path = absl::StrCat(maps, "/", ProbeMapPinName(name));
     const int fd = bpf_obj_get(path.c_str());

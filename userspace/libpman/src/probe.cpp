@@ -434,11 +434,14 @@ absl::Status Probe::Pin(const char* dir) {
   if (absl::Status s = RequireLoaded("pman_pin"); !s.ok()) return s;
   if (pins_) return absl::FailedPreconditionError("the probe is already pinned");
   // Every map, so that a controller can load the fillers a syscall it
-  // enables needs (PinnedCapture).
+  // enables needs (PinnedCapture), except the prog array: a pinned one
+  // would keep its fillers loaded after a kill (PinnedMaps).
   std::vector<std::pair<std::string, int>> probe_maps;
   bpf_map* map;
   bpf_object__for_each_map(map, object_->object()) {
-    if (bpf_map__fd(map) >= 0) probe_maps.emplace_back(bpf_map__name(map), bpf_map__fd(map));
+    if (bpf_map__fd(map) >= 0 && bpf_map__type(map) != BPF_MAP_TYPE_PROG_ARRAY) {
+      probe_maps.emplace_back(bpf_map__name(map), bpf_map__fd(map));
+    }
   }
   absl::StatusOr<std::unique_ptr<PinnedMaps>> pins = PinnedMaps::Create(
       dir != nullptr ? dir : kDefaultPinDir, bpf_map__fd(object_->control_map()),
