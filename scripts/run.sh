@@ -16,7 +16,7 @@ echo "run.sh: configuring $build_dir (tests off)"
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DKESTREL_BUILD_TESTS=OFF >/dev/null
 echo "run.sh: building kestrel and what it links, nothing else (ninja counts [done/total] steps;" \
-  "a first build takes about 25 minutes on 2 cores)"
+  "a first build takes about 3 minutes on 2 cores)"
 cmake --build "$build_dir" -j "$(nproc)" --target kestrel
 echo "run.sh: starting kestrel run"
 exec "$build_dir/userspace/kestrel/kestrel" run "$@"

@@ -12,14 +12,16 @@
 # of its own; the command fails, with the table, when the whole run is past
 # KESTREL_TEST_LIMIT_MINUTES (default 60, well inside CI's 90, so a slow run
 # fails with its stage table instead of CI's timeout), or when any stage is
-# over its share with KESTREL_STAGE_BUDGET=enforce. The shares are
-# estimates until a fresh-clone run measures every stage; then enforce
-# them. KESTREL_STAGE_BUDGET_<stage>=N changes one share.
+# over its share with KESTREL_STAGE_BUDGET=enforce. The shares come from a
+# fresh-clone run's table with 15-40 % headroom; they are not enforced by
+# default because the VM's CPU changes between sessions, and a stage a
+# little over on a slower CPU is not a regression.
+# KESTREL_STAGE_BUDGET_<stage>=N changes one share.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 stages=(deps build race_check ctest asan tsan fuzz)
-declare -A share=([deps]=2 [build]=12 [race_check]=1 [ctest]=7 [asan]=6 [tsan]=2 [fuzz]=5)
+declare -A share=([deps]=2 [build]=8 [race_check]=1 [ctest]=6 [asan]=11 [tsan]=3 [fuzz]=4)
 declare -A seconds=()
 start_all=$SECONDS
 

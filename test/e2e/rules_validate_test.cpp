@@ -118,7 +118,8 @@ TEST_F(RulesValidateTest, MissingFileAndUsage) {
   CliResult r = RunKestrel({"rules", "validate", (dir_ / "none.yaml").string()});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.out,
-            (dir_ / "none.yaml").string() + ": error: cannot open the file\ninvalid: 1 error\n");
+            (dir_ / "none.yaml").string() +
+                ": error: cannot open the file: No such file or directory\ninvalid: 1 error\n");
   EXPECT_EQ(RunKestrel({"rules", "validate"}).exit_code, 2);
   EXPECT_EQ(RunKestrel({"rules"}).exit_code, 2);
   CliResult help = RunKestrel({"rules", "--help"});

@@ -8,7 +8,9 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
+#include <iterator>
 #include <regex>
 #include <string>
 #include <vector>
@@ -18,6 +20,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "kestrel_process.h"
+#include "pin_dir_guard.h"
 #include "run_triggers.h"
 
 namespace kestrel::e2e {
@@ -169,6 +172,84 @@ TEST(RunBlockedOutputsTest, StuckChannelsDropTheirOldestWhileCaptureAndTheOthers
   EXPECT_FALSE(absl::StrContains(before_newest,
                                  dir.File(absl::StrCat("mark-", kMarks - kQueue - 1, "-end\""))))
       << before_newest;
+}
+
+// The processes whose command line holds `mark`.
+int ProcessesWith(const std::string& mark) {
+  int n = 0;
+  for (const std::string& pid : DirEntries("/proc")) {
+    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in("/proc/" + pid + "/cmdline");
+    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+    if (absl::StrContains(cmdline, mark)) ++n;
+  }
+  return n;
+}
+
+// Issue 35: a kept-alive program whose shell started a child that never
+// reads held the pipe after the shell was killed, and SIGTERM left Kestrel
+// running. The program runs in a process group killed as a whole: the
+// stop takes under 2 s and leaves no process behind.
+TEST(RunBlockedOutputsTest, AProgramThatNeverReadsNeitherHoldsTheStopNorOutlivesIt) {
+  ASSERT_EQ(geteuid(), 0u) << "kestrel tests never skip: run as root";
+  RunTempDir dir;
+  const std::string rules = dir.File("rules.yaml");
+  WriteWhole(rules, OpenRule(dir.path()));
+  const std::string sleeper = "sleep 987.25";  // a mark no other process has
+  KestrelProcess run({"run", "-r", rules, "--no-pin", "-o", "program_output.enabled=true", "-o",
+                      "program_output.keep_alive=true", "-o",
+                      absl::StrCat("program_output.program='", sleeper, "; true'")});
+  ASSERT_TRUE(WaitUntilAlerting(run, dir));
+  // Enough to fill the pipe (64 KiB) and the channel's batch behind it.
+  constexpr int kMarks = 1500;
+  for (int i = 0; i < kMarks; ++i) {
+    const std::string mark = dir.File(absl::StrCat("mark-", i, "-end"));
+    OpenFile(mark);
+    if ((i + 1) % 100 == 0) {
+      ASSERT_TRUE(run.WaitForLine(mark, std::chrono::seconds(20)));
+    }
+  }
+  EXPECT_GE(ProcessesWith(sleeper), 1);  // the shell, and sleep
+  const auto stop_start = std::chrono::steady_clock::now();
+  run.Signal(SIGTERM);
+  const CliResult r = run.Wait(std::chrono::seconds(30));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_LT(std::chrono::steady_clock::now() - stop_start, std::chrono::seconds(2)) << r.err;
+  const ChannelCounts program = CountsOf(r.err, "program");
+  ASSERT_TRUE(program.found) << r.err;
+  // What the pipe took counts as sent; the rest failed at the kill or was
+  // dropped from the queue, every alert counted once.
+  EXPECT_EQ(program.sent + program.failed + program.dropped, AlertsTotal(r.err)) << r.err;
+  EXPECT_GT(program.failed + program.dropped, 0u) << r.err;
+  EXPECT_EQ(ProcessesWith(sleeper), 0);
+}
+
+// Without keep_alive each alert runs the program once; what its shell
+// leaves running in the background is killed with it.
+TEST(RunBlockedOutputsTest, AProgramRunPerAlertLeavesNoProcessBehind) {
+  ASSERT_EQ(geteuid(), 0u) << "kestrel tests never skip: run as root";
+  RunTempDir dir;
+  const std::string rules = dir.File("rules.yaml");
+  WriteWhole(rules, OpenRule(dir.path()));
+  const std::string sleeper = "sleep 986.25";
+  const std::string got = dir.File("program-got");
+  KestrelProcess run({"run", "-r", rules, "--no-pin", "-o", "program_output.enabled=true", "-o",
+                      absl::StrCat("program_output.program='cat >> ", got, "; ", sleeper, " &'")});
+  ASSERT_TRUE(WaitUntilAlerting(run, dir));
+  const std::string last = dir.File("mark-last-end");
+  for (int i = 0; i < 5; ++i) OpenFile(dir.File(absl::StrCat("mark-", i, "-end")));
+  OpenFile(last);
+  ASSERT_TRUE(run.WaitForLine(last, std::chrono::seconds(20)));
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (std::chrono::steady_clock::now() < deadline && CountLinesWith(ReadLines(got), last) == 0) {
+    usleep(20 * 1000);
+  }
+  ASSERT_EQ(CountLinesWith(ReadLines(got), last), 1u);
+  run.Signal(SIGINT);
+  const CliResult r = run.Wait();
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(ProcessesWith(sleeper), 0);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -94,6 +95,18 @@ TEST(RunSigkillTest, KilledAtRandomMomentsLeavesNothingAttachedAndTheNextStartRe
         std::chrono::steady_clock::now() - start);
   });
   ASSERT_TRUE(PathExists(pin.dir() + "/rings")) << "the first run never pinned";
+  // Commands against the pins the kill left say the capture is gone,
+  // instead of storing settings nothing reads.
+  for (std::vector<std::string> command :
+       {std::vector<std::string>{"settings", "set", "snaplen=100"},
+        std::vector<std::string>{"syscalls", "disable", "openat"}}) {
+    command.insert(command.end(), {"--pin-dir", pin.dir()});
+    const CliResult dead = RunKestrel(command);
+    EXPECT_EQ(dead.exit_code, 1) << command[0] << ": " << dead.err;
+    EXPECT_TRUE(
+        absl::StrContains(dead.err, absl::StrCat("the capture pinned at ", pin.dir(), " is gone")))
+        << command[0] << ": " << dead.err;
+  }
   std::mt19937 rng(21);  // fixed: a failure replays with the same moments
   std::uniform_int_distribution<int64_t> delay_ms(0, 2 * to_pin.count());
   for (int i = 1; i < 20; ++i) {

@@ -2,7 +2,9 @@
 // run` that the engine did not make (another process through the pinned
 // control block, or writing the map with the bpf() syscall as bpftool
 // does) raises one Critical internal alert naming it; with
-// --lock-settings every writer is refused and nothing changes.
+// --lock-settings every writer is refused and nothing changes. Issue 35:
+// the change is put back, with a second alert, unless the config allows
+// changes from outside.
 #include <bpf/bpf.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -27,7 +29,8 @@
 namespace kestrel::e2e {
 namespace {
 
-constexpr char kChanged[] = "Critical The probe was changed by another process: ";
+const std::string kChanged = "Critical The probe was changed by another process: ";
+const std::string kPutBack = "Critical The probe was put back as the rules need it: ";
 
 std::string TestPinDir() { return absl::StrCat("/sys/fs/bpf/kestrel-e2e-tamper-", getpid()); }
 
@@ -56,38 +59,61 @@ class RunTamperTest : public ::testing::Test {
   PinDirGuard pin_{TestPinDir()};
 };
 
-TEST_F(RunTamperTest, EachChangeByAnotherProcessRaisesOneAlertNamingIt) {
+TEST_F(RunTamperTest, EachChangeByAnotherProcessIsAlertedAndPutBack) {
   const std::string rules = dir_.File("rules.yaml");
   WriteWhole(rules, OpenRule(dir_.path()));
   KestrelProcess run({"run", "-r", rules, "--pin-dir", pin_.dir()});
   ASSERT_TRUE(WaitUntilAlerting(run, dir_));
 
+  // Each change: the alert naming it, then the one saying it was undone.
+  auto changed_and_put_back = [&](const std::string& change) {
+    EXPECT_TRUE(run.WaitForLine(kChanged + change, kAlertTimeout)) << change;
+    EXPECT_TRUE(run.WaitForLine(kPutBack + change, kAlertTimeout)) << change;
+  };
   EXPECT_EQ(RunKestrel({"settings", "set", "snaplen=4096", "--pin-dir", pin_.dir()}).exit_code, 0);
-  const std::optional<std::string> settings =
-      run.WaitForLine(absl::StrCat(kChanged, "snaplen 0 -> 4096"), kAlertTimeout);
+  changed_and_put_back("snaplen 0 -> 4096");
+  const CliResult snaplen = RunKestrel({"settings", "get", "snaplen", "--pin-dir", pin_.dir()});
+  EXPECT_EQ(snaplen.out, "snaplen=0\n") << snaplen.err;
   EXPECT_EQ(RunKestrel({"syscalls", "disable", "openat", "--pin-dir", pin_.dir()}).exit_code, 0);
-  const std::optional<std::string> syscalls =
-      run.WaitForLine(absl::StrCat(kChanged, "syscalls off: openat"), kAlertTimeout);
+  changed_and_put_back("syscalls off: openat");
+  // Not blind: the rule that needs openat fires again.
+  const std::string after = dir_.File("mark-after-put-back");
+  OpenFile(after);
+  EXPECT_TRUE(run.WaitForLine(after, kAlertTimeout));
   // getppid is not captured: the engine left it never dropped.
   EXPECT_EQ(RunKestrel({"syscalls", "drop-class", "always", "getppid", "--pin-dir", pin_.dir()})
                 .exit_code,
             0);
-  const std::optional<std::string> drop_class =
-      run.WaitForLine(absl::StrCat(kChanged, "drop class never -> always: getppid"), kAlertTimeout);
+  changed_and_put_back("drop class never -> always: getppid");
   ClearInterestingByMapWrite(pin_.dir(), SYS_close);
-  const std::optional<std::string> map_write =
-      run.WaitForLine(absl::StrCat(kChanged, "syscalls off: close"), kAlertTimeout);
+  changed_and_put_back("syscalls off: close");
   run.Signal(SIGINT);
   const CliResult r = run.Wait();
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(settings) << r.out << r.err;
-  EXPECT_TRUE(syscalls) << r.out << r.err;
-  EXPECT_TRUE(drop_class) << r.out << r.err;
-  EXPECT_TRUE(map_write) << r.out << r.err;
-  // One alert per change, and the stats count them.
-  EXPECT_EQ(CountLinesWith(run.lines(), kChanged), 4u) << r.out;
-  EXPECT_TRUE(absl::StrContains(r.err, "; probe changed by another process 4 times")) << r.err;
+  // One alert per change and one per repair, and the stats count them.
+  EXPECT_EQ(CountLinesWith(Lines(r.out), kChanged), 4u) << r.out;
+  EXPECT_EQ(CountLinesWith(Lines(r.out), kPutBack), 4u) << r.out;
+  EXPECT_TRUE(absl::StrContains(r.err, "; probe changed by another process 4 times, put back 4"))
+      << r.err;
   EXPECT_FALSE(PathExists(pin_.dir())) << "the pin outlived kestrel run";
+}
+
+TEST_F(RunTamperTest, AllowedOutsideChangesAreAlertedAndKept) {
+  const std::string rules = dir_.File("rules.yaml");
+  WriteWhole(rules, OpenRule(dir_.path()));
+  KestrelProcess run(
+      {"run", "-r", rules, "--pin-dir", pin_.dir(), "-o", "allow_outside_changes=true"});
+  ASSERT_TRUE(WaitUntilAlerting(run, dir_));
+  EXPECT_EQ(RunKestrel({"settings", "set", "snaplen=4096", "--pin-dir", pin_.dir()}).exit_code, 0);
+  EXPECT_TRUE(run.WaitForLine(absl::StrCat(kChanged, "snaplen 0 -> 4096"), kAlertTimeout));
+  const CliResult snaplen = RunKestrel({"settings", "get", "snaplen", "--pin-dir", pin_.dir()});
+  EXPECT_EQ(snaplen.out, "snaplen=4096\n") << snaplen.err;
+  run.Signal(SIGINT);
+  const CliResult r = run.Wait();
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(CountLinesWith(Lines(r.out), kPutBack), 0u) << r.out;
+  EXPECT_TRUE(absl::StrContains(r.err, "; probe changed by another process 1 times, put back 0"))
+      << r.err;
 }
 
 TEST_F(RunTamperTest, LockSettingsRefusesEveryWriterAndNothingChanges) {
@@ -123,7 +149,8 @@ TEST_F(RunTamperTest, LockSettingsRefusesEveryWriterAndNothingChanges) {
                                 "probe\n"))
       << r.err;
   EXPECT_EQ(CountLinesWith(run.lines(), kChanged), 0u) << r.out;
-  EXPECT_TRUE(absl::StrContains(r.err, "; probe changed by another process 0 times")) << r.err;
+  EXPECT_TRUE(absl::StrContains(r.err, "; probe changed by another process 0 times, put back 0"))
+      << r.err;
 }
 
 // The ids of the BPF links `pid` holds (its fdinfo says link_id).

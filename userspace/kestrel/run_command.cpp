@@ -6,6 +6,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -172,7 +173,8 @@ void PrintStatsLine(const RunPipeline& pipeline, pman_handle* handle, double rat
   }
   absl::StrAppend(&line, "; load shedding started ", shedder.counters().starts, " stopped ",
                   shedder.counters().stops, shedder.on() ? " (on)" : "",
-                  "; probe changed by another process ", tamper.changes_seen(), " times");
+                  "; probe changed by another process ", tamper.changes_seen(), " times, put back ",
+                  tamper.repairs());
   Say(line);
 }
 
@@ -239,7 +241,11 @@ void PlanLoadShedding(const RunSetup& setup, LoadShedder& shedder) {
   if (absl::Status s = shedder.Apply(std::move(plan)); !s.ok()) Say(std::string(s.message()));
 }
 
-void Reload(RunSetup& setup, pman_handle* handle, RunPipeline& pipeline, LoadShedder& shedder) {
+// Emits one alert: printed on stderr and sent to every channel.
+using EmitFn = std::function<void(const engine::alerts::Alert&)>;
+
+void Reload(RunSetup& setup, pman_handle* handle, RunPipeline& pipeline, LoadShedder& shedder,
+            TamperWatch& tamper, const EmitFn& emit) {
   std::vector<engine::rules::Diagnostic> diags;
   absl::StatusOr<std::unique_ptr<RunRules>> loaded =
       LoadRunRules(setup.rules_options, setup.fields, diags);
@@ -260,9 +266,17 @@ void Reload(RunSetup& setup, pman_handle* handle, RunPipeline& pipeline, LoadShe
       ChooseSyscalls(rules->syscalls, setup.config.base_syscalls.custom_set,
                      setup.config.base_syscalls.repair, warnings);
   const SyscallChange change = DiffSyscallSets(setup.syscalls, syscalls);
+  // The load took a while: what another process changed meanwhile is told
+  // (and put back) before the engine's own changes are made.
+  for (const engine::alerts::Alert& a : tamper.Check(WallClockNs())) emit(a);
+  OwnChange own;
+  own.syscalls = change.added;
+  own.syscalls.insert(own.syscalls.end(), change.removed.begin(), change.removed.end());
+  own.settings = own.drop_classes = own.omitted_params = true;
   if (absl::Status s = MarkSyscalls(handle, change.added, true); !s.ok()) {
     Say(absl::StrCat("reload failed, the current rules keep running: ", s.message()));
     MarkSyscalls(handle, change.added, false).IgnoreError();
+    tamper.ExpectOwn(own);
     return;
   }
   kestrel_capture_settings settings{};
@@ -292,6 +306,7 @@ void Reload(RunSetup& setup, pman_handle* handle, RunPipeline& pipeline, LoadShe
   setup.rules = rules;
   setup.syscalls = std::move(syscalls);
   PlanLoadShedding(setup, shedder);
+  tamper.ExpectOwn(own);
   Say(absl::StrCat("rules reloaded: ", DescribeRunRules(*rules), "; syscalls ",
                    DescribeChange(change), paths));
 }
@@ -330,7 +345,10 @@ int RunLive(RunSetup& setup, engine::alerts::AlertOutputs& outputs) {
   }
   // From here on every change to the probe is the engine's own, or raises
   // an alert.
-  TamperWatch tamper(handle.get());
+  // Put back unless settings are frozen (nothing can change them) or the
+  // operator lets other processes tune the probe.
+  TamperWatch tamper(handle.get(),
+                     !setup.options.lock_settings && !setup.config.allow_outside_changes);
   auto emit = [&](const engine::alerts::Alert& alert) {
     Say(alert.output);
     outputs.Emit(alert);
@@ -378,11 +396,10 @@ int RunLive(RunSetup& setup, engine::alerts::AlertOutputs& outputs) {
     }
     // Looked at right before each change of the engine's own, so a change
     // by another process is never taken for one.
-    if (std::optional<engine::alerts::Alert> changed = tamper.Check(WallClockNs())) emit(*changed);
+    for (const engine::alerts::Alert& a : tamper.Check(WallClockNs())) emit(a);
     if (g_reload || (watcher && watcher->Changed())) {
       g_reload = 0;
-      Reload(setup, handle.get(), pipeline, shedder);
-      tamper.Expect();
+      Reload(setup, handle.get(), pipeline, shedder, tamper, emit);
     }
     if (absl::StatusOr<std::optional<engine::alerts::Alert>> shed =
             shedder.Check(BootClockNs(), WallClockNs(), pipeline.counters().records);
@@ -414,7 +431,9 @@ int RunLive(RunSetup& setup, engine::alerts::AlertOutputs& outputs) {
   const bool settled = pman_detach_and_settle(handle.get()) == 0;
   while (const kestrel_record_header* header = next()) pipeline.Take(header);
   if (capture) capture->Close();
-  outputs.Close(std::chrono::seconds(5));
+  // Short enough that the whole shutdown stays within 2 s, whatever a
+  // channel does: what is still queued then is counted as dropped.
+  outputs.Close(std::chrono::seconds(1));
   PrintStatsLine(pipeline, handle.get(), -1, outputs, capture.get(), shedder, tamper);
   // Every record the probe attempted is accounted for: consumed here (the
   // whole ring was drained above) or dropped by cause.
@@ -456,6 +475,10 @@ int RunRun(const std::vector<std::string>& args) {
     return kExitUsage;
   }
   if (setup.options.dry_run) {
+    if (absl::Status s = engine::alerts::AlertOutputs::Check(OutputsOf(setup.config)); !s.ok()) {
+      Say(std::string(s.message()));
+      return kExitUsage;
+    }
     std::fputs(FormatSyscallSet(setup.syscalls).c_str(), stdout);
     Say(absl::StrCat(
         DescribeRunRules(*setup.rules), "; ", setup.syscalls.size(), " syscalls; ",

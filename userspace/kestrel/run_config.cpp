@@ -1,5 +1,6 @@
 #include "run_config.h"
 
+#include <cmath>
 #include <functional>
 #include <optional>
 
@@ -8,6 +9,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "cli_app.h"
+#include "engine/alerts/channels.h"
+#include "engine/rules/input_file.h"
 #include "yaml-cpp/yaml.h"
 
 namespace kestrel::cli {
@@ -20,8 +23,18 @@ struct Key {
   Setter set;
 };
 
+// "a list", "a mapping", "empty": what a node is, for a message.
+const char* KindOf(const YAML::Node& node) {
+  if (node.IsSequence()) return "a list";
+  if (node.IsMap()) return "a mapping";
+  if (node.IsNull()) return "empty";
+  return "a single value";
+}
+
 absl::Status Scalar(const YAML::Node& node, std::string& out) {
-  if (!node.IsScalar()) return absl::InvalidArgumentError("needs a single value");
+  if (!node.IsScalar()) {
+    return absl::InvalidArgumentError(absl::StrCat("needs a single value, not ", KindOf(node)));
+  }
   out = node.Scalar();
   return absl::OkStatus();
 }
@@ -44,8 +57,9 @@ absl::Status ParseBool(const YAML::Node& node, bool& out) {
 absl::Status ParseDouble(const YAML::Node& node, double& out) {
   std::string text;
   if (absl::Status s = Scalar(node, text); !s.ok()) return s;
-  if (!absl::SimpleAtod(text, &out) || out < 0) {
-    return absl::InvalidArgumentError(absl::StrCat(Quote(text), " is not a number >= 0"));
+  // SimpleAtod takes "nan" and "inf": neither is a rate or a time.
+  if (!absl::SimpleAtod(text, &out) || !std::isfinite(out) || out < 0) {
+    return absl::InvalidArgumentError(absl::StrCat(Quote(text), " is not a finite number >= 0"));
   }
   return absl::OkStatus();
 }
@@ -171,6 +185,7 @@ const std::vector<Key>& Keys() {
        [](const YAML::Node& n, RunConfig& c) {
          return ParseBounded(n, 1, 3600 * 1000, c.output_timeout_ms);
        }},
+      KESTREL_BOOL_KEY("allow_outside_changes", c.allow_outside_changes),
       KESTREL_BOOL_KEY("capture.enabled", c.capture.enabled),
       KESTREL_STRING_KEY("capture.path_prefix", c.capture.path_prefix),
       {"capture.mode",
@@ -276,6 +291,12 @@ absl::Status ApplyMapping(const std::string& path, const YAML::Node& map, const 
       }
       continue;
     }
+    if (IsSection(name)) {
+      // `file_output: true`: a known section given the wrong type.
+      return absl::InvalidArgumentError(absl::StrCat(Where(path, entry.first.Mark()), ": ", name,
+                                                     ": needs a mapping of keys (", name,
+                                                     "...), not ", KindOf(entry.second)));
+    }
     warnings.push_back(
         absl::StrCat(Where(path, entry.first.Mark()), ": unknown key ", Quote(name), " ignored"));
   }
@@ -311,11 +332,13 @@ absl::Status ApplyDocument(const std::string& path, const YAML::Node& root, RunC
 
 absl::Status LoadRunConfigFile(const std::string& path, RunConfig& config,
                                std::vector<std::string>& warnings) {
+  absl::StatusOr<std::string> text = engine::rules::ReadInputFile(path);
+  if (!text.ok()) {
+    return absl::Status(text.status().code(), absl::StrCat(path, ": ", text.status().message()));
+  }
   YAML::Node root;
   try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::BadFile&) {
-    return absl::NotFoundError(absl::StrCat(path, ": cannot be read"));
+    root = YAML::Load(*text);
   } catch (const YAML::Exception& e) {
     return absl::InvalidArgumentError(absl::StrCat(Where(path, e.mark), ": ", e.msg));
   }
@@ -334,6 +357,9 @@ absl::Status LoadRunConfigText(std::string_view yaml, const std::string& path, R
 }
 
 absl::Status CheckRunConfig(const RunConfig& config) {
+  if (config.http_output.enabled) {
+    if (absl::Status s = engine::alerts::CheckHttpUrl(config.http_output.url); !s.ok()) return s;
+  }
   const LoadSheddingConfig& shed = config.load_shedding;
   if (shed.stop_fill >= shed.start_fill) {
     return absl::InvalidArgumentError(absl::StrCat("load_shedding.stop_fill (", shed.stop_fill,

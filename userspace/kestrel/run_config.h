@@ -85,6 +85,9 @@ struct RunConfig {
   // falco_libs.thread_table_size: past it, exited threads are evicted
   // first, then live ones (counted in the stats line).
   uint64_t thread_table_size = 65536;
+  // allow_outside_changes: another process may tune the running probe; by
+  // default such a change is alerted on and put back.
+  bool allow_outside_changes = false;
   RunCaptureConfig capture;
   LoadSheddingConfig load_shedding;
 };

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 
 namespace kestrel::cli {
 namespace {
@@ -62,6 +63,16 @@ absl::StatusOr<std::unique_ptr<RunRules>> LoadRunRules(
   }
   if (output_errors) {
     return absl::InvalidArgumentError("a rule's output names a field Kestrel does not have");
+  }
+  if (loaded->evaluated == 0) {
+    // A monitor with nothing to evaluate raises nothing, ever: say it.
+    const std::string where = absl::StrJoin(options.paths, ", ");
+    const char* why = "no rule is evaluated: the monitor would raise no alert";
+    if (options.strict) {
+      diags.push_back({engine::rules::Diagnostic::Severity::kError, where, 0, 0, "", why});
+      return absl::InvalidArgumentError(why);
+    }
+    diags.push_back({engine::rules::Diagnostic::Severity::kWarning, where, 0, 0, "", why});
   }
   return loaded;
 }

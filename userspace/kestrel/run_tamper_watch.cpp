@@ -101,22 +101,78 @@ std::vector<std::string> DescribeTuningChanges(const ProbeTuning& was, const Pro
 
 void TamperWatch::Expect() { expected_ = ProbeTuning::Read(handle_); }
 
-std::optional<engine::alerts::Alert> TamperWatch::Check(uint64_t wall_ns) {
-  if (!expected_ || !now_.ReadFrom(handle_) || now_.SameAs(*expected_)) return std::nullopt;
-  const std::vector<std::string> changes = DescribeTuningChanges(*expected_, now_);
-  std::swap(*expected_, now_);
-  if (changes.empty()) return std::nullopt;
-  ++changes_seen_;
-  const std::string text = absl::StrJoin(changes, "; ");
+void TamperWatch::ExpectOwn(const OwnChange& own) {
+  if (!expected_ || !now_.ReadFrom(handle_)) return Expect();
+  for (uint32_t id : own.syscalls) {
+    if (id < now_.interesting.size()) expected_->interesting[id] = now_.interesting[id];
+  }
+  if (own.settings) expected_->settings = now_.settings;
+  if (own.drop_classes) expected_->drop_classes = now_.drop_classes;
+  if (own.omitted_params) expected_->omitted_params = now_.omitted_params;
+}
+
+bool TamperWatch::PutBack() {
+  const ProbeTuning& want = *expected_;
+  if (std::memcmp(&now_.settings, &want.settings, sizeof want.settings) != 0) {
+    pman_update_capture_settings(handle_, &want.settings);
+  }
+  for (uint32_t id = 0; id < want.interesting.size(); ++id) {
+    if (now_.interesting[id] != want.interesting[id]) {
+      pman_mark_single_64bit_syscall(handle_, id, want.interesting[id] != 0);
+    }
+    if (now_.drop_classes[id] != want.drop_classes[id]) {
+      pman_set_syscall_drop_class(handle_, id, want.drop_classes[id]);
+    }
+  }
+  if (now_.omitted_params != want.omitted_params) {
+    pman_set_omitted_params(handle_, want.omitted_params);
+  }
+  return now_.ReadFrom(handle_) && now_.SameAs(want);
+}
+
+namespace {
+
+engine::alerts::Alert InternalAlert(uint64_t wall_ns, std::string output, const std::string& text) {
   engine::alerts::Alert alert;
   alert.time_ns = wall_ns;
   alert.rule = kTamperRule;
   alert.priority = engine::rules::Priority::kCritical;
   alert.source = "internal";
   alert.hostname = engine::alerts::LocalHostname();
-  alert.output = absl::StrCat("The probe was changed by another process: ", text);
+  alert.output = std::move(output);
   alert.output_fields.push_back({"probe.changes", text, engine::alerts::FieldJsonKind::kString});
   return alert;
+}
+
+}  // namespace
+
+std::vector<engine::alerts::Alert> TamperWatch::Check(uint64_t wall_ns) {
+  if (!expected_ || !now_.ReadFrom(handle_) || now_.SameAs(*expected_)) return {};
+  const std::vector<std::string> changes = DescribeTuningChanges(*expected_, now_);
+  if (changes.empty()) {
+    std::swap(*expected_, now_);
+    return {};
+  }
+  ++changes_seen_;
+  const std::string text = absl::StrJoin(changes, "; ");
+  std::vector<engine::alerts::Alert> alerts;
+  alerts.push_back(InternalAlert(
+      wall_ns, absl::StrCat("The probe was changed by another process: ", text), text));
+  if (!repair_) {
+    std::swap(*expected_, now_);
+    return alerts;
+  }
+  if (PutBack()) {
+    ++repairs_;
+    alerts.push_back(InternalAlert(
+        wall_ns, absl::StrCat("The probe was put back as the rules need it: ", text), text));
+  } else {
+    // Kept as it is now, so the next change is told apart from this one.
+    std::swap(*expected_, now_);
+    alerts.push_back(InternalAlert(
+        wall_ns, absl::StrCat("The probe could not be put back; it stays changed: ", text), text));
+  }
+  return alerts;
 }
 
 }  // namespace kestrel::cli

@@ -45,29 +45,52 @@ std::string OmittedParamsText(uint32_t omitted);
 // nothing did.
 std::vector<std::string> DescribeTuningChanges(const ProbeTuning& was, const ProbeTuning& now);
 
+// What a change of the engine's own touched, so that only that is taken
+// from the probe afterwards: anything else that changed meanwhile (another
+// process, during a reload) is still a change to alert on.
+struct OwnChange {
+  std::vector<uint32_t> syscalls;  // ids whose interesting flag it set
+  bool settings = false;
+  bool drop_classes = false;
+  bool omitted_params = false;
+};
+
 class TamperWatch {
  public:
-  // `handle` must outlive the watch.
-  explicit TamperWatch(pman_handle* handle) : handle_(handle) { Expect(); }
+  // `handle` must outlive the watch. With `repair`, a change from outside
+  // is put back; without (--lock-settings, or outside changes allowed in
+  // the config), it is only reported and kept.
+  TamperWatch(pman_handle* handle, bool repair) : handle_(handle), repair_(repair) { Expect(); }
 
   // The probe as it is now is what the engine wants: called after each
   // change the engine makes itself.
   void Expect();
+  // Takes from the probe only what `own` touched.
+  void ExpectOwn(const OwnChange& own);
 
-  // When the probe differs from what was expected, returns the internal
-  // alert naming the change (its time `wall_ns`, ns since the epoch), and
-  // expects the changed state from then on: one change, one alert.
-  std::optional<engine::alerts::Alert> Check(uint64_t wall_ns);
+  // When the probe differs from what was expected: the internal alert
+  // naming the change (its time `wall_ns`, ns since the epoch), then,
+  // with repair, the probe put back and a second alert saying so;
+  // without, the changed state expected from then on. One change, one
+  // alert (two when put back).
+  std::vector<engine::alerts::Alert> Check(uint64_t wall_ns);
 
   uint64_t changes_seen() const { return changes_seen_; }
+  uint64_t repairs() const { return repairs_; }
 
  private:
+  // Writes what differs between the probe (`now_`) and `expected_` back;
+  // true when the probe then reads as expected.
+  bool PutBack();
+
   pman_handle* handle_;
+  bool repair_;
   std::optional<ProbeTuning> expected_;
   // Checked once per consumer batch: read into the same buffers each time,
   // and described only when something differs.
   ProbeTuning now_;
   uint64_t changes_seen_ = 0;
+  uint64_t repairs_ = 0;
 };
 
 // The internal alerts' rule name.

@@ -132,7 +132,8 @@ TEST_F(RunConfigTest, AMissingFileIsAnError) {
   RunConfig c;
   std::vector<std::string> warnings;
   absl::Status s = LoadRunConfigFile("/nonexistent/kestrel.yaml", c, warnings);
-  EXPECT_EQ(s.message(), "/nonexistent/kestrel.yaml: cannot be read");
+  EXPECT_EQ(s.message(),
+            "/nonexistent/kestrel.yaml: cannot open the file: No such file or directory");
 }
 
 TEST(RunOverrideTest, OverridesSetKeysWithYamlValues) {
@@ -160,7 +161,34 @@ TEST(RunOverrideTest, UnknownKeysAndBadValuesAreErrors) {
   EXPECT_EQ(ApplyRunOverride("rule_matching=some", c).message(),
             "-o rule_matching: \"some\" is not first or all");
   EXPECT_EQ(ApplyRunOverride("outputs.rate=-1", c).message(),
-            "-o outputs.rate: \"-1\" is not a number >= 0");
+            "-o outputs.rate: \"-1\" is not a finite number >= 0");
+  // Issue 35: `max_burst=nan` switched rate limiting off.
+  EXPECT_EQ(ApplyRunOverride("outputs.max_burst=nan", c).message(),
+            "-o outputs.max_burst: \"nan\" is not a finite number >= 0");
+  EXPECT_EQ(ApplyRunOverride("outputs.rate=inf", c).message(),
+            "-o outputs.rate: \"inf\" is not a finite number >= 0");
+  EXPECT_EQ(ApplyRunOverride("priority=[error]", c).message(),
+            "-o priority: needs a single value, not a list");
+}
+
+TEST(RunCheckTest, OnlyHttpUrlsArePostedTo) {
+  RunConfig c;
+  ASSERT_TRUE(ApplyRunOverride("http_output.enabled=true", c).ok());
+  ASSERT_TRUE(ApplyRunOverride("http_output.url=file:///etc/passwd", c).ok());
+  EXPECT_EQ(CheckRunConfig(c).message(),
+            "http output: \"file:///etc/passwd\" is not an http:// or https:// URL");
+  ASSERT_TRUE(ApplyRunOverride("http_output.url=HTTPS://sidekick:2801/", c).ok());
+  EXPECT_TRUE(CheckRunConfig(c).ok());
+}
+
+TEST_F(RunConfigTest, ASectionGivenAValueIsAWrongTypeNotAnUnknownKey) {
+  RunConfig c;
+  std::vector<std::string> warnings;
+  absl::Status s = LoadRunConfigFile(Write("file_output: true\n"), c, warnings);
+  EXPECT_EQ(s.message(), path_ +
+                             ":1:1: file_output: needs a mapping of keys (file_output...), "
+                             "not a single value");
+  EXPECT_TRUE(warnings.empty());
 }
 
 TEST_F(RunConfigTest, CaptureKeysAreFalcosPlusTheWindow) {

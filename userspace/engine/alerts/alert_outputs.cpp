@@ -1,5 +1,10 @@
 #include "engine/alerts/alert_outputs.h"
 
+#include <string.h>
+#include <unistd.h>
+
+#include <cerrno>
+
 #include "absl/strings/str_cat.h"
 #include "engine/alerts/channel_worker.h"
 #include "engine/alerts/channels.h"
@@ -13,7 +18,36 @@ uint64_t SteadyNs() {
                                    .count());
 }
 
+// Whether `path` could be opened for appending, created if missing.
+absl::Status CheckAppendable(const std::string& path) {
+  if (path.empty()) return absl::InvalidArgumentError("file output: no filename");
+  if (access(path.c_str(), F_OK) == 0) {
+    if (access(path.c_str(), W_OK) == 0) return absl::OkStatus();
+  } else {
+    const size_t slash = path.find_last_of('/');
+    const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash + 1);
+    if (access(dir.c_str(), W_OK | X_OK) == 0) return absl::OkStatus();
+  }
+  const int err = errno;
+  return absl::InvalidArgumentError(
+      absl::StrCat("file output: cannot open ", path, ": ", strerror(err)));
+}
+
 }  // namespace
+
+absl::Status AlertOutputs::Check(const OutputsConfig& config) {
+  if (config.file.enabled) {
+    if (absl::Status s = CheckAppendable(config.file.filename); !s.ok()) return s;
+  }
+  if (config.program.enabled && config.program.program.empty()) {
+    return absl::InvalidArgumentError("program output: no program");
+  }
+  if (config.program.enabled && access("/bin/sh", X_OK) != 0) {
+    return absl::InvalidArgumentError("program output: /bin/sh cannot be run");
+  }
+  if (config.http.enabled) return CheckHttpUrl(config.http.url);
+  return absl::OkStatus();
+}
 
 AlertOutputs::AlertOutputs(const OutputsConfig& config)
     : config_(config), limiter_(config.rate_limit) {

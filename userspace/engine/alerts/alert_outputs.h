@@ -55,6 +55,9 @@ class AlertOutputs {
   // Opens every enabled channel (the file, syslog, the first program, a
   // curl handle) and starts its thread; an error names the channel.
   static absl::StatusOr<std::unique_ptr<AlertOutputs>> Start(const OutputsConfig& config);
+  // What Start would refuse, found with nothing opened, created or run:
+  // for a dry run.
+  static absl::Status Check(const OutputsConfig& config);
   ~AlertOutputs();  // Close with no wait, if not closed yet
 
   AlertOutputs(const AlertOutputs&) = delete;

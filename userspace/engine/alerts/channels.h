@@ -29,6 +29,10 @@ std::unique_ptr<AlertChannel> MakeSyslogChannel();
 absl::StatusOr<std::unique_ptr<AlertChannel>> MakeProgramChannel(const std::string& program,
                                                                  bool keep_alive);
 
+// OK for an http:// or https:// URL: libcurl would also read file:// or
+// talk to other protocols, which an alert has no business with.
+absl::Status CheckHttpUrl(const std::string& url);
+
 // The JSON form POSTed to `url` (Content-Type: application/json); a
 // transport error or an HTTP status of 400 or more is a failure.
 absl::StatusOr<std::unique_ptr<AlertChannel>> MakeHttpChannel(const std::string& url,

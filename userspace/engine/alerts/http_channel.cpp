@@ -3,6 +3,8 @@
 #include <atomic>
 #include <mutex>
 
+#include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "engine/alerts/channels.h"
 
@@ -49,10 +51,18 @@ class HttpChannel : public AlertChannel {
 
 }  // namespace
 
+absl::Status CheckHttpUrl(const std::string& url) {
+  const std::string lower = absl::AsciiStrToLower(url.substr(0, 8));
+  if (lower.starts_with("http://") || lower.starts_with("https://")) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat("http output: \"", absl::CHexEscape(url),
+                                                 "\" is not an http:// or https:// URL"));
+}
+
 absl::StatusOr<std::unique_ptr<AlertChannel>> MakeHttpChannel(const std::string& url,
                                                               std::chrono::milliseconds timeout) {
   if (url.empty()) return absl::InvalidArgumentError("http output: no url");
   static std::once_flag global_init;
+  if (absl::Status s = CheckHttpUrl(url); !s.ok()) return s;
   std::call_once(global_init, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
   CURL* curl = curl_easy_init();
   if (!curl) return absl::InternalError("http output: cannot create a curl handle");
@@ -61,6 +71,9 @@ absl::StatusOr<std::unique_ptr<AlertChannel>> MakeHttpChannel(const std::string&
   headers = curl_slist_append(headers, "Expect:");
   auto channel = std::make_unique<HttpChannel>(curl, headers);
   curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
+  // Redirects too: a server must not send the post to file:// or gopher://.
+  curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+  curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
   curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
   curl_easy_setopt(curl, CURLOPT_USERAGENT, "kestrel");
   curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(timeout.count()));

@@ -50,7 +50,12 @@ class ProgramChannel : public AlertChannel {
     sigemptyset(&pipe_default);
     sigaddset(&pipe_default, SIGPIPE);
     posix_spawnattr_setsigdefault(&attr, &pipe_default);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    // A process group of its own: what the shell starts (a program that
+    // never reads, a pipeline, something in the background) holds the pipe
+    // too, and is killed with the shell, never left behind.
+    posix_spawnattr_setpgroup(&attr, 0);
+    posix_spawnattr_setflags(
+        &attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
     const char* argv[] = {"sh", "-c", program_.c_str(), nullptr};
     pid_t pid = -1;
     const int err =
@@ -80,7 +85,8 @@ class ProgramChannel : public AlertChannel {
   void Abort() override {
     aborted_.store(true);
     const pid_t pid = pid_.load();
-    if (pid > 0) kill(pid, SIGKILL);
+    // The group: a write blocked on a grandchild that never reads returns.
+    if (pid > 0) kill(-pid, SIGKILL);
   }
 
  private:
@@ -110,22 +116,24 @@ class ProgramChannel : public AlertChannel {
     return s;
   }
 
-  // Closes the program's stdin and waits for it to exit.
+  // Closes the program's stdin, waits for the shell to exit, then kills
+  // whatever it left in its group.
   void Finish() {
     if (fd_ >= 0) close(fd_);
     fd_ = -1;
     const pid_t pid = pid_.load();
     if (pid <= 0) return;
     const auto deadline = std::chrono::steady_clock::now() + kExitGrace;
-    int status = 0;
-    while (waitpid(pid, &status, WNOHANG) == 0) {
-      if (std::chrono::steady_clock::now() >= deadline) {
-        kill(pid, SIGKILL);
-        waitpid(pid, &status, 0);
-        break;
-      }
+    siginfo_t info{};
+    // WNOWAIT: the shell stays a zombie, so its pid (the group's id) cannot
+    // be reused before the group is killed.
+    while (waitid(P_PID, pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == 0) {
+      if (std::chrono::steady_clock::now() >= deadline) break;
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
+    kill(-pid, SIGKILL);
+    int status = 0;
+    waitpid(pid, &status, 0);
     pid_.store(-1);
   }
 

@@ -55,6 +55,20 @@ absl::Status TooLarge(absl::string_view what, size_t limit) {
                                                  " terms (macros or lists that name each other)"));
 }
 
+// The names of the macros `e` names, in order (the parser bounds its depth).
+void CollectMacroRefs(const Expr& e, std::vector<std::string>& out) {
+  if (const auto* m = std::get_if<filter::MacroRef>(&e.node)) {
+    out.push_back(m->name);
+  } else if (const auto* n = std::get_if<filter::Not>(&e.node)) {
+    CollectMacroRefs(*n->operand, out);
+  } else if (!std::holds_alternative<filter::Comparison>(e.node)) {
+    const std::vector<ExprPtr>& operands = std::holds_alternative<filter::And>(e.node)
+                                               ? std::get<filter::And>(e.node).operands
+                                               : std::get<filter::Or>(e.node).operands;
+    for (const ExprPtr& operand : operands) CollectMacroRefs(*operand, out);
+  }
+}
+
 }  // namespace
 
 ConditionBuilder::ConditionBuilder(Definitions& defs) : defs_(defs) {
@@ -67,6 +81,7 @@ ConditionBuilder::ConditionBuilder(Definitions& defs) : defs_(defs) {
       continue;
     }
     macro.parsed = *std::move(parsed);
+    CollectMacroRefs(*macro.parsed, macro.refs);
   }
 }
 
@@ -76,6 +91,10 @@ absl::Status ConditionBuilder::ListItems(const std::string& name, std::vector<st
     stack.push_back(name);
     return absl::InvalidArgumentError(
         absl::StrCat("list '", name, "' contains itself: ", absl::StrJoin(stack, " -> ")));
+  }
+  if (stack.size() >= kMaxExpandedDepth) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "list '", stack.front(), "' nests lists deeper than ", kMaxExpandedDepth, " levels"));
   }
   const ListDef& list = defs_.lists[defs_.list_index.at(name)];
   stack.push_back(name);
@@ -125,45 +144,109 @@ absl::Status ConditionBuilder::ExpandOperand(filter::Operand& operand) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<const ConditionBuilder::Macro*> ConditionBuilder::ExpandMacro(
-    const std::string& name, std::vector<std::string>& stack) {
-  auto it = macros_.find(name);
-  if (it == macros_.end()) {
-    return absl::InvalidArgumentError(absl::StrCat("macro '", name, "' is not defined"));
+// Terms and depth of `e` once substituted, the macros it names measured.
+// List items are counted when substituted (Substitute), not here.
+void ConditionBuilder::Size(const Expr& e, size_t& terms, size_t& depth) const {
+  if (const auto* m = std::get_if<filter::MacroRef>(&e.node)) {
+    const Macro& macro = macros_.at(m->name);
+    terms = std::min(terms + macro.terms, kMaxConditionTerms + 1);
+    depth = macro.depth;
+    return;
   }
-  Macro& m = it->second;
-  if (m.expanded) return &m;
-  if (!m.parsed) {
-    return absl::InvalidArgumentError(absl::StrCat("macro '", name, "' does not parse"));
+  ++terms;
+  depth = 1;
+  if (const auto* n = std::get_if<filter::Not>(&e.node)) {
+    size_t below = 0;
+    Size(*n->operand, terms, below);
+    depth += below;
+  } else if (!std::holds_alternative<filter::Comparison>(e.node)) {
+    const std::vector<ExprPtr>& operands = std::holds_alternative<filter::And>(e.node)
+                                               ? std::get<filter::And>(e.node).operands
+                                               : std::get<filter::Or>(e.node).operands;
+    size_t deepest = 0;
+    for (const ExprPtr& operand : operands) {
+      size_t below = 0;
+      Size(*operand, terms, below);
+      deepest = std::max(deepest, below);
+    }
+    depth += deepest;
   }
-  if (m.expanding) {
-    stack.push_back(name);
-    return absl::InvalidArgumentError(
-        absl::StrCat("macro '", name, "' uses itself: ", absl::StrJoin(stack, " -> ")));
-  }
-  m.expanding = true;
-  stack.push_back(name);
-  ExprPtr copy = filter::Clone(*m.parsed);
-  size_t terms = 0;
-  absl::Status s = Substitute(*copy, stack, terms);
-  stack.pop_back();
-  m.expanding = false;
-  if (!s.ok()) return s;
-  m.expanded = std::move(copy);
-  m.terms = terms;
-  return &m;
 }
 
-absl::Status ConditionBuilder::Substitute(Expr& e, std::vector<std::string>& stack, size_t& terms) {
+// Depth first over the macros `name` reaches, with a stack of its own: a
+// chain of 15,000 macros must not take 15,000 frames. Each macro is measured
+// once, its result (or its error) kept, so the work is linear in the file.
+absl::StatusOr<const ConditionBuilder::Macro*> ConditionBuilder::Measure(const std::string& name) {
+  struct Frame {
+    Macro* macro;
+    std::string name;
+    size_t next_ref = 0;
+  };
+  std::vector<Frame> path;
+  absl::Status failed;
+  // Pushes `n`, or says why it cannot be: measured already, failed, or a cycle.
+  auto enter = [&](const std::string& n) -> absl::Status {
+    auto it = macros_.find(n);
+    if (it == macros_.end()) {
+      return absl::InvalidArgumentError(absl::StrCat("macro '", n, "' is not defined"));
+    }
+    Macro& m = it->second;
+    if (m.state == Macro::kMeasured) return m.error;
+    if (!m.parsed)
+      return absl::InvalidArgumentError(absl::StrCat("macro '", n, "' does not parse"));
+    if (m.state == Macro::kMeasuring) {
+      std::vector<std::string> cycle;
+      for (const Frame& f : path) cycle.push_back(f.name);
+      cycle.push_back(n);
+      return absl::InvalidArgumentError(
+          absl::StrCat("macro '", n, "' uses itself: ", absl::StrJoin(cycle, " -> ")));
+    }
+    m.state = Macro::kMeasuring;
+    path.push_back({&m, n});
+    return absl::OkStatus();
+  };
+  failed = enter(name);
+  while (failed.ok() && !path.empty()) {
+    Frame& top = path.back();
+    if (top.next_ref < top.macro->refs.size()) {
+      failed = enter(top.macro->refs[top.next_ref++]);
+      continue;
+    }
+    Macro& m = *top.macro;
+    size_t terms = 0;
+    size_t depth = 0;
+    Size(*m.parsed, terms, depth);
+    m.terms = terms;
+    m.depth = depth + 1;  // the macro itself is a level: chains of names count
+    m.state = Macro::kMeasured;
+    if (m.depth > kMaxExpandedDepth) {
+      m.error = absl::InvalidArgumentError(
+          absl::StrCat("macro '", top.name, "' nests deeper than ", kMaxExpandedDepth,
+                       " levels (macros in macros and operators in operators)"));
+      failed = m.error;
+    }
+    path.pop_back();
+  }
+  // Every macro still on the path depends on the failure: it is theirs too.
+  for (Frame& f : path) {
+    f.macro->state = Macro::kMeasured;
+    f.macro->error = failed;
+  }
+  if (!failed.ok()) return failed;
+  return &macros_.at(name);
+}
+
+absl::Status ConditionBuilder::Substitute(Expr& e, size_t& terms) {
   if (auto* m = std::get_if<filter::MacroRef>(&e.node)) {
-    absl::StatusOr<const Macro*> macro = ExpandMacro(m->name, stack);
+    absl::StatusOr<const Macro*> macro = Measure(m->name);
     if (!macro.ok()) return macro.status();
     // Checked before the copy is made: the copy is what would not fit.
-    terms += (*macro)->terms;
-    if (terms > kMaxConditionTerms) {
+    if (terms + (*macro)->terms > kMaxConditionTerms) {
       return TooLarge(absl::StrCat("macro '", m->name, "'"), kMaxConditionTerms);
     }
-    ExprPtr copy = filter::Clone(*(*macro)->expanded);
+    // Measured, so the recursion below is at most kMaxExpandedDepth deep.
+    ExprPtr copy = filter::Clone(*(*macro)->parsed);
+    if (absl::Status s = Substitute(*copy, terms); !s.ok()) return s;
     e.node = std::move(copy->node);
     return absl::OkStatus();
   }
@@ -174,13 +257,13 @@ absl::Status ConditionBuilder::Substitute(Expr& e, std::vector<std::string>& sta
       terms += items->size();
     }
   } else if (auto* n = std::get_if<filter::Not>(&e.node)) {
-    return Substitute(*n->operand, stack, terms);
+    return Substitute(*n->operand, terms);
   } else {
     std::vector<ExprPtr>& operands = std::holds_alternative<filter::And>(e.node)
                                          ? std::get<filter::And>(e.node).operands
                                          : std::get<filter::Or>(e.node).operands;
     for (ExprPtr& operand : operands) {
-      if (absl::Status s = Substitute(*operand, stack, terms); !s.ok()) return s;
+      if (absl::Status s = Substitute(*operand, terms); !s.ok()) return s;
     }
   }
   if (terms > kMaxConditionTerms) return TooLarge("the condition", kMaxConditionTerms);
@@ -248,9 +331,8 @@ ExprPtr ConditionBuilder::Build(const RuleDef& rule) {
     return nullptr;
   }
   ExprPtr cond = *std::move(parsed);
-  std::vector<std::string> stack;
   size_t terms = 0;
-  if (absl::Status s = Substitute(*cond, stack, terms); !s.ok()) {
+  if (absl::Status s = Substitute(*cond, terms); !s.ok()) {
     defs_.Error(rule.condition_place, item, std::string(s.message()));
     return nullptr;
   }

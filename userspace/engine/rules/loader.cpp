@@ -3,14 +3,13 @@
 // shared program and analysed for the syscalls it can match.
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "engine/rules/condition_builder.h"
 #include "engine/rules/definitions.h"
+#include "engine/rules/input_file.h"
 #include "engine/rules/ruleset.h"
 #include "engine/rules/syscall_analysis.h"
 
@@ -39,7 +38,8 @@ std::string FieldName(const filter::FieldRef& f) {
 }
 
 // The files a path names: itself, or a directory's *.yaml / *.yml sorted.
-std::vector<std::string> FilesOf(const std::string& path, Definitions& defs) {
+std::vector<std::string> FilesOf(const std::string& path, const LoadOptions& options,
+                                 Definitions& defs) {
   std::error_code ec;
   if (!fs::is_directory(path, ec)) return {path};
   std::vector<std::string> files;
@@ -49,7 +49,13 @@ std::vector<std::string> FilesOf(const std::string& path, Definitions& defs) {
       files.push_back(entry.path().string());
     }
   }
-  if (ec) defs.Error(Place{path}, "", absl::StrCat("cannot list the directory: ", ec.message()));
+  if (ec) {
+    defs.Error(Place{path}, "", absl::StrCat("cannot list the directory: ", ec.message()));
+  } else if (files.empty()) {
+    // Easy to miss: a monitor that starts with no rules raises nothing.
+    const char* why = "the directory holds no *.yaml or *.yml file";
+    options.strict ? defs.Error(Place{path}, "", why) : defs.Warn(Place{path}, "", why);
+  }
   std::sort(files.begin(), files.end());
   return files;
 }
@@ -154,15 +160,13 @@ absl::StatusOr<std::unique_ptr<Ruleset>> Ruleset::Load(const std::vector<std::st
                                                        std::vector<Diagnostic>* diags) {
   Definitions defs;
   for (const std::string& path : paths) {
-    for (const std::string& file : FilesOf(path, defs)) {
-      std::ifstream in(file, std::ios::binary);
-      if (!in) {
-        defs.Error(Place{file}, "", "cannot open the file");
+    for (const std::string& file : FilesOf(path, options, defs)) {
+      absl::StatusOr<std::string> text = ReadInputFile(file, options.max_file_bytes);
+      if (!text.ok()) {
+        defs.Error(Place{file}, "", std::string(text.status().message()));
         continue;
       }
-      std::stringstream text;
-      text << in.rdbuf();
-      ReadRulesText(text.str(), file, defs);
+      ReadRulesText(*text, file, defs);
     }
   }
   return RulesetBuilder::Build(defs, options, fields, diags);

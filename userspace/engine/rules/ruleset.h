@@ -25,6 +25,7 @@
 #include "engine/filter/field_binding.h"
 #include "engine/filter/filter_program.h"
 #include "engine/rules/diagnostic.h"
+#include "engine/rules/input_file.h"
 #include "engine/rules/priority.h"
 
 namespace kestrel::engine::rules {
@@ -40,6 +41,8 @@ inline constexpr uint32_t kEngineVersionPatch = 0;
 struct LoadOptions {
   // A rule naming a field Kestrel lacks is an error instead of a skip.
   bool strict = false;
+  // Each rules file is a regular file of at most this many bytes.
+  size_t max_file_bytes = kDefaultMaxInputFileBytes;
 };
 
 struct Rule {

@@ -12,7 +12,7 @@
 #include "absl/strings/str_format.h"
 #include "errno_status.h"
 #include "filler_loader.h"
-#include "live_prog_array.h"
+#include "live_probe.h"
 #include "pin_dir.h"
 #include "probe_object.h"
 
@@ -25,6 +25,8 @@ absl::StatusOr<std::unique_ptr<PinnedCapture>> PinnedCapture::Open(const std::st
   if (!lock.ok()) return lock.status();
   capture->lock_fd_ = *lock;
   if (absl::Status s = capture->MapControl(dir); !s.ok()) return s;
+  // A killed capture's pins take stores that nothing reads: say so.
+  if (absl::Status s = RequireLiveProbe(capture->map_fd_, dir.c_str()); !s.ok()) return s;
   capture->control_.emplace(static_cast<kestrel_control_block*>(capture->mem_), capture->lock_fd_);
   if (capture->read_only_) capture->control_->MakeReadOnly();
   return capture;

@@ -1,0 +1,70 @@
+#include "engine/rules/input_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+
+namespace kestrel::engine::rules {
+namespace {
+
+const char* KindOf(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> ReadInputFile(const std::string& path, size_t max_bytes) {
+  // O_NONBLOCK: opening a FIFO with no writer must not wait for one.
+  const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) {
+    const int err = errno;
+    return absl::NotFoundError(absl::StrCat("cannot open the file: ", std::strerror(err)));
+  }
+  struct stat st {};
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    return absl::InvalidArgumentError(
+        absl::StrCat("is ", KindOf(st.st_mode), ", not a regular file: refused"));
+  }
+  if (static_cast<uint64_t>(st.st_size) > max_bytes) {
+    close(fd);
+    return absl::InvalidArgumentError(absl::StrCat("is ", st.st_size, " bytes, more than the ",
+                                                   max_bytes, "-byte limit: refused"));
+  }
+  std::string text;
+  text.resize(static_cast<size_t>(st.st_size) + 1);
+  size_t got = 0;
+  // Read to the limit, not to the size seen: a file growing meanwhile
+  // (half-written by an editor) is still held to the limit.
+  while (got <= max_bytes) {
+    if (got == text.size()) text.resize(std::min(text.size() * 2, max_bytes + 1));
+    const ssize_t n = read(fd, text.data() + got, text.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int err = errno;
+      close(fd);
+      return absl::InvalidArgumentError(absl::StrCat("cannot read the file: ", std::strerror(err)));
+    }
+    if (n == 0) break;
+    got += static_cast<size_t>(n);
+  }
+  close(fd);
+  if (got > max_bytes) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("grew past the ", max_bytes, "-byte limit while read: refused"));
+  }
+  text.resize(got);
+  return text;
+}
+
+}  // namespace kestrel::engine::rules
