@@ -122,6 +122,13 @@ TEST_F(HostileRulesTest, DryRunChecksTheOutputsAStartWouldRefuse) {
       "file output: cannot open " + Path("no-such-dir/alerts.log") + ": No such file or directory"))
       << r.err;
   EXPECT_FALSE(std::filesystem::exists(Path("no-such-dir")));
+  // The limit is the config's to set.
+  const std::string padded = Write("padded.yaml", std::string(2000, '#') + "\n");
+  r = RunKestrel({"run", "--dry-run", "-r", padded, "-o", "rules_file_max_bytes=1024"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(absl::StrContains(
+      r.err, padded + ": error: is 2001 bytes, more than the 1024-byte limit: refused"))
+      << r.err;
   r = RunKestrel({"run", "--dry-run", "-r", rules, "-o", "http_output.enabled=true", "-o",
                   "http_output.url=file:///etc/passwd"});
   EXPECT_EQ(r.exit_code, 2) << r.err;

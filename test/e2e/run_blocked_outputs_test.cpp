@@ -252,5 +252,29 @@ TEST(RunBlockedOutputsTest, AProgramRunPerAlertLeavesNoProcessBehind) {
   EXPECT_EQ(ProcessesWith(sleeper), 0);
 }
 
+// Issue 35: a file output on a full disk was counted as sent (the write
+// that failed was a flush) and said nothing until the exit stats. Each
+// failure is counted as failed and told on stderr at once.
+TEST(RunBlockedOutputsTest, AFullDiskIsCountedAsFailedAndToldOnStderr) {
+  ASSERT_EQ(geteuid(), 0u) << "kestrel tests never skip: run as root";
+  RunTempDir dir;
+  const std::string rules = dir.File("rules.yaml");
+  WriteWhole(rules, OpenRule(dir.path()));
+  KestrelProcess run({"run", "-r", rules, "--no-pin", "-o", "file_output.enabled=true", "-o",
+                      "file_output.keep_alive=true", "-o", "file_output.filename=/dev/full"});
+  ASSERT_TRUE(WaitUntilAlerting(run, dir));
+  run.Signal(SIGINT);
+  const CliResult r = run.Wait();
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(
+      absl::StrContains(r.err, "kestrel run: file output failed: write: No space left on device\n"))
+      << r.err;
+  const ChannelCounts file = CountsOf(r.err, "file");
+  ASSERT_TRUE(file.found) << r.err;
+  EXPECT_EQ(file.sent, 0u) << r.err;
+  EXPECT_GE(file.failed, 1u) << r.err;
+  EXPECT_EQ(file.sent + file.failed + file.dropped, AlertsTotal(r.err)) << r.err;
+}
+
 }  // namespace
 }  // namespace kestrel::e2e

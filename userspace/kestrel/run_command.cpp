@@ -95,6 +95,7 @@ engine::alerts::OutputsConfig OutputsOf(const RunConfig& c) {
   o.queue_capacity = c.outputs_queue_capacity;
   o.rate_limit.tokens_per_second = c.outputs.rate;
   o.rate_limit.max_burst = c.outputs.max_burst;
+  o.on_failure = [](const std::string& line) { Say(line); };
   return o;
 }
 
@@ -157,6 +158,7 @@ std::optional<int> Configure(CLI::App& app, RunSetup& setup) {
   setup.rules_options.paths = setup.config.rules_files;
   setup.rules_options.strict = setup.options.strict;
   setup.rules_options.minimum_priority = setup.config.priority;
+  setup.rules_options.max_file_bytes = setup.config.rules_file_max_bytes;
   return std::nullopt;
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "engine/rules/input_file.h"
 #include "engine/rules/priority.h"
 
 namespace kestrel::cli {
@@ -88,6 +89,9 @@ struct RunConfig {
   // allow_outside_changes: another process may tune the running probe; by
   // default such a change is alerted on and put back.
   bool allow_outside_changes = false;
+  // rules_file_max_bytes: each rules file's size limit (16 MiB; Falco's
+  // largest file is about 0.1 MiB).
+  uint64_t rules_file_max_bytes = engine::rules::kDefaultMaxInputFileBytes;
   RunCaptureConfig capture;
   LoadSheddingConfig load_shedding;
 };

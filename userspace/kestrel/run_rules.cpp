@@ -31,6 +31,7 @@ absl::StatusOr<std::unique_ptr<RunRules>> LoadRunRules(
   FieldNeedsRecorder recorder(fields);
   engine::rules::LoadOptions load_options;
   load_options.strict = options.strict;
+  load_options.max_file_bytes = options.max_file_bytes;
   absl::StatusOr<std::unique_ptr<engine::rules::Ruleset>> ruleset =
       engine::rules::Ruleset::Load(options.paths, load_options, recorder, &diags);
   if (!ruleset.ok()) return ruleset.status();

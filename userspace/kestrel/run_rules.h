@@ -37,6 +37,7 @@ struct RunRulesOptions {
   std::vector<std::string> paths;
   bool strict = false;
   engine::rules::Priority minimum_priority = engine::rules::Priority::kDebug;
+  size_t max_file_bytes = engine::rules::kDefaultMaxInputFileBytes;
 };
 
 // Loads and compiles the rules. Every diagnostic (warnings too) is added to

@@ -12,18 +12,22 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "../../support/json_value.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 
@@ -197,6 +201,31 @@ TEST_F(AlertOutputsTest, ProgramWithoutKeepAliveRunsOncePerAlert) {
   EXPECT_EQ(StatsOf(**out, "program").sent, 3u);
 }
 
+TEST_F(AlertOutputsTest, AMissingOrFailingProgramRunPerAlertCountsAsFailed) {
+  OutputsConfig c = Quiet();
+  c.program.enabled = true;
+  c.program.program = "kestrel-no-such-program-anywhere";  // sh exits 127
+  std::mutex mu;
+  std::vector<std::string> told;
+  c.on_failure = [&](const std::string& line) {
+    std::lock_guard lock(mu);
+    told.push_back(line);
+  };
+  absl::StatusOr<std::unique_ptr<AlertOutputs>> out = AlertOutputs::Start(c);
+  ASSERT_TRUE(out.ok()) << out.status();
+  (*out)->Emit(MakeAlert("one"));
+  (*out)->Emit(MakeAlert("two"));
+  (*out)->Close(10s);
+  const AlertOutputs::ChannelStats s = StatsOf(**out, "program");
+  EXPECT_EQ(s.sent, 0u);
+  EXPECT_EQ(s.failed, 2u);
+  // The first failure is told at once, the second held back (10 s apart).
+  ASSERT_EQ(told.size(), 1u);
+  EXPECT_EQ(told[0],
+            "program output failed: program output: sh -c kestrel-no-such-program-anywhere "
+            "exited with 127");
+}
+
 TEST_F(AlertOutputsTest, ProgramThatExitsIsStartedAgain) {
   OutputsConfig c = Quiet();
   c.program.enabled = true;
@@ -351,16 +380,41 @@ TEST_F(AlertOutputsTest, HttpErrorStatusCountsAsFailed) {
   }
 }
 
-TEST_F(AlertOutputsTest, SyslogSends) {
+TEST_F(AlertOutputsTest, SyslogSendsDatagramsAndCountsAMissingSocketAsFailed) {
+  const std::string socket_path = Path("log");
+  const int server = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  ASSERT_GE(server, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  ASSERT_LT(socket_path.size(), sizeof addr.sun_path);
+  memcpy(addr.sun_path, socket_path.c_str(), socket_path.size() + 1);
+  ASSERT_EQ(bind(server, reinterpret_cast<const sockaddr*>(&addr), sizeof addr), 0);
+
   OutputsConfig c = Quiet();
   c.syslog_enabled = true;
+  c.syslog_socket = socket_path;
   absl::StatusOr<std::unique_ptr<AlertOutputs>> out = AlertOutputs::Start(c);
   ASSERT_TRUE(out.ok()) << out.status();
   (*out)->Emit(MakeAlert("kestrel unit test syslog alert"));
+  char buf[4096];
+  const ssize_t n = recv(server, buf, sizeof buf, 0);
+  ASSERT_GT(n, 0);
+  const std::string got(buf, static_cast<size_t>(n));
+  // <facility user (8) + level>, then syslog(3)'s "Mmm dd hh:mm:ss tag[pid]: ".
+  EXPECT_TRUE(
+      got.starts_with(absl::StrCat("<", 8 + static_cast<int>(rules::Priority::kCritical), ">")))
+      << got;
+  EXPECT_TRUE(absl::StrContains(got, absl::StrCat(" kestrel[", getpid(), "]: "))) << got;
+  EXPECT_TRUE(got.ends_with("kestrel unit test syslog alert")) << got;
+
+  // No daemon any more: failed, not sent.
+  close(server);
+  unlink(socket_path.c_str());
+  (*out)->Emit(MakeAlert("lost"));
   (*out)->Close(5s);
   const AlertOutputs::ChannelStats s = StatsOf(**out, "syslog");
   EXPECT_EQ(s.sent, 1u);
-  EXPECT_EQ(s.failed, 0u);
+  EXPECT_EQ(s.failed, 1u);
 }
 
 TEST_F(AlertOutputsTest, StdoutWritesLines) {

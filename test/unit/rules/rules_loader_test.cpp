@@ -177,6 +177,15 @@ TEST(RulesLoaderTest, MacrosThatDoubleAreRefusedNotExpanded) {
             "(macros or lists that name each other)");
 }
 
+TEST(RulesLoaderTest, ANulByteIsReportedWhereItIs) {
+  std::string yaml = "- macro: m\n  condition: evt.type = open\n- rule: r\n  desc: d x\n";
+  yaml[yaml.size() - 3] = '\0';  // line 4, column 10: the space in "d x"
+  Loaded l = Load(yaml);
+  ASSERT_FALSE(l.set.ok());
+  ASSERT_EQ(l.lines.size(), 1u);
+  EXPECT_EQ(l.lines[0], "r.yaml:4:10: error: a NUL byte: a rules file is text");
+}
+
 TEST(RulesLoaderTest, ListsThatDoubleAreRefusedNotExpanded) {
   Loaded l = Load(Doubling("- list: l0\n  items: [a, b]\n", "- list: l$0\n  items: [l$1, l$1]\n",
                            "proc.name in (l40)"));

@@ -25,8 +25,9 @@ class AlertChannel {
   virtual std::string_view name() const = 0;
   // Delivers one alert; an error counts it as failed.
   virtual absl::Status Send(const FormattedAlert& alert) = 0;
-  // Pushes out what Send buffered (buffered_outputs).
-  virtual void Flush() {}
+  // Pushes out what Send buffered (buffered_outputs); an error means the
+  // alerts sent since the last flush were not delivered.
+  virtual absl::Status Flush() { return absl::OkStatus(); }
   // Reopens the destination (the file channel, after logrotate's rename).
   virtual void Reopen() {}
   // Called from another thread: makes a Send in progress return soon.

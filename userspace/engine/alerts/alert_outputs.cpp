@@ -66,7 +66,7 @@ absl::StatusOr<std::unique_ptr<AlertOutputs>> AlertOutputs::Start(const OutputsC
     if (!c.ok()) return c.status();
     channels.push_back(std::move(*c));
   }
-  if (config.syslog_enabled) channels.push_back(MakeSyslogChannel());
+  if (config.syslog_enabled) channels.push_back(MakeSyslogChannel(config.syslog_socket));
   if (config.program.enabled) {
     absl::StatusOr<std::unique_ptr<AlertChannel>> c =
         MakeProgramChannel(config.program.program, config.program.keep_alive);
@@ -80,8 +80,8 @@ absl::StatusOr<std::unique_ptr<AlertOutputs>> AlertOutputs::Start(const OutputsC
     channels.push_back(std::move(*c));
   }
   for (std::unique_ptr<AlertChannel>& c : channels) {
-    outputs->workers_.push_back(
-        std::make_unique<ChannelWorker>(std::move(c), config.queue_capacity, config.buffered));
+    outputs->workers_.push_back(std::make_unique<ChannelWorker>(
+        std::move(c), config.queue_capacity, config.buffered, config.on_failure));
   }
   return outputs;
 }

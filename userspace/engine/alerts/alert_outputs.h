@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -36,6 +37,7 @@ struct OutputsConfig {
     bool keep_alive = true;     // false: opened and closed for every alert
   } file;                       // file_output
   bool syslog_enabled = false;  // syslog_output.enabled
+  std::string syslog_socket = "/dev/log";
   struct {
     bool enabled = false;
     std::string program;      // run as `sh -c PROGRAM`, one alert per line on its stdin
@@ -48,6 +50,10 @@ struct OutputsConfig {
   } http;  // http_output: always POSTs the JSON (Content-Type: application/json)
   size_t queue_capacity = 1024;  // per channel (outputs_queue.capacity)
   RateLimit rate_limit;          // per rule (outputs.rate, outputs.max_burst)
+  // Told, from a channel's thread, one line on why a delivery failed: a
+  // channel's first failure, then at most one every 10 s with the count of
+  // those in between, so a dead endpoint is seen at once and never floods.
+  std::function<void(const std::string&)> on_failure;
 };
 
 class AlertOutputs {

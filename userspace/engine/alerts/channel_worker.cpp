@@ -3,13 +3,17 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include "absl/strings/str_cat.h"
+
 namespace kestrel::engine::alerts {
 
-ChannelWorker::ChannelWorker(std::unique_ptr<AlertChannel> channel, size_t capacity, bool buffered)
+ChannelWorker::ChannelWorker(std::unique_ptr<AlertChannel> channel, size_t capacity, bool buffered,
+                             std::function<void(const std::string&)> on_failure)
     : channel_(std::move(channel)),
       name_(channel_->name()),
       capacity_(capacity ? capacity : 1),
-      buffered_(buffered) {
+      buffered_(buffered),
+      on_failure_(std::move(on_failure)) {
   thread_ = std::thread([this] { Run(); });
 }
 
@@ -62,6 +66,33 @@ void ChannelWorker::Stop(std::chrono::steady_clock::time_point deadline) {
   channel_.reset();
 }
 
+void ChannelWorker::Flush() {
+  absl::Status s = channel_->Flush();
+  if (!s.ok() && unflushed_ > 0) {
+    // Counted as sent when Send buffered them; they never got out.
+    sent_.fetch_sub(unflushed_, std::memory_order_relaxed);
+    Failed(s, unflushed_);
+  }
+  unflushed_ = 0;
+}
+
+void ChannelWorker::Failed(const absl::Status& why, uint64_t alerts) {
+  failed_.fetch_add(alerts, std::memory_order_relaxed);
+  if (!on_failure_) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (now < next_report_) {
+    untold_failures_ += alerts;
+    return;
+  }
+  std::string line = absl::StrCat(name_, " output failed: ", why.message());
+  if (untold_failures_ > 0) {
+    absl::StrAppend(&line, " (and ", untold_failures_, " more failures since the last report)");
+  }
+  untold_failures_ = 0;
+  next_report_ = now + std::chrono::seconds(10);
+  on_failure_(line);
+}
+
 void ChannelWorker::Run() {
   // A program or a reader that exits must show up as a failed write
   // (EPIPE), not kill the process: SIGPIPE goes to the writing thread.
@@ -85,16 +116,17 @@ void ChannelWorker::Run() {
     queue_.pop_front();
     const bool more = !queue_.empty();
     lock.unlock();
-    if (channel_->Send(*alert).ok()) {
+    if (absl::Status s = channel_->Send(*alert); s.ok()) {
       sent_.fetch_add(1, std::memory_order_relaxed);
+      ++unflushed_;
     } else {
-      failed_.fetch_add(1, std::memory_order_relaxed);
+      Failed(s, 1);
     }
-    if (!buffered_ || !more) channel_->Flush();
+    if (!buffered_ || !more) Flush();
     lock.lock();
   }
   lock.unlock();
-  channel_->Flush();
+  Flush();
   lock.lock();
   finished_ = true;
   drained_.notify_all();

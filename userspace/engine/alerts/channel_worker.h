@@ -10,11 +10,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
 
+#include "absl/status/status.h"
 #include "engine/alerts/alert_channel.h"
 
 namespace kestrel::engine::alerts {
@@ -23,7 +25,10 @@ class ChannelWorker {
  public:
   // `buffered`: flush the channel when the queue runs empty rather than
   // after every alert.
-  ChannelWorker(std::unique_ptr<AlertChannel> channel, size_t capacity, bool buffered);
+  // `on_failure` (may be empty) hears of failed sends, rate-limited as
+  // OutputsConfig::on_failure says.
+  ChannelWorker(std::unique_ptr<AlertChannel> channel, size_t capacity, bool buffered,
+                std::function<void(const std::string&)> on_failure = {});
   ~ChannelWorker();  // Stop with no time to drain, if not stopped yet
 
   void Push(std::shared_ptr<const FormattedAlert> alert);
@@ -39,6 +44,10 @@ class ChannelWorker {
 
  private:
   void Run();
+  // Flushes the channel; a failure moves what it held from sent to failed.
+  void Flush();
+  // Counts `alerts` failed and tells on_failure_ when it is time to.
+  void Failed(const absl::Status& why, uint64_t alerts);
 
   std::unique_ptr<AlertChannel> channel_;
   const std::string name_;
@@ -53,6 +62,11 @@ class ChannelWorker {
   bool aborted_ = false;
   bool finished_ = false;
   bool reopen_ = false;
+
+  std::function<void(const std::string&)> on_failure_;
+  std::chrono::steady_clock::time_point next_report_{};  // worker thread only
+  uint64_t untold_failures_ = 0;                         // worker thread only
+  uint64_t unflushed_ = 0;  // sent since the last flush; worker thread only
 
   std::atomic<uint64_t> sent_{0};
   std::atomic<uint64_t> failed_{0};

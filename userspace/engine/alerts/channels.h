@@ -20,9 +20,11 @@ std::unique_ptr<AlertChannel> MakeStdoutChannel();
 absl::StatusOr<std::unique_ptr<AlertChannel>> MakeFileChannel(const std::string& filename,
                                                               bool keep_alive);
 
-// syslog(3), with the alert's priority as the syslog level (Emergency ->
-// LOG_EMERG ... Debug -> LOG_DEBUG).
-std::unique_ptr<AlertChannel> MakeSyslogChannel();
+// Datagrams to the local syslog socket as syslog(3) writes them, with the
+// alert's priority as the level (Emergency -> LOG_EMERG ... Debug ->
+// LOG_DEBUG), facility user. Unlike syslog(3), a send that fails (no
+// socket, no daemon) is a failure, not a silent loss.
+std::unique_ptr<AlertChannel> MakeSyslogChannel(const std::string& socket_path = "/dev/log");
 
 // Lines on the stdin of `sh -c program`. keep_alive: one process, started
 // again if it exits; otherwise a process per alert, waited for.

@@ -37,7 +37,7 @@ class FileChannel : public AlertChannel {
     return absl::OkStatus();
   }
 
-  void Flush() override { Write().IgnoreError(); }
+  absl::Status Flush() override { return Write(); }
 
   void Reopen() override {
     // What was written before the rename belongs to the old file.

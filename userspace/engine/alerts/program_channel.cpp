@@ -69,6 +69,7 @@ class ProgramChannel : public AlertChannel {
           absl::StrCat("program output: cannot run sh -c ", program_, ": ", strerror(err)));
     }
     fd_ = fds[1];
+    last_status_ = 0;
     pid_.store(pid);
     return absl::OkStatus();
   }
@@ -80,7 +81,7 @@ class ProgramChannel : public AlertChannel {
     return absl::OkStatus();
   }
 
-  void Flush() override { Write().IgnoreError(); }
+  absl::Status Flush() override { return Write(); }
 
   void Abort() override {
     aborted_.store(true);
@@ -94,6 +95,7 @@ class ProgramChannel : public AlertChannel {
 
   absl::Status Write() {
     if (pending_.empty()) return absl::OkStatus();
+    last_status_ = 0;
     absl::Status s = WriteOnce();
     if (!s.ok() && keep_alive_ && !aborted_.load()) {
       // The program exited (or was never started): start it again, once.
@@ -101,7 +103,17 @@ class ProgramChannel : public AlertChannel {
       s = WriteOnce();
     }
     pending_.clear();
-    if (!keep_alive_) Finish();
+    if (!keep_alive_) {
+      // Run per alert: the program's own verdict counts too. A program
+      // that is missing (127) or failed did not deliver the alert. (A
+      // failed write may have reaped the shell already.)
+      Finish();
+      const int status = last_status_;
+      if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
+        s = absl::UnavailableError(
+            absl::StrCat("program output: sh -c ", program_, " exited with ", WEXITSTATUS(status)));
+      }
+    }
     return s;
   }
 
@@ -117,7 +129,8 @@ class ProgramChannel : public AlertChannel {
   }
 
   // Closes the program's stdin, waits for the shell to exit, then kills
-  // whatever it left in its group.
+  // whatever it left in its group. Keeps the shell's wait status in
+  // last_status_ (SIGKILL's when it had to be killed).
   void Finish() {
     if (fd_ >= 0) close(fd_);
     fd_ = -1;
@@ -134,12 +147,14 @@ class ProgramChannel : public AlertChannel {
     kill(-pid, SIGKILL);
     int status = 0;
     waitpid(pid, &status, 0);
+    last_status_ = status;
     pid_.store(-1);
   }
 
   std::string program_;
   bool keep_alive_;
   int fd_ = -1;
+  int last_status_ = 0;  // the last shell's wait status, once reaped
   std::atomic<pid_t> pid_{-1};
   std::atomic<bool> aborted_{false};
   std::string pending_;

@@ -18,7 +18,7 @@ class StdoutChannel : public AlertChannel {
     return absl::OkStatus();
   }
 
-  void Flush() override { Write().IgnoreError(); }
+  absl::Status Flush() override { return Write(); }
 
  private:
   static constexpr size_t kMaxPending = size_t{64} * 1024;

@@ -1,26 +1,88 @@
-#include <syslog.h>
+#include <errno.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "absl/strings/str_cat.h"
 #include "engine/alerts/channels.h"
 
 namespace kestrel::engine::alerts {
 namespace {
 
+constexpr int kFacilityUser = 1 << 3;  // LOG_USER
+
 class SyslogChannel : public AlertChannel {
  public:
-  SyslogChannel() { openlog("kestrel", LOG_PID | LOG_NDELAY, LOG_USER); }
-  ~SyslogChannel() override { closelog(); }
+  explicit SyslogChannel(std::string socket_path) : path_(std::move(socket_path)) {}
+  ~SyslogChannel() override {
+    if (fd_ >= 0) close(fd_);
+  }
 
   std::string_view name() const override { return "syslog"; }
 
   absl::Status Send(const FormattedAlert& alert) override {
     // Falco's priorities are syslog's levels, in the same order from 0.
-    syslog(LOG_USER | static_cast<int>(alert.priority), "%s", alert.line.c_str());
+    const std::string datagram =
+        absl::StrCat("<", kFacilityUser | static_cast<int>(alert.priority), ">", Timestamp(),
+                     " kestrel[", getpid(), "]: ", alert.line);
+    // Connected lazily and again after a failure: a syslog daemon that
+    // restarts gets a new socket.
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      if (fd_ < 0) {
+        if (absl::Status s = Connect(); !s.ok()) return s;
+      }
+      if (send(fd_, datagram.data(), datagram.size(), MSG_NOSIGNAL) >= 0) {
+        return absl::OkStatus();
+      }
+      const int err = errno;
+      close(fd_);
+      fd_ = -1;
+      if (attempt == 1) return absl::UnavailableError(absl::StrCat("syslog: ", strerror(err)));
+    }
     return absl::OkStatus();
   }
+
+ private:
+  absl::Status Connect() {
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    if (path_.size() >= sizeof addr.sun_path) {
+      return absl::InvalidArgumentError(absl::StrCat("syslog: socket path too long: ", path_));
+    }
+    memcpy(addr.sun_path, path_.c_str(), path_.size() + 1);
+    // Non-blocking: a stalled daemon fails the send instead of holding
+    // the channel's thread.
+    fd_ = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (fd_ < 0) return absl::UnavailableError(absl::StrCat("syslog: socket: ", strerror(errno)));
+    if (connect(fd_, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
+      const int err = errno;
+      close(fd_);
+      fd_ = -1;
+      return absl::UnavailableError(absl::StrCat("syslog: ", path_, ": ", strerror(err)));
+    }
+    return absl::OkStatus();
+  }
+
+  // "Dec  6 02:31:07", local time, as syslog(3) writes it.
+  static std::string Timestamp() {
+    const time_t now = time(nullptr);
+    tm local{};
+    localtime_r(&now, &local);
+    char buf[32];
+    strftime(buf, sizeof buf, "%b %e %H:%M:%S", &local);
+    return buf;
+  }
+
+  std::string path_;
+  int fd_ = -1;
 };
 
 }  // namespace
 
-std::unique_ptr<AlertChannel> MakeSyslogChannel() { return std::make_unique<SyslogChannel>(); }
+std::unique_ptr<AlertChannel> MakeSyslogChannel(const std::string& socket_path) {
+  return std::make_unique<SyslogChannel>(socket_path);
+}
 
 }  // namespace kestrel::engine::alerts

@@ -74,6 +74,18 @@ class FileReader {
   FileReader(std::string_view file, Definitions& defs) : file_(file), defs_(defs) {}
 
   void Read(std::string_view yaml) {
+    // yaml-cpp reports a NUL byte somewhere else, or not at all: a rules
+    // file is text, so the first one is the error, at its own place.
+    if (const size_t nul = yaml.find('\0'); nul != std::string_view::npos) {
+      const std::string_view before = yaml.substr(0, nul);
+      const size_t line_start = before.rfind('\n');
+      const size_t column = line_start == std::string_view::npos ? nul : nul - line_start - 1;
+      defs_.Error(
+          Place{file_, static_cast<uint32_t>(std::count(before.begin(), before.end(), '\n') + 1),
+                static_cast<uint32_t>(column + 1)},
+          "", "a NUL byte: a rules file is text");
+      return;
+    }
     lines_ = absl::StrSplit(Sv(yaml), '\n');
     // yaml-cpp 0.7's LoadAll can loop forever, allocating, on malformed
     // text with document markers (test/fuzz/regressions/rules_fuzzer/);
