@@ -178,6 +178,23 @@ std::optional<std::string> KestrelProcess::WaitForLine(const std::string& needle
   }
 }
 
+bool KestrelProcess::WaitForStderr(const std::string& needle, size_t count,
+                                   std::chrono::milliseconds timeout) {
+  const auto deadline = Clock::now() + timeout;
+  for (;;) {
+    size_t seen = 0;
+    for (size_t at = err_.find(needle); at != std::string::npos;
+         at = err_.find(needle, at + needle.size())) {
+      ++seen;
+    }
+    if (seen >= count) return true;
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    if (err_closed_ || left.count() <= 0) return false;
+    Pump(left);
+  }
+}
+
 void KestrelProcess::Signal(int sig) {
   if (pid_ > 0) kill(pid_, sig);
 }

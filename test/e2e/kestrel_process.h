@@ -76,6 +76,10 @@ class KestrelProcess {
   std::optional<std::string> WaitForLine(const std::string& needle,
                                          std::chrono::milliseconds timeout);
 
+  // Reads until stderr holds `needle` at least `count` times; false after
+  // `timeout`. Stdout read meanwhile is kept for ReadLine.
+  bool WaitForStderr(const std::string& needle, size_t count, std::chrono::milliseconds timeout);
+
   // Everything read from stdout so far, one entry per line.
   const std::vector<std::string>& lines() const { return lines_; }
 

@@ -127,15 +127,15 @@ void DefineBenchOptions(CLI::App& app, BenchOptions& options) {
           ->check(CLI::Range(uint64_t{10'000}, uint64_t{20'000'000}))
           ->capture_default_str();
       mode->add_option("--rules", options.engine_rules_file,
-                       "with --state: a rules file (Falco's stable rules) measured, and the base "
-                       "the generated rules are added to (default: Kestrel's own rules)")
-          ->check(CLI::ExistingFile);
+                       "with --state: a rules file or folder (Falco's stable rules) measured, and "
+                       "the base the generated rules are added to (default: Kestrel's own rules)")
+          ->check(CLI::ExistingPath);
       mode->add_flag("--rule-by-rule", options.engine_rule_by_rule,
                      "evaluate the rules one after the other instead of through the rule index");
       mode->add_flag("--live", options.engine_live,
                      "with --state: also openat+close on every CPU (two threads, then a process "
-                     "per CPU), alone and under kestrel run with the base rules: the slowdowns "
-                     "and the records dropped");
+                     "per CPU), alone and under kestrel run with the base rules: the slowdowns, "
+                     "the records dropped, and those dropped while the rules reload");
     }
   }
   CLI::App* all = app.add_subcommand("all", "every mode, one after the other");

@@ -28,6 +28,7 @@
 #include "run_reload.h"
 #include "run_replay.h"
 #include "run_rules.h"
+#include "run_rules_worker.h"
 #include "run_stats.h"
 #include "run_syscall_set.h"
 #include "run_tamper_watch.h"
@@ -225,10 +226,6 @@ CaptureOptions ProbeOptionsOf(const RunSetup& setup) {
   return probe;
 }
 
-// Loads the rules again and, when they load, has the running probe
-// capture what they need: the syscalls they add are turned on first, the
-// new rules judge every record from then on, and only then are the
-// syscalls they drop turned off, so no record falls between the two.
 // What the rules at or above load_shedding's keep_priority let it thin.
 SheddingPlan SheddingPlanOf(const RunSetup& setup) {
   return PlanShedding(setup.syscalls, setup.rules->syscalls,
@@ -246,14 +243,16 @@ void PlanLoadShedding(const RunSetup& setup, LoadShedder& shedder) {
 // Emits one alert: printed on stderr and sent to every channel.
 using EmitFn = std::function<void(const engine::alerts::Alert&)>;
 
-void Reload(RunSetup& setup, pman_handle* handle, RunPipeline& pipeline, LoadShedder& shedder,
-            TamperWatch& tamper, const EmitFn& emit) {
-  std::vector<engine::rules::Diagnostic> diags;
-  absl::StatusOr<std::unique_ptr<RunRules>> loaded =
-      LoadRunRules(setup.rules_options, setup.fields, diags);
-  if (!loaded.ok()) {
-    std::string why(loaded.status().message());
-    for (const engine::rules::Diagnostic& d : diags) {
+// Puts rules a reload compiled in force: the syscalls they add are turned
+// on first, the new rules judge every record from then on, and only then
+// are the syscalls they drop turned off, so no record falls between the
+// two. A failed load leaves the running rules as they are.
+void ApplyReload(RulesLoadWorker::Result loaded, RunSetup& setup, pman_handle* handle,
+                 RunPipeline& pipeline, LoadShedder& shedder, TamperWatch& tamper,
+                 const EmitFn& emit) {
+  if (!loaded.rules.ok()) {
+    std::string why(loaded.rules.status().message());
+    for (const engine::rules::Diagnostic& d : loaded.diags) {
       if (d.severity == engine::rules::Diagnostic::Severity::kError) {
         why = d.ToString();
         break;
@@ -262,14 +261,14 @@ void Reload(RunSetup& setup, pman_handle* handle, RunPipeline& pipeline, LoadShe
     Say(absl::StrCat("reload failed, the current rules keep running: ", why));
     return;
   }
-  std::shared_ptr<const RunRules> rules = *std::move(loaded);
+  std::shared_ptr<const RunRules> rules = *std::move(loaded.rules);
   std::vector<std::string> warnings;
   std::vector<ChosenSyscall> syscalls =
       ChooseSyscalls(rules->syscalls, setup.config.base_syscalls.custom_set,
                      setup.config.base_syscalls.repair, warnings);
   const SyscallChange change = DiffSyscallSets(setup.syscalls, syscalls);
-  // The load took a while: what another process changed meanwhile is told
-  // (and put back) before the engine's own changes are made.
+  // What another process changed since the last batch is told (and put
+  // back) before the engine's own changes are made.
   for (const engine::alerts::Alert& a : tamper.Check(WallClockNs())) emit(a);
   OwnChange own;
   own.syscalls = change.added;
@@ -364,6 +363,10 @@ int RunLive(RunSetup& setup, engine::alerts::AlertOutputs& outputs) {
     Say(absl::StrCat("warning: rules files are not watched (SIGHUP still reloads): ",
                      created.status().message()));
   }
+  // Started before the loop, stopped (a load under way finished) before
+  // the final drain.
+  std::optional<RulesLoadWorker> reloads;
+  reloads.emplace(setup.rules_options, setup.fields);
   uint32_t omitted = 0;
   pman_get_omitted_params(handle.get(), &omitted);
   Say(absl::StrCat(
@@ -401,7 +404,10 @@ int RunLive(RunSetup& setup, engine::alerts::AlertOutputs& outputs) {
     for (const engine::alerts::Alert& a : tamper.Check(WallClockNs())) emit(a);
     if (g_reload || (watcher && watcher->Changed())) {
       g_reload = 0;
-      Reload(setup, handle.get(), pipeline, shedder, tamper, emit);
+      reloads->Request();
+    }
+    if (std::optional<RulesLoadWorker::Result> loaded = reloads->Take()) {
+      ApplyReload(*std::move(loaded), setup, handle.get(), pipeline, shedder, tamper, emit);
     }
     if (absl::StatusOr<std::optional<engine::alerts::Alert>> shed =
             shedder.Check(BootClockNs(), WallClockNs(), pipeline.counters().records);
@@ -429,6 +435,7 @@ int RunLive(RunSetup& setup, engine::alerts::AlertOutputs& outputs) {
     }
     if (taken < kBatch) pman_wait_for_events(handle.get(), 50);
   }
+  reloads.reset();
   // What the probe wrote before it stopped is still judged.
   const bool settled = pman_detach_and_settle(handle.get()) == 0;
   while (const kestrel_record_header* header = next()) pipeline.Take(header);

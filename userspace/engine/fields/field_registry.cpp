@@ -45,14 +45,13 @@ absl::StatusOr<uint32_t> FieldRegistry::ParamSlotFor(const std::string& name) co
     slot.all_integers = slot.all_integers && IsIntegerParam(e.params[i].type);
   }
   if (!found) return absl::NotFoundError("no event has such a parameter");
-  const auto id = static_cast<uint32_t>(param_slots_.size());
-  if (id >= FieldId::kNoArg) return absl::ResourceExhaustedError("too many parameter names");
-  param_slots_.push_back(std::move(slot));
-  param_slot_index_.emplace(name, id);
-  return id;
+  const std::optional<uint32_t> id = param_slots_.Append(std::move(slot));
+  if (!id) return absl::ResourceExhaustedError("too many parameter names");
+  param_slot_index_.emplace(name, *id);
+  return *id;
 }
 
-uint32_t FieldRegistry::PositionSlotFor(uint32_t n) const {
+absl::StatusOr<uint32_t> FieldRegistry::PositionSlotFor(uint32_t n) const {
   const std::string key = absl::StrCat("[", n, "]");
   if (auto it = param_slot_index_.find(key); it != param_slot_index_.end()) return it->second;
   ParamSlot slot;
@@ -61,21 +60,22 @@ uint32_t FieldRegistry::PositionSlotFor(uint32_t n) const {
   for (const EventInfo& e : AllEvents()) {
     slot.index_by_type[e.type] = static_cast<int8_t>(ParamAtPosition(e, n));
   }
-  const auto id = static_cast<uint32_t>(param_slots_.size());
-  param_slots_.push_back(std::move(slot));
-  param_slot_index_.emplace(key, id);
-  return id;
+  const std::optional<uint32_t> id = param_slots_.Append(std::move(slot));
+  if (!id) return absl::ResourceExhaustedError("too many parameter names");
+  param_slot_index_.emplace(key, *id);
+  return *id;
 }
 
-uint32_t FieldRegistry::EnvSlotFor(const std::string& name) const {
+absl::StatusOr<uint32_t> FieldRegistry::EnvSlotFor(const std::string& name) const {
   if (auto it = env_slot_index_.find(name); it != env_slot_index_.end()) return it->second;
-  const auto id = static_cast<uint32_t>(env_names_.size());
-  env_names_.push_back(name);
-  env_slot_index_.emplace(name, id);
-  return id;
+  const std::optional<uint32_t> id = env_names_.Append(name);
+  if (!id) return absl::ResourceExhaustedError("too many variable names");
+  env_slot_index_.emplace(name, *id);
+  return *id;
 }
 
 absl::StatusOr<FieldSpec> FieldRegistry::Resolve(const FieldRef& field) const {
+  const std::lock_guard<std::mutex> lock(resolve_mutex_);
   // evt.arg.NAME and evt.rawarg.NAME: the catalog's name, then a parameter.
   for (const std::string_view prefix : {"evt.arg.", "evt.rawarg."}) {
     if (!field.name.starts_with(prefix) || field.index) continue;
@@ -100,7 +100,11 @@ absl::StatusOr<FieldSpec> FieldRegistry::Resolve(const FieldRef& field) const {
     case FieldArg::kParamName:
       return FieldError(field, "needs a parameter name (evt.rawarg.NAME)");
     case FieldArg::kEnvName:
-      if (field.index) arg = EnvSlotFor(*field.index);
+      if (field.index) {
+        absl::StatusOr<uint32_t> slot = EnvSlotFor(*field.index);
+        if (!slot.ok()) return FieldError(field, std::string(slot.status().message()));
+        arg = *slot;
+      }
       break;
     case FieldArg::kPath:
       if (!field.index || field.index->empty()) return FieldError(field, "needs a path in [ ]");
@@ -122,7 +126,13 @@ absl::StatusOr<FieldSpec> FieldRegistry::Resolve(const FieldRef& field) const {
       }
       const uint32_t limit = def->arg == FieldArg::kParam ? 255 : kMaxAncestor;
       if (n > limit) return FieldError(field, absl::StrCat("takes an index up to ", limit));
-      arg = def->arg == FieldArg::kParam ? PositionSlotFor(n) : n;
+      if (def->arg != FieldArg::kParam) {
+        arg = n;
+        break;
+      }
+      absl::StatusOr<uint32_t> slot = PositionSlotFor(n);
+      if (!slot.ok()) return FieldError(field, std::string(slot.status().message()));
+      arg = *slot;
       break;
     }
   }

@@ -6,10 +6,12 @@
 #define KESTREL_ENGINE_FIELDS_FIELD_REGISTRY_H_
 
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "append_only_slots.h"
 #include "engine/filter/field_binding.h"
 #include "field_catalog.h"
 
@@ -36,7 +38,8 @@ class FieldRegistry : public filter::FieldResolver {
   FieldRegistry();
 
   // Unknown names, arguments a field does not take and parameter names no
-  // event has are errors naming the field.
+  // event has are errors naming the field. Safe to call from one thread
+  // while others read fields of rules resolved before.
   absl::StatusOr<filter::FieldSpec> Resolve(const filter::FieldRef& field) const override;
 
   // Slot `slot` of evt.arg.NAME / evt.rawarg.NAME / evt.arg[N]: the index
@@ -56,13 +59,17 @@ class FieldRegistry : public filter::FieldResolver {
   };
 
   absl::StatusOr<uint32_t> ParamSlotFor(const std::string& name) const;
-  uint32_t PositionSlotFor(uint32_t n) const;
-  uint32_t EnvSlotFor(const std::string& name) const;
+  absl::StatusOr<uint32_t> PositionSlotFor(uint32_t n) const;
+  absl::StatusOr<uint32_t> EnvSlotFor(const std::string& name) const;
 
-  // Slots are added as conditions name them; Resolve is const to its callers.
-  mutable std::vector<ParamSlot> param_slots_;
+  // Slots are added as conditions name them (Resolve is const to its
+  // callers), by a reload compiling rules on its own thread while the
+  // consumer reads the slots of the rules in force: so slots never move,
+  // and the name indexes, which only Resolve touches, are under a lock.
+  mutable std::mutex resolve_mutex_;
+  mutable AppendOnlySlots<ParamSlot, FieldId::kNoArg> param_slots_;
   mutable absl::flat_hash_map<std::string, uint32_t> param_slot_index_;
-  mutable std::vector<std::string> env_names_;
+  mutable AppendOnlySlots<std::string, FieldId::kNoArg> env_names_;
   mutable absl::flat_hash_map<std::string, uint32_t> env_slot_index_;
   uint16_t max_event_type_ = 0;
 };

@@ -1,0 +1,63 @@
+#include "run_rules_worker.h"
+
+#include <utility>
+
+namespace kestrel::cli {
+
+RulesLoadWorker::RulesLoadWorker(RunRulesOptions options,
+                                 const engine::filter::FieldResolver& fields)
+    : options_(std::move(options)), fields_(fields), thread_([this] { Loop(); }) {}
+
+RulesLoadWorker::~RulesLoadWorker() {
+  {
+    const std::lock_guard<std::mutex> lock(mu_);
+    stopping_ = true;
+  }
+  wake_.notify_one();
+  thread_.join();
+}
+
+void RulesLoadWorker::Request() {
+  {
+    const std::lock_guard<std::mutex> lock(mu_);
+    requested_ = true;
+  }
+  wake_.notify_one();
+}
+
+std::optional<RulesLoadWorker::Result> RulesLoadWorker::Take() {
+  const std::lock_guard<std::mutex> lock(mu_);
+  std::optional<Result> result = std::move(done_);
+  done_.reset();
+  return result;
+}
+
+bool RulesLoadWorker::Busy() {
+  const std::lock_guard<std::mutex> lock(mu_);
+  return requested_ || loading_;
+}
+
+void RulesLoadWorker::Loop() {
+  std::unique_lock<std::mutex> lock(mu_);
+  for (;;) {
+    wake_.wait(lock, [this] { return requested_ || stopping_; });
+    if (stopping_) return;
+    requested_ = false;
+    loading_ = true;
+    lock.unlock();
+    Result result;
+    absl::StatusOr<std::unique_ptr<RunRules>> rules = LoadRunRules(options_, fields_, result.diags);
+    if (rules.ok()) {
+      result.rules = std::shared_ptr<const RunRules>(*std::move(rules));
+    } else {
+      result.rules = rules.status();
+    }
+    lock.lock();
+    loading_ = false;
+    // A newer result replaces one not taken yet: only the files' latest
+    // state matters.
+    done_ = std::move(result);
+  }
+}
+
+}  // namespace kestrel::cli

@@ -1,0 +1,63 @@
+// Loading `kestrel run`'s rules again on a thread of its own. The thread
+// that reads the rings only asks for a load and, between two batches of
+// records, takes the compiled result: a reload of any size, or of a hostile
+// file, never stalls capture, and the new rules replace the old in one step.
+#ifndef KESTREL_CLI_RUN_RULES_WORKER_H_
+#define KESTREL_CLI_RUN_RULES_WORKER_H_
+
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "engine/filter/field_binding.h"
+#include "engine/rules/diagnostic.h"
+#include "run_rules.h"
+
+namespace kestrel::cli {
+
+class RulesLoadWorker {
+ public:
+  struct Result {
+    absl::StatusOr<std::shared_ptr<const RunRules>> rules;
+    std::vector<engine::rules::Diagnostic> diags;
+  };
+
+  // `fields` must be safe to resolve against from another thread (the
+  // FieldRegistry is) and outlive the worker.
+  RulesLoadWorker(RunRulesOptions options, const engine::filter::FieldResolver& fields);
+  ~RulesLoadWorker();  // waits for a load under way: loads are bounded
+  RulesLoadWorker(const RulesLoadWorker&) = delete;
+  RulesLoadWorker& operator=(const RulesLoadWorker&) = delete;
+
+  // Asks for a load of the rules files as they are now. Asked while a load
+  // runs, one more load follows it: the files may have changed after it
+  // read them. Never blocks on a load.
+  void Request();
+
+  // The result of the latest finished load, once. Never blocks on a load.
+  std::optional<Result> Take();
+
+  // Whether a load is asked for or under way.
+  bool Busy();
+
+ private:
+  void Loop();
+
+  const RunRulesOptions options_;
+  const engine::filter::FieldResolver& fields_;
+  std::mutex mu_;
+  std::condition_variable wake_;
+  bool requested_ = false;
+  bool loading_ = false;
+  bool stopping_ = false;
+  std::optional<Result> done_;
+  std::thread thread_;  // last: started once the rest is set
+};
+
+}  // namespace kestrel::cli
+
+#endif  // KESTREL_CLI_RUN_RULES_WORKER_H_
