@@ -32,6 +32,7 @@ absl::StatusOr<std::unique_ptr<RunRules>> LoadRunRules(
   engine::rules::LoadOptions load_options;
   load_options.strict = options.strict;
   load_options.max_file_bytes = options.max_file_bytes;
+  load_options.cancelled = options.cancelled;
   absl::StatusOr<std::unique_ptr<engine::rules::Ruleset>> ruleset =
       engine::rules::Ruleset::Load(options.paths, load_options, recorder, &diags);
   if (!ruleset.ok()) return ruleset.status();
@@ -41,6 +42,7 @@ absl::StatusOr<std::unique_ptr<RunRules>> LoadRunRules(
 
   bool output_errors = false;
   for (const engine::rules::Rule& rule : loaded->ruleset->rules()) {
+    if (load_options.Cancelled()) return absl::CancelledError("the load was cancelled");
     FieldNeedsRecorder printed(fields);
     absl::StatusOr<engine::alerts::OutputFormat> format =
         engine::alerts::OutputFormat::Compile(rule.output, printed);

@@ -38,6 +38,7 @@ struct RunRulesOptions {
   bool strict = false;
   engine::rules::Priority minimum_priority = engine::rules::Priority::kDebug;
   size_t max_file_bytes = engine::rules::kDefaultMaxInputFileBytes;
+  const std::atomic<bool>* cancelled = nullptr;  // see engine::rules::LoadOptions
 };
 
 // Loads and compiles the rules. Every diagnostic (warnings too) is added to

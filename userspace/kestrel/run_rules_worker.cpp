@@ -6,9 +6,13 @@ namespace kestrel::cli {
 
 RulesLoadWorker::RulesLoadWorker(RunRulesOptions options,
                                  const engine::filter::FieldResolver& fields)
-    : options_(std::move(options)), fields_(fields), thread_([this] { Loop(); }) {}
+    : options_(std::move(options)), fields_(fields) {
+  options_.cancelled = &cancelled_;
+  thread_ = std::thread([this] { Loop(); });
+}
 
 RulesLoadWorker::~RulesLoadWorker() {
+  cancelled_ = true;
   {
     const std::lock_guard<std::mutex> lock(mu_);
     stopping_ = true;

@@ -5,6 +5,7 @@
 #ifndef KESTREL_CLI_RUN_RULES_WORKER_H_
 #define KESTREL_CLI_RUN_RULES_WORKER_H_
 
+#include <atomic>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
@@ -29,7 +30,7 @@ class RulesLoadWorker {
   // `fields` must be safe to resolve against from another thread (the
   // FieldRegistry is) and outlive the worker.
   RulesLoadWorker(RunRulesOptions options, const engine::filter::FieldResolver& fields);
-  ~RulesLoadWorker();  // waits for a load under way: loads are bounded
+  ~RulesLoadWorker();  // cancels a load under way and waits for it to stop
   RulesLoadWorker(const RulesLoadWorker&) = delete;
   RulesLoadWorker& operator=(const RulesLoadWorker&) = delete;
 
@@ -47,15 +48,16 @@ class RulesLoadWorker {
  private:
   void Loop();
 
-  const RunRulesOptions options_;
+  RunRulesOptions options_;
   const engine::filter::FieldResolver& fields_;
+  std::atomic<bool> cancelled_{false};
   std::mutex mu_;
   std::condition_variable wake_;
   bool requested_ = false;
   bool loading_ = false;
   bool stopping_ = false;
   std::optional<Result> done_;
-  std::thread thread_;  // last: started once the rest is set
+  std::thread thread_;  // started by the constructor, once the rest is set
 };
 
 }  // namespace kestrel::cli

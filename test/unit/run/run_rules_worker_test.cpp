@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -108,6 +109,18 @@ TEST_F(RulesLoadWorkerTest, TheLastRequestSeesTheFilesLastState) {
   }
   take();
   EXPECT_EQ(last, "Rule19");
+}
+
+TEST_F(RulesLoadWorkerTest, ACancelledLoadStopsBeforeCompilingAnything) {
+  Write("First");
+  std::atomic<bool> cancelled{true};
+  RunRulesOptions options = options_;
+  options.cancelled = &cancelled;
+  std::vector<engine::rules::Diagnostic> diags;
+  absl::StatusOr<std::unique_ptr<RunRules>> rules = LoadRunRules(options, fields_, diags);
+  EXPECT_EQ(rules.status().code(), absl::StatusCode::kCancelled);
+  cancelled = false;
+  EXPECT_TRUE(LoadRunRules(options, fields_, diags).ok());
 }
 
 TEST_F(RulesLoadWorkerTest, StoppingWithALoadAskedForEndsPromptly) {

@@ -77,7 +77,10 @@ class RulesetBuilder {
     }
     if (!defs.has_error()) {
       ConditionBuilder builder(defs);
-      for (const RuleDef& def : defs.rules) Compile(def, builder, options, fields, defs, *set);
+      for (const RuleDef& def : defs.rules) {
+        if (options.Cancelled()) return absl::CancelledError("the load was cancelled");
+        Compile(def, builder, options, fields, defs, *set);
+      }
     }
     set->Reindex();
     const bool failed = defs.has_error();
@@ -161,6 +164,7 @@ absl::StatusOr<std::unique_ptr<Ruleset>> Ruleset::Load(const std::vector<std::st
   Definitions defs;
   for (const std::string& path : paths) {
     for (const std::string& file : FilesOf(path, options, defs)) {
+      if (options.Cancelled()) return absl::CancelledError("the load was cancelled");
       absl::StatusOr<std::string> text = ReadInputFile(file, options.max_file_bytes);
       if (!text.ok()) {
         defs.Error(Place{file}, "", std::string(text.status().message()));

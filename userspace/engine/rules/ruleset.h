@@ -13,6 +13,7 @@
 #ifndef KESTREL_ENGINE_RULES_RULESET_H_
 #define KESTREL_ENGINE_RULES_RULESET_H_
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -43,6 +44,11 @@ struct LoadOptions {
   bool strict = false;
   // Each rules file is a regular file of at most this many bytes.
   size_t max_file_bytes = kDefaultMaxInputFileBytes;
+  // When set and true, the load stops early with a Cancelled status: a
+  // reload of a large file need not hold up a shutdown.
+  const std::atomic<bool>* cancelled = nullptr;
+
+  bool Cancelled() const { return cancelled != nullptr && cancelled->load(); }
 };
 
 struct Rule {
