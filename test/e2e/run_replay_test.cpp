@@ -45,7 +45,7 @@ constexpr char kRules[] = R"yaml(- rule: Fixture missed a file
 // The value of `key` in a one-line JSON alert, at its top level or in its
 // output_fields, as written: a string in quotes, a number bare, an array
 // of strings as ["a","b"].
-std::string JsonValue(const std::string& json, const std::string& key) {
+std::string AlertValue(const std::string& json, const std::string& key) {
   const std::optional<testing::JsonValue> alert = testing::JsonValue::Parse(json);
   if (!alert) return "<not json>";
   const testing::JsonValue* v = alert->Find(key);
@@ -117,25 +117,25 @@ TEST_F(RunReplayTest, FixtureGivesExactAlerts) {
   for (int i = 0; i < 3; ++i) {
     SCOPED_TRACE(i);
     const std::string& known = alerts[2 * i];
-    EXPECT_EQ(JsonValue(known, "rule"), "\"Fixture opened its known file\"");
-    EXPECT_EQ(JsonValue(known, "priority"), "\"Informational\"");
-    EXPECT_EQ(JsonValue(known, "time"), absl::StrCat("\"", known_times[i], "\""));
-    EXPECT_EQ(JsonValue(known, "hostname"), "\"vm\"");
-    EXPECT_EQ(JsonValue(known, "output"),
+    EXPECT_EQ(AlertValue(known, "rule"), "\"Fixture opened its known file\"");
+    EXPECT_EQ(AlertValue(known, "priority"), "\"Informational\"");
+    EXPECT_EQ(AlertValue(known, "time"), absl::StrCat("\"", known_times[i], "\""));
+    EXPECT_EQ(AlertValue(known, "hostname"), "\"vm\"");
+    EXPECT_EQ(AlertValue(known, "output"),
               absl::StrCat("\"", TimeOfDay(known_times[i]), ": Informational kfixture opened ", dir,
                            "known.txt as fd 4 (evt.num ", known_nums[i], ")\""));
-    EXPECT_EQ(JsonValue(known, "tags"), "[\"fixture\"]");
+    EXPECT_EQ(AlertValue(known, "tags"), "[\"fixture\"]");
 
     const std::string& missing = alerts[2 * i + 1];
-    EXPECT_EQ(JsonValue(missing, "rule"), "\"Fixture missed a file\"");
-    EXPECT_EQ(JsonValue(missing, "priority"), "\"Error\"");
-    EXPECT_EQ(JsonValue(missing, "time"), absl::StrCat("\"", missing_times[i], "\""));
+    EXPECT_EQ(AlertValue(missing, "rule"), "\"Fixture missed a file\"");
+    EXPECT_EQ(AlertValue(missing, "priority"), "\"Error\"");
+    EXPECT_EQ(AlertValue(missing, "time"), absl::StrCat("\"", missing_times[i], "\""));
     EXPECT_EQ(
-        JsonValue(missing, "output"),
+        AlertValue(missing, "output"),
         absl::StrCat("\"", TimeOfDay(missing_times[i]), ": Error kfixture could not open ", dir,
                      "missing-", i + 1, " (ENOENT) at ", missing_times[i], " (pid 28251)\""));
-    EXPECT_EQ(JsonValue(missing, "evt.res"), "\"ENOENT\"");
-    EXPECT_EQ(JsonValue(missing, "proc.pid"), "28251");
+    EXPECT_EQ(AlertValue(missing, "evt.res"), "\"ENOENT\"");
+    EXPECT_EQ(AlertValue(missing, "proc.pid"), "28251");
   }
   // The stats line: the file's events at a rate, its alerts by priority.
   EXPECT_TRUE(absl::StrContains(r.err, "kestrel run: events ")) << r.err;

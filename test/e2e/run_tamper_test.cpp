@@ -32,7 +32,7 @@ namespace {
 const std::string kChanged = "Critical The probe was changed by another process: ";
 const std::string kPutBack = "Critical The probe was put back as the rules need it: ";
 
-std::string TestPinDir() { return absl::StrCat("/sys/fs/bpf/kestrel-e2e-tamper-", getpid()); }
+std::string TamperPinDir() { return absl::StrCat("/sys/fs/bpf/kestrel-e2e-tamper-", getpid()); }
 
 // Turns syscall `id` off in the pinned control block with the bpf()
 // syscall, as `bpftool map update` would: no libpman, no generation bump.
@@ -56,7 +56,7 @@ class RunTamperTest : public ::testing::Test {
  protected:
   void SetUp() override { ASSERT_EQ(geteuid(), 0u) << "kestrel tests never skip: run as root"; }
   RunTempDir dir_;
-  PinDirGuard pin_{TestPinDir()};
+  PinDirGuard pin_{TamperPinDir()};
 };
 
 TEST_F(RunTamperTest, EachChangeByAnotherProcessIsAlertedAndPutBack) {

@@ -159,7 +159,7 @@ TEST_F(EngineFieldsTest, ExecFromAKnownParent) {
     return c.substr(0, c.find('\n'));
   }();
   const std::string cgroup =
-      std::string(engine::state::CgroupV2PathFromProcFile(ReadFile("/proc/self/cgroup")));
+      std::string(engine::state::ContainerCgroupPathFromProcFile(ReadFile("/proc/self/cgroup")));
   const std::string container = engine::state::ContainerIdFromCgroupPath(cgroup).id;
   ASSERT_NO_FATAL_FAILURE(Start({}));
 

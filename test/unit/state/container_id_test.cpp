@@ -1,10 +1,12 @@
-// container.id from cgroup v2 paths laid out the way each runtime lays
+// container.id from cgroup paths (v2 and v1) laid out the way each runtime lays
 // them out (fixtures written from the runtimes' naming schemes).
 #include "engine/state/container_id.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
+
+#include "absl/strings/str_cat.h"
 
 namespace kestrel::engine::state {
 namespace {
@@ -86,12 +88,36 @@ TEST(ContainerIdTest, RuntimeNamesAreFalcosContainerTypes) {
   EXPECT_EQ(ContainerRuntimeName(ContainerRuntime::kKubernetes), "cri");
 }
 
-TEST(ContainerIdTest, ProcCgroupFileGivesTheV2Path) {
-  EXPECT_EQ(CgroupV2PathFromProcFile("0::/system.slice/sshd.service\n"),
+TEST(ContainerIdTest, ProcCgroupFileGivesThePathNamingTheContainer) {
+  const std::string id(64, 'a');
+  // cgroup v2 only.
+  EXPECT_EQ(ContainerCgroupPathFromProcFile("0::/system.slice/sshd.service\n"),
             "/system.slice/sshd.service");
-  EXPECT_EQ(CgroupV2PathFromProcFile("12:memory:/x\n1:name=systemd:/y\n0::/z\n"), "/z");
-  EXPECT_EQ(CgroupV2PathFromProcFile("12:memory:/x\n"), "");
-  EXPECT_EQ(CgroupV2PathFromProcFile(""), "");
+  // Hybrid, the container in v1 controllers only: the unified path is the
+  // host's, the memory controller's names the container.
+  EXPECT_EQ(ContainerCgroupPathFromProcFile(
+                absl::StrCat("12:memory:/docker/", id, "\n1:name=systemd:/y\n0::/\n")),
+            absl::StrCat("/docker/", id));
+  // Hybrid, the container everywhere: the unified path.
+  EXPECT_EQ(ContainerCgroupPathFromProcFile(
+                absl::StrCat("4:cpuset:/docker/", id, "\n0::/docker/", id, "\n")),
+            absl::StrCat("/docker/", id));
+  // No container: the unified path, else the first v1 one.
+  EXPECT_EQ(ContainerCgroupPathFromProcFile("12:memory:/x\n1:name=systemd:/y\n0::/z\n"), "/z");
+  EXPECT_EQ(ContainerCgroupPathFromProcFile("12:memory:/x\n"), "/x");
+  EXPECT_EQ(ContainerCgroupPathFromProcFile(""), "");
+  // A colon inside a path is part of it.
+  EXPECT_EQ(ContainerCgroupPathFromProcFile("0::/a:b\n"), "/a:b");
+}
+
+TEST(ContainerIdTest, OfSeveralHierarchiesTheOneNamingAContainerWins) {
+  const std::string id(64, 'b');
+  const std::string crio = absl::StrCat("/kubepods/besteffort/podx/crio-", id);
+  EXPECT_EQ(ContainerCgroupPath({"/", "/user.slice", crio}), crio);
+  EXPECT_EQ(ContainerIdFromCgroupPath(ContainerCgroupPath({"/", crio})).runtime,
+            ContainerRuntime::kCrio);
+  EXPECT_EQ(ContainerCgroupPath({"/user.slice", "/"}), "/user.slice");
+  EXPECT_EQ(ContainerCgroupPath({}), "");
 }
 
 }  // namespace

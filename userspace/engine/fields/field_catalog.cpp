@@ -159,6 +159,9 @@ constexpr FieldDef kFields[] = {
 
     {"container.id", FieldKind::kContainerId, S, kNo,
      "the container's short id (12 hex digits), or host"},
+    {"container.type", FieldKind::kContainerType, S, kNo,
+     "the runtime the container's cgroup names: docker, podman, containerd, cri-o, cri (a "
+     "Kubernetes pod's, runtime unnamed), or host"},
     {"container.name", FieldKind::kContainerName, S, kNo,
      "the container's name; host on the host, else empty (Kestrel does not ask the runtime)"},
     {"container.image", FieldKind::kContainerImage, S, kNo,

@@ -124,6 +124,7 @@ enum class FieldKind : uint16_t {
   kFdRipName,
   kFdLnet,
   kFdRnet,
+  kContainerType,
   kFieldKindCount,
 };
 

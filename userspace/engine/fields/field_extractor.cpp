@@ -690,11 +690,10 @@ bool FieldExtractor::ReadFsPath(FieldId id, FieldValue& out) {
   return !path.empty() && Str(out, path);
 }
 
-const std::string& FieldExtractor::ContainerIdOf(const ThreadInfo& thread) {
-  auto it = container_ids_.find(thread.cgroup);
-  if (it == container_ids_.end()) {
-    it = container_ids_.emplace(thread.cgroup, state::ContainerIdFromCgroupPath(thread.cgroup).id)
-             .first;
+const state::ContainerId& FieldExtractor::ContainerOf(const ThreadInfo& thread) {
+  auto it = containers_.find(thread.cgroup);
+  if (it == containers_.end()) {
+    it = containers_.emplace(thread.cgroup, state::ContainerIdFromCgroupPath(thread.cgroup)).first;
   }
   return it->second;
 }
@@ -703,12 +702,15 @@ bool FieldExtractor::ReadContainer(FieldId id, FieldValue& out) {
   switch (id.kind) {
     case FieldKind::kContainerId: {
       if (ctx_.thread == nullptr) return false;
-      return Str(out, ContainerIdOf(*ctx_.thread));
+      return Str(out, ContainerOf(*ctx_.thread).id);
     }
+    case FieldKind::kContainerType:
+      if (ctx_.thread == nullptr) return false;
+      return Str(out, state::ContainerRuntimeName(ContainerOf(*ctx_.thread).runtime));
     // Falco's container plugin names the host's pseudo-container "host".
     case FieldKind::kContainerName:
       if (ctx_.thread == nullptr) return false;
-      return Str(out, ContainerIdOf(*ctx_.thread) == "host" ? "host" : "");
+      return Str(out, ContainerOf(*ctx_.thread).is_host() ? "host" : "");
     // Falco takes a container's start from its pid namespace's init, on the
     // host too (the host's init). Only the host namespace's init is in the
     // table; another namespace's start is not known.

@@ -15,6 +15,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "engine/filter/field_binding.h"
+#include "engine/state/container_id.h"
 #include "engine/state/user_directory.h"
 #include "event_context.h"
 #include "field_registry.h"
@@ -53,7 +54,7 @@ class FieldExtractor : public filter::FieldReader {
   bool ReadFsPath(FieldId id, filter::FieldValue& out);
   bool ReadContainer(FieldId id, filter::FieldValue& out);
   // The container.id of `thread` ("host" outside containers).
-  const std::string& ContainerIdOf(const ThreadInfo& thread);
+  const state::ContainerId& ContainerOf(const ThreadInfo& thread);
 
   bool ReadParam(FieldId id, bool raw, filter::FieldValue& out);
   const ThreadInfo* Parent(const ThreadInfo* t) const;
@@ -81,7 +82,7 @@ class FieldExtractor : public filter::FieldReader {
   std::vector<int64_t> ancestor_pids_;
   std::array<uint64_t, 2> ports_{};
   // container.id by cgroup path: the path is parsed once per cgroup.
-  absl::flat_hash_map<std::string, std::string> container_ids_;
+  absl::flat_hash_map<std::string, state::ContainerId> containers_;  // by cgroup path
 };
 
 }  // namespace kestrel::engine::fields

@@ -106,15 +106,33 @@ ContainerId ContainerIdFromCgroupPath(std::string_view cgroup_path) {
   return ContainerId{};
 }
 
-std::string_view CgroupV2PathFromProcFile(std::string_view proc_cgroup) {
+std::string_view ContainerCgroupPath(const std::vector<std::string_view>& paths) {
+  for (const std::string_view path : paths) {
+    if (!ContainerIdFromCgroupPath(path).is_host()) return path;
+  }
+  return paths.empty() ? std::string_view() : paths.front();
+}
+
+std::string_view ContainerCgroupPathFromProcFile(std::string_view proc_cgroup) {
+  std::vector<std::string_view> paths;
   while (!proc_cgroup.empty()) {
     const size_t nl = proc_cgroup.find('\n');
     const std::string_view line = proc_cgroup.substr(0, nl);
-    if (line.substr(0, 3) == "0::") return line.substr(3);
+    // "hierarchy:controllers:path": the path may itself hold colons.
+    const size_t first = line.find(':');
+    const size_t second = first == std::string_view::npos ? first : line.find(':', first + 1);
+    if (second != std::string_view::npos) {
+      const std::string_view path = line.substr(second + 1);
+      if (line.substr(0, 3) == "0::") {
+        paths.insert(paths.begin(), path);
+      } else {
+        paths.push_back(path);
+      }
+    }
     if (nl == std::string_view::npos) break;
     proc_cgroup.remove_prefix(nl + 1);
   }
-  return {};
+  return ContainerCgroupPath(paths);
 }
 
 }  // namespace kestrel::engine::state

@@ -1,4 +1,4 @@
-// Which container a process runs in, from its cgroup v2 path, the way
+// Which container a process runs in, from its cgroup paths, the way
 // container runtimes name their cgroups. Falco's `container.id` is the
 // first 12 hexadecimal digits of the runtime's 64-digit id; processes of
 // the host have the id "host".
@@ -7,6 +7,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace kestrel::engine::state {
 
@@ -25,7 +26,7 @@ struct ContainerId {
   bool is_host() const { return runtime == ContainerRuntime::kHost; }
 };
 
-// Reads the container from a cgroup v2 path such as
+// Reads the container from a cgroup path (v2, or a v1 controller's) such as
 //   /system.slice/docker-<64 hex>.scope                  (docker, systemd driver)
 //   /docker/<64 hex>                                     (docker, cgroupfs driver)
 //   /kubepods.slice/.../cri-containerd-<64 hex>.scope    (containerd)
@@ -38,9 +39,17 @@ struct ContainerId {
 // the host.
 ContainerId ContainerIdFromCgroupPath(std::string_view cgroup_path);
 
-// The cgroup v2 path in a /proc/PID/cgroup file's text (its "0::" line),
-// or empty when there is none (a cgroup v1-only host).
-std::string_view CgroupV2PathFromProcFile(std::string_view proc_cgroup);
+// Of a task's cgroup paths (one per hierarchy: the unified v2 one and each
+// v1 controller's, in any order), the one its container is read from: the
+// first that names a container, else the first. On a v1 or hybrid host a
+// runtime may place a container in v1 controllers only, leaving the
+// unified path at "/".
+std::string_view ContainerCgroupPath(const std::vector<std::string_view>& paths);
+
+// The same for a /proc/PID/cgroup file's text ("0::/path" for v2,
+// "N:controllers:/path" for v1), the v2 line first; empty when it has no
+// line.
+std::string_view ContainerCgroupPathFromProcFile(std::string_view proc_cgroup);
 
 }  // namespace kestrel::engine::state
 

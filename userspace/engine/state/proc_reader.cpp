@@ -13,6 +13,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "engine/state/container_id.h"
 #include "proc_fds.h"
 #include "proc_net.h"
 
@@ -120,16 +121,6 @@ void ParseStatus(std::string_view status, ThreadInfo& t) {
   }
 }
 
-// The cgroup v2 path: the "0::/path" line.
-std::string CgroupV2Path(std::string_view cgroup) {
-  for (absl::string_view line :
-       absl::StrSplit(absl::string_view(cgroup.data(), cgroup.size()), '\n')) {
-    if (absl::ConsumePrefix(&line, "0::"))
-      return std::string(absl::StripTrailingAsciiWhitespace(line));
-  }
-  return std::string();
-}
-
 // Boot time in seconds since the epoch ("btime" of `proc_root`/stat): a
 // start time in ticks after boot becomes ns since the epoch.
 uint64_t BootTimeSeconds(const std::string& proc_root) {
@@ -173,7 +164,7 @@ ProcessFacts ReadProcess(const std::string& proc_root, uint32_t tgid,
     }
   }
   if (std::optional<std::string> cgroup = ReadProcFile(dir + "/cgroup")) {
-    p.cgroup = CgroupV2Path(*cgroup);
+    p.cgroup = std::string(state::ContainerCgroupPathFromProcFile(*cgroup));
   }
   p.fds = ReadProcFds(proc_root, tgid, sockets);
   return p;

@@ -38,7 +38,9 @@ struct ThreadInfo {
   uint32_t loginuid = UINT32_MAX;                 // UINT32_MAX = unset
   uint64_t cap_effective = 0, cap_permitted = 0, cap_inheritable = 0;
 
-  std::string cgroup;     // the cgroup v2 path ("/system.slice/x.service")
+  // The cgroup path its container is read from: of the unified and v1
+  // paths, the one naming a container, else the unified one.
+  std::string cgroup;
   uint64_t start_ns = 0;  // process start, ns since the epoch; 0 = unknown
   // The executable file's facts at exec (proc.exe_ino*, is_exe_*).
   uint64_t exe_ino = 0;

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "engine/decode/syscall_names.h"
+#include "engine/state/container_id.h"
 #include "fd_table.h"
 #include "proc_reader.h"
 #include "shared/event_types.h"
@@ -37,15 +38,19 @@ bool IsThreadLifeEvent(uint16_t type) {
 
 // Past this many generations a parent chain is taken for a loop.
 constexpr int kMaxAncestors = 256;
-// The cgroup path of a record's `cgroups` ("controller=path" entries; on
-// cgroup v2 every entry carries the one unified path).
+// The cgroup path the container is read from, of a record's `cgroups`
+// ("controller=path" entries: the unified path for a controller on cgroup
+// v2, the controller's own on a v1 hierarchy).
 std::optional<std::string> CgroupPath(const DecodedEvent& event) {
   std::optional<std::vector<std::string>> entries = event.StringList("cgroups");
   if (!entries || entries->empty()) return std::nullopt;
-  const std::string& first = entries->front();
-  const size_t eq = first.find('=');
-  if (eq == std::string::npos) return std::nullopt;
-  return first.substr(eq + 1);
+  std::vector<std::string_view> paths;
+  for (const std::string& entry : *entries) {
+    const size_t eq = entry.find('=');
+    if (eq != std::string::npos) paths.push_back(std::string_view(entry).substr(eq + 1));
+  }
+  if (paths.empty()) return std::nullopt;
+  return std::string(state::ContainerCgroupPath(paths));
 }
 
 void SetId(uint32_t& field, std::optional<int64_t> value) {

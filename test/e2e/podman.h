@@ -1,0 +1,36 @@
+// Real containers for the e2e tests: Debian's podman as this machine runs
+// it (runc, the cgroupfs manager, explicit ulimits: crun refuses the hybrid
+// cgroup layout and raising limits is not permitted), from an image built
+// here out of busybox-static, since no registry is reachable.
+#ifndef KESTREL_TEST_E2E_PODMAN_H_
+#define KESTREL_TEST_E2E_PODMAN_H_
+
+#include <string>
+#include <vector>
+
+namespace kestrel::e2e {
+
+inline constexpr char kBusyboxImage[] = "localhost/kestrel-e2e-busybox:latest";
+
+// Imports kBusyboxImage (a tarball of /bin/busybox and its applet links);
+// false, with why on stderr, when podman or busybox-static is missing.
+bool BuildBusyboxImage();
+void RemoveBusyboxImage();
+
+struct ContainerRun {
+  int exit_code = -1;
+  std::string id;  // the runtime's 64 hex digits
+  std::string out;
+};
+
+// `podman run --rm OPTIONS... kBusyboxImage COMMAND...`, waited for; the
+// container is gone when this returns.
+ContainerRun RunContainer(const std::vector<std::string>& options,
+                          const std::vector<std::string>& command);
+
+// The stdout and exit code of `argv`, run without a shell.
+int RunArgv(const std::vector<std::string>& argv, std::string* out = nullptr);
+
+}  // namespace kestrel::e2e
+
+#endif  // KESTREL_TEST_E2E_PODMAN_H_
