@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 #include <linux/capability.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -88,10 +90,24 @@ bool BecomeUser(const RunAs& as) {
   return true;
 }
 
+// In the child, before exec: a mount namespace of its own in which
+// /dev/log is missing (connect: ENOENT) or, where the host has one, covered
+// by /dev/null (connect: ECONNREFUSED; the bind follows systemd's link to
+// the journal's socket). False on any failure.
+bool HideSyslogSocket() {
+  if (unshare(CLONE_NEWNS) != 0) return false;
+  // Private, so the cover never reaches the host's namespace.
+  if (mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) return false;
+  struct stat st {};
+  if (stat("/dev/log", &st) != 0) return true;
+  return mount("/dev/null", "/dev/log", nullptr, MS_BIND, nullptr) == 0;
+}
+
 }  // namespace
 
 KestrelProcess::KestrelProcess(const std::vector<std::string>& args, std::optional<RunAs> as) {
-  const std::string binary = as ? BinaryForOthers() : std::string(KESTREL_CLI_PATH);
+  const bool other_user = as && (as->uid != 0 || as->bpf_caps);
+  const std::string binary = other_user ? BinaryForOthers() : std::string(KESTREL_CLI_PATH);
   int out[2], err[2];
   if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) {
     ADD_FAILURE() << "pipe2: " << strerror(errno);
@@ -103,7 +119,8 @@ KestrelProcess::KestrelProcess(const std::vector<std::string>& args, std::option
     dup2(devnull, STDIN_FILENO);
     dup2(out[1], STDOUT_FILENO);
     dup2(err[1], STDERR_FILENO);
-    if (as && !BecomeUser(*as)) _exit(126);
+    if (as && as->no_syslog_socket && !HideSyslogSocket()) _exit(125);
+    if (other_user && !BecomeUser(*as)) _exit(126);
     std::vector<char*> argv{const_cast<char*>(KESTREL_CLI_PATH)};
     for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);

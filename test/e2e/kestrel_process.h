@@ -47,9 +47,13 @@ CliResult RunKestrelAs(uid_t id, const std::vector<std::string>& args,
 // Who a KestrelProcess runs as: root (the default), or uid and gid `uid`
 // with no supplementary groups and no capabilities but, with `bpf_caps`,
 // CAP_BPF and CAP_PERFMON (ambient, as `setpriv --ambient-caps` gives).
+// With `no_syslog_socket`, it runs in a mount namespace of its own where
+// /dev/log leads to no socket, as on a host without a syslog daemon,
+// whether this host has one or not.
 struct RunAs {
   uid_t uid = 0;
   bool bpf_caps = false;
+  bool no_syslog_socket = false;
 };
 
 // A `kestrel` running in the background, for captures that must be watched

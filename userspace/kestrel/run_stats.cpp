@@ -5,6 +5,20 @@
 #include "engine/rules/priority.h"
 
 namespace kestrel::cli {
+namespace {
+
+// " (write error: No space left on device 3, timeout 1)", or nothing when
+// there is no cause to name.
+std::string Causes(const std::vector<engine::alerts::AlertOutputs::CauseCount>& causes) {
+  std::string text;
+  for (const auto& c : causes) {
+    absl::StrAppend(&text, text.empty() ? " (" : ", ", c.cause, " ", c.count);
+  }
+  if (!text.empty()) text.push_back(')');
+  return text;
+}
+
+}  // namespace
 
 std::string FormatRunStats(const RunCounters& counters, const pman_stats* probe, double rate,
                            const std::vector<engine::alerts::AlertOutputs::ChannelStats>& channels,
@@ -33,8 +47,9 @@ std::string FormatRunStats(const RunCounters& counters, const pman_stats* probe,
   if (!by_priority.empty()) absl::StrAppend(&line, " (", by_priority, ")");
   absl::StrAppend(&line, "; outputs:");
   for (const auto& c : channels) {
-    absl::StrAppend(&line, " ", c.name, " sent ", c.sent, " failed ", c.failed, " dropped ",
-                    c.dropped, ",");
+    absl::StrAppend(&line, " ", c.name, " sent ", c.sent, " failed ", c.failed,
+                    Causes(c.failed_by_cause), " dropped ", c.dropped, Causes(c.dropped_by_cause),
+                    ",");
   }
   absl::StrAppend(&line, " rate-limited ", rate_limited);
   if (counters.undecodable > 0) absl::StrAppend(&line, "; undecodable ", counters.undecodable);

@@ -16,8 +16,10 @@ namespace kestrel::cli {
 // One line (no newline):
 //   events E (R/s), dropped D (ring full a, too large b, no ring c,
 //   settings busy d, sampling e), alerts A (Critical 1, Warning 2), outputs:
-//   stdout sent s failed f dropped d, ..., rate-limited r; threads T
-//   (evicted V)
+//   stdout sent s failed f dropped d, file sent s failed f (write error: No
+//   space left on device f) dropped d (queue full d), ..., rate-limited r;
+//   threads T (evicted V)
+// A channel's failures and drops are named by cause when there are any.
 // `probe` is null for a replay (drops are then what the file's drop
 // markers say); `rate` is events per second over the interval, < 0 for
 // none.

@@ -2,7 +2,7 @@
 // program reading alerts on its stdin (kept alive, per alert, restarted), a
 // stuck program whose queue drops without ever blocking Emit, HTTP POSTs to
 // a listener in this test, syslog, stdout, the rate limiter and the
-// counters.
+// counters, failures and drops by cause.
 #include "engine/alerts/alert_outputs.h"
 
 #include <arpa/inet.h>
@@ -83,6 +83,15 @@ OutputsConfig Quiet() {
   OutputsConfig c;
   c.stdout_enabled = false;
   return c;
+}
+
+// "cause count, ..." for a channel's failures or drops, to compare whole.
+std::string CausesOf(const std::vector<AlertOutputs::CauseCount>& causes) {
+  std::string text;
+  for (const AlertOutputs::CauseCount& c : causes) {
+    absl::StrAppend(&text, text.empty() ? "" : ", ", c.cause, " ", c.count);
+  }
+  return text;
 }
 
 AlertOutputs::ChannelStats StatsOf(const AlertOutputs& outputs, std::string_view name) {
@@ -219,11 +228,50 @@ TEST_F(AlertOutputsTest, AMissingOrFailingProgramRunPerAlertCountsAsFailed) {
   const AlertOutputs::ChannelStats s = StatsOf(**out, "program");
   EXPECT_EQ(s.sent, 0u);
   EXPECT_EQ(s.failed, 2u);
-  // The first failure is told at once, the second held back (10 s apart).
+  EXPECT_EQ(CausesOf(s.failed_by_cause), "program not found 2");
+  // The first failure is told at once, with its cause; the second held
+  // back (10 s apart).
   ASSERT_EQ(told.size(), 1u);
   EXPECT_EQ(told[0],
-            "program output failed: program output: sh -c kestrel-no-such-program-anywhere "
-            "exited with 127");
+            "program output failed (program not found): program output: sh -c "
+            "kestrel-no-such-program-anywhere exited with 127");
+}
+
+TEST_F(AlertOutputsTest, AProgramThatExitsNonzeroIsAFailureByExitStatus) {
+  OutputsConfig c = Quiet();
+  c.program.enabled = true;
+  c.program.program = "cat > /dev/null; exit 3";
+  absl::StatusOr<std::unique_ptr<AlertOutputs>> out = AlertOutputs::Start(c);
+  ASSERT_TRUE(out.ok()) << out.status();
+  for (int i = 0; i < 3; ++i) (*out)->Emit(MakeAlert("x"));
+  (*out)->Close(10s);
+  const AlertOutputs::ChannelStats s = StatsOf(**out, "program");
+  EXPECT_EQ(s.sent, 0u);
+  EXPECT_EQ(s.failed, 3u);
+  EXPECT_EQ(CausesOf(s.failed_by_cause), "nonzero exit 3");
+  EXPECT_TRUE(s.dropped_by_cause.empty());
+}
+
+TEST_F(AlertOutputsTest, AFullDiskIsAWriteErrorNamedByErrno) {
+  OutputsConfig c = Quiet();
+  c.file.enabled = true;
+  c.file.filename = "/dev/full";
+  std::mutex mu;
+  std::vector<std::string> told;
+  c.on_failure = [&](const std::string& line) {
+    std::lock_guard lock(mu);
+    told.push_back(line);
+  };
+  absl::StatusOr<std::unique_ptr<AlertOutputs>> out = AlertOutputs::Start(c);
+  ASSERT_TRUE(out.ok()) << out.status();
+  for (int i = 0; i < 4; ++i) (*out)->Emit(MakeAlert("x"));
+  (*out)->Close(5s);
+  const AlertOutputs::ChannelStats s = StatsOf(**out, "file");
+  EXPECT_EQ(s.sent, 0u);
+  EXPECT_EQ(s.failed, 4u);
+  EXPECT_EQ(CausesOf(s.failed_by_cause), "write error: No space left on device 4");
+  ASSERT_GE(told.size(), 1u);
+  EXPECT_EQ(told[0], "file output failed (write error): write: No space left on device");
 }
 
 TEST_F(AlertOutputsTest, ProgramThatExitsIsStartedAgain) {
@@ -272,6 +320,34 @@ TEST_F(AlertOutputsTest, StuckProgramDropsAndCountsWithoutBlockingEmit) {
   EXPECT_EQ(s.sent + s.failed + s.dropped, static_cast<uint64_t>(kAlerts))
       << s.sent << " " << s.failed << " " << s.dropped;
   EXPECT_LE(s.sent, 8u);  // what fit in the pipe
+  // The queue overflowed while the program slept.
+  ASSERT_FALSE(s.dropped_by_cause.empty());
+  EXPECT_EQ(s.dropped_by_cause[0].cause, "queue full");
+  EXPECT_GT(s.dropped_by_cause[0].count, 0u);
+}
+
+TEST_F(AlertOutputsTest, AtAStuckStopTheQueueIsDroppedAndTheWriteCutOff) {
+  OutputsConfig c = Quiet();
+  c.program.enabled = true;
+  c.program.keep_alive = true;
+  c.program.program = "exec sleep 60";  // never reads its stdin
+  c.queue_capacity = 4;
+  absl::StatusOr<std::unique_ptr<AlertOutputs>> out = AlertOutputs::Start(c);
+  ASSERT_TRUE(out.ok()) << out.status();
+  // One at a time, so the channel takes each: 7 fit in the 64 KiB pipe,
+  // the 8th blocks half written, the last 3 wait in the queue.
+  const Alert big = MakeAlert(std::string(8192, 'x'));
+  constexpr int kAlerts = 11;
+  for (int i = 0; i < kAlerts; ++i) {
+    (*out)->Emit(big);
+    std::this_thread::sleep_for(50ms);
+  }
+  (*out)->Close(200ms);
+  const AlertOutputs::ChannelStats s = StatsOf(**out, "program");
+  EXPECT_EQ(s.sent + s.failed + s.dropped, static_cast<uint64_t>(kAlerts));
+  EXPECT_EQ(CausesOf(s.failed_by_cause), "cut off at shutdown 1") << s.sent;
+  EXPECT_EQ(CausesOf(s.dropped_by_cause), absl::StrCat("closed at shutdown ", s.dropped));
+  EXPECT_GT(s.dropped, 0u);
 }
 
 // A one-shot HTTP server on 127.0.0.1: reads one request, answers `status`.
@@ -377,7 +453,48 @@ TEST_F(AlertOutputsTest, HttpErrorStatusCountsAsFailed) {
     const AlertOutputs::ChannelStats s = StatsOf(**out, "http");
     EXPECT_EQ(s.sent, 0u);
     EXPECT_EQ(s.failed, 1u);
+    EXPECT_EQ(CausesOf(s.failed_by_cause), "http error status 1");
   }
+}
+
+TEST_F(AlertOutputsTest, HttpRefusedAndTimedOutAreTheirOwnCauses) {
+  // A port bound and not listening refuses; one listening and never
+  // accepting lets curl connect and then wait out its timeout.
+  const int closed = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  const int silent = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  uint16_t ports[2] = {};
+  int fds[2] = {closed, silent};
+  for (int i = 0; i < 2; ++i) {
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_EQ(bind(fds[i], reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+    socklen_t len = sizeof(addr);
+    getsockname(fds[i], reinterpret_cast<sockaddr*>(&addr), &len);
+    ports[i] = ntohs(addr.sin_port);
+  }
+  ASSERT_EQ(listen(silent, 4), 0);
+
+  OutputsConfig c = Quiet();
+  c.http.enabled = true;
+  c.http.timeout = 200ms;
+  c.http.url = absl::StrCat("http://127.0.0.1:", ports[0], "/alerts");
+  absl::StatusOr<std::unique_ptr<AlertOutputs>> refused = AlertOutputs::Start(c);
+  ASSERT_TRUE(refused.ok()) << refused.status();
+  (*refused)->Emit(MakeAlert("x"));
+  (*refused)->Emit(MakeAlert("y"));
+  (*refused)->Close(10s);
+  EXPECT_EQ(CausesOf(StatsOf(**refused, "http").failed_by_cause),
+            "connect error: Connection refused 2");
+
+  c.http.url = absl::StrCat("http://127.0.0.1:", ports[1], "/alerts");
+  absl::StatusOr<std::unique_ptr<AlertOutputs>> slow = AlertOutputs::Start(c);
+  ASSERT_TRUE(slow.ok()) << slow.status();
+  (*slow)->Emit(MakeAlert("x"));
+  (*slow)->Close(10s);
+  EXPECT_EQ(CausesOf(StatsOf(**slow, "http").failed_by_cause), "timeout 1");
+  close(closed);
+  close(silent);
 }
 
 TEST_F(AlertOutputsTest, SyslogSendsDatagramsAndCountsAMissingSocketAsFailed) {
@@ -415,6 +532,8 @@ TEST_F(AlertOutputsTest, SyslogSendsDatagramsAndCountsAMissingSocketAsFailed) {
   const AlertOutputs::ChannelStats s = StatsOf(**out, "syslog");
   EXPECT_EQ(s.sent, 1u);
   EXPECT_EQ(s.failed, 1u);
+  // The send to the dead socket fails, and so does the connect again.
+  EXPECT_EQ(CausesOf(s.failed_by_cause), "connect error: No such file or directory 1");
 }
 
 TEST_F(AlertOutputsTest, StdoutWritesLines) {
@@ -484,8 +603,12 @@ TEST_F(AlertOutputsTest, EmitAfterCloseIsIgnored) {
   (*out)->Close(1s);
   (*out)->Emit(MakeAlert("late"));
   (*out)->Close(1s);
-  EXPECT_EQ(StatsOf(**out, "file").sent, 0u);
+  const AlertOutputs::ChannelStats s = StatsOf(**out, "file");
+  EXPECT_EQ(s.sent, 0u);
   EXPECT_EQ(ReadFile(Path("alerts.log")), "");
+  // Never tried, and counted: every alert is sent, failed or dropped.
+  EXPECT_EQ(s.dropped, 1u);
+  EXPECT_EQ(CausesOf(s.dropped_by_cause), "closed at shutdown 1");
 }
 
 }  // namespace

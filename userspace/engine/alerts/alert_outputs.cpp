@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/alerts/channel_worker.h"
 #include "engine/alerts/channels.h"
+#include "engine/alerts/delivery_failure.h"
 
 namespace kestrel::engine::alerts {
 namespace {
@@ -87,13 +88,20 @@ absl::StatusOr<std::unique_ptr<AlertOutputs>> AlertOutputs::Start(const OutputsC
 }
 
 void AlertOutputs::Emit(const Alert& alert) {
+  bool closed = false;
   {
     std::lock_guard lock(mu_);
-    if (closed_) return;
-    if (!limiter_.Allow(alert.rule, SteadyNs())) {
+    closed = closed_;
+    if (!closed && !limiter_.Allow(alert.rule, SteadyNs())) {
       ++rate_limited_;
       return;
     }
+  }
+  if (closed) {
+    // Raised while the run stops: counted, so every alert is sent, failed
+    // or dropped on each channel.
+    for (std::unique_ptr<ChannelWorker>& w : workers_) w->DropClosed();
+    return;
   }
   if (workers_.empty()) return;
   auto formatted = std::make_shared<FormattedAlert>();
@@ -125,7 +133,19 @@ void AlertOutputs::Close(std::chrono::milliseconds drain_timeout) {
 std::vector<AlertOutputs::ChannelStats> AlertOutputs::Stats() const {
   std::vector<ChannelStats> stats;
   for (const std::unique_ptr<ChannelWorker>& w : workers_) {
-    stats.push_back(ChannelStats{w->name(), w->sent(), w->failed(), w->dropped()});
+    ChannelStats& c = stats.emplace_back();
+    c.name = w->name();
+    c.sent = w->sent();
+    c.failed = w->failed();
+    c.dropped = w->dropped();
+    for (const auto& [key, count] : w->failures()) {
+      c.failed_by_cause.push_back(CauseCount{FailureKeyName(key), count});
+    }
+    for (DropCause cause : {DropCause::kQueueFull, DropCause::kClosed}) {
+      if (const uint64_t n = w->dropped(cause); n > 0) {
+        c.dropped_by_cause.push_back(CauseCount{std::string(DropCauseName(cause)), n});
+      }
+    }
   }
   return stats;
 }

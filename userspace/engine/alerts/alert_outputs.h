@@ -70,7 +70,7 @@ class AlertOutputs {
   AlertOutputs& operator=(const AlertOutputs&) = delete;
 
   // Formats `alert` once and queues it on every channel. Never blocks on a
-  // channel. Thread-safe.
+  // channel. Thread-safe. After Close, counted as dropped on every channel.
   void Emit(const Alert& alert);
 
   // Asks the file channel to reopen its file before its next write
@@ -83,11 +83,19 @@ class AlertOutputs {
   // its request aborted; what it had queued counts as dropped).
   void Close(std::chrono::milliseconds drain_timeout);
 
+  struct CauseCount {
+    std::string cause;  // "write error: No space left on device", "queue full" ...
+    uint64_t count = 0;
+  };
   struct ChannelStats {
     std::string name;  // "stdout", "file", "syslog", "program", "http"
     uint64_t sent = 0;
     uint64_t failed = 0;   // the channel tried and could not deliver
     uint64_t dropped = 0;  // never tried: its queue was full, or it closed
+    // failed and dropped by cause (delivery_failure.h), only those that
+    // happened: failures in the order first seen, drops in a fixed order.
+    std::vector<CauseCount> failed_by_cause;
+    std::vector<CauseCount> dropped_by_cause;
   };
   std::vector<ChannelStats> Stats() const;
 

@@ -3,6 +3,8 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 
 namespace kestrel::engine::alerts {
@@ -23,14 +25,14 @@ void ChannelWorker::Push(std::shared_ptr<const FormattedAlert> alert) {
   {
     std::lock_guard lock(mu_);
     if (stopping_) {
-      dropped_.fetch_add(1, std::memory_order_relaxed);
+      Dropped(DropCause::kClosed, 1);
       return;
     }
     // A stuck channel keeps the newest alerts: when it recovers, what it
     // sends first is what is happening now, not what was queued long ago.
     if (queue_.size() >= capacity_) {
       queue_.pop_front();
-      dropped_.fetch_add(1, std::memory_order_relaxed);
+      Dropped(DropCause::kQueueFull, 1);
     }
     queue_.push_back(std::move(alert));
   }
@@ -54,7 +56,7 @@ void ChannelWorker::Stop(std::chrono::steady_clock::time_point deadline) {
     // Out of time: what is still queued will never be tried, and a Send
     // in progress is cut short.
     aborted_ = true;
-    dropped_.fetch_add(queue_.size(), std::memory_order_relaxed);
+    Dropped(DropCause::kClosed, queue_.size());
     queue_.clear();
     lock.unlock();
     channel_->Abort();
@@ -76,7 +78,35 @@ void ChannelWorker::Flush() {
   unflushed_ = 0;
 }
 
+void ChannelWorker::Dropped(DropCause cause, uint64_t alerts) {
+  if (alerts == 0) return;
+  dropped_.fetch_add(alerts, std::memory_order_relaxed);
+  dropped_by_[static_cast<size_t>(cause)].fetch_add(alerts, std::memory_order_relaxed);
+}
+
+std::vector<std::pair<FailureKey, uint64_t>> ChannelWorker::failures() const {
+  std::lock_guard lock(failures_mu_);
+  return failures_;
+}
+
 void ChannelWorker::Failed(const absl::Status& why, uint64_t alerts) {
+  FailureKey key = FailureOf(why);
+  {
+    // Whatever a channel says once Stop gave up on it (a write to the
+    // program just killed, a request aborted), shutdown is the cause.
+    std::lock_guard lock(mu_);
+    if (aborted_) key = FailureKey{FailureCause::kCutAtStop, 0};
+  }
+  {
+    std::lock_guard lock(failures_mu_);
+    auto it = std::find_if(failures_.begin(), failures_.end(),
+                           [&](const auto& f) { return f.first == key; });
+    if (it == failures_.end()) {
+      failures_.emplace_back(key, alerts);
+    } else {
+      it->second += alerts;
+    }
+  }
   failed_.fetch_add(alerts, std::memory_order_relaxed);
   if (!on_failure_) return;
   const auto now = std::chrono::steady_clock::now();
@@ -84,7 +114,8 @@ void ChannelWorker::Failed(const absl::Status& why, uint64_t alerts) {
     untold_failures_ += alerts;
     return;
   }
-  std::string line = absl::StrCat(name_, " output failed: ", why.message());
+  std::string line = absl::StrCat(name_, " output failed (",
+                                  std::string(FailureCauseName(key.cause)), "): ", why.message());
   if (untold_failures_ > 0) {
     absl::StrAppend(&line, " (and ", untold_failures_, " more failures since the last report)");
   }
@@ -107,6 +138,9 @@ void ChannelWorker::Run() {
     if (reopen_) {
       reopen_ = false;
       lock.unlock();
+      // What the channel holds goes out (or is counted failed) first: a
+      // reopen has no one to tell of a failure.
+      Flush();
       channel_->Reopen();
       lock.lock();
       continue;

@@ -15,9 +15,12 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "engine/alerts/alert_channel.h"
+#include "engine/alerts/delivery_failure.h"
 
 namespace kestrel::engine::alerts {
 
@@ -32,6 +35,8 @@ class ChannelWorker {
   ~ChannelWorker();  // Stop with no time to drain, if not stopped yet
 
   void Push(std::shared_ptr<const FormattedAlert> alert);
+  // Counts an alert that came after the outputs closed.
+  void DropClosed() { Dropped(DropCause::kClosed, 1); }
   void Reopen();
   // Sends what is queued until `deadline`, then cuts the channel off, and
   // closes it (a program is waited for, briefly, once its stdin closes).
@@ -41,13 +46,19 @@ class ChannelWorker {
   uint64_t sent() const { return sent_.load(std::memory_order_relaxed); }
   uint64_t failed() const { return failed_.load(std::memory_order_relaxed); }
   uint64_t dropped() const { return dropped_.load(std::memory_order_relaxed); }
+  // failed() by cause, in the order first seen; none with a count of 0.
+  std::vector<std::pair<FailureKey, uint64_t>> failures() const;
+  uint64_t dropped(DropCause cause) const {
+    return dropped_by_[static_cast<size_t>(cause)].load(std::memory_order_relaxed);
+  }
 
  private:
   void Run();
   // Flushes the channel; a failure moves what it held from sent to failed.
   void Flush();
-  // Counts `alerts` failed and tells on_failure_ when it is time to.
+  // Counts `alerts` failed, by cause, and tells on_failure_ when it is time to.
   void Failed(const absl::Status& why, uint64_t alerts);
+  void Dropped(DropCause cause, uint64_t alerts);
 
   std::unique_ptr<AlertChannel> channel_;
   const std::string name_;
@@ -71,6 +82,10 @@ class ChannelWorker {
   std::atomic<uint64_t> sent_{0};
   std::atomic<uint64_t> failed_{0};
   std::atomic<uint64_t> dropped_{0};
+  std::atomic<uint64_t> dropped_by_[2] = {0, 0};  // by DropCause
+  mutable std::mutex failures_mu_;                // guards failures_
+  // A handful of causes at most: a vector beats a map.
+  std::vector<std::pair<FailureKey, uint64_t>> failures_;
   std::thread thread_;
 };
 

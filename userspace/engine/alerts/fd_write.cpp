@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "absl/strings/str_cat.h"
+#include "engine/alerts/delivery_failure.h"
 
 namespace kestrel::engine::alerts {
 
@@ -23,7 +24,7 @@ absl::Status WriteAll(int fd, std::string_view data) {
         const struct timespec no_wait = {0, 0};
         sigtimedwait(&pipe, nullptr, &no_wait);
       }
-      return absl::Status(absl::ErrnoToStatusCode(err), absl::StrCat("write: ", strerror(err)));
+      return DeliveryError(FailureCause::kWriteError, absl::StrCat("write: ", strerror(err)), err);
     }
     data.remove_prefix(static_cast<size_t>(n));
   }

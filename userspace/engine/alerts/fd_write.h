@@ -10,7 +10,8 @@
 
 namespace kestrel::engine::alerts {
 
-// Writes all of `data` to `fd`, retrying short writes and EINTR.
+// Writes all of `data` to `fd`, retrying short writes and EINTR; an error
+// is a DeliveryError, a write error with its errno.
 absl::Status WriteAll(int fd, std::string_view data);
 
 }  // namespace kestrel::engine::alerts

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/alerts/channels.h"
+#include "engine/alerts/delivery_failure.h"
 #include "engine/alerts/fd_write.h"
 
 namespace kestrel::engine::alerts {
@@ -14,8 +15,9 @@ absl::StatusOr<int> OpenForAppend(const std::string& filename) {
   const int fd = open(filename.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0) {
     const int err = errno;
-    return absl::Status(absl::ErrnoToStatusCode(err),
-                        absl::StrCat("file output: cannot open ", filename, ": ", strerror(err)));
+    return DeliveryError(FailureCause::kOpenError,
+                         absl::StrCat("file output: cannot open ", filename, ": ", strerror(err)),
+                         err);
   }
   return fd;
 }

@@ -7,6 +7,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "engine/alerts/channels.h"
+#include "engine/alerts/delivery_failure.h"
 
 namespace kestrel::engine::alerts {
 namespace {
@@ -22,17 +23,17 @@ class HttpChannel : public AlertChannel {
   std::string_view name() const override { return "http"; }
 
   absl::Status Send(const FormattedAlert& alert) override {
-    if (aborted_.load()) return absl::CancelledError("http output: closed");
+    if (aborted_.load()) return DeliveryError(FailureCause::kCutAtStop, "http output: closed");
     curl_easy_setopt(curl_, CURLOPT_POSTFIELDS, alert.json.c_str());
     curl_easy_setopt(curl_, CURLOPT_POSTFIELDSIZE_LARGE,
                      static_cast<curl_off_t>(alert.json.size()));
     const CURLcode rc = curl_easy_perform(curl_);
-    if (rc != CURLE_OK) {
-      return absl::UnavailableError(absl::StrCat("http output: ", curl_easy_strerror(rc)));
-    }
+    if (rc != CURLE_OK) return TransferError(rc);
     long status = 0;
     curl_easy_getinfo(curl_, CURLINFO_RESPONSE_CODE, &status);
-    if (status >= 400) return absl::UnavailableError(absl::StrCat("http output: HTTP ", status));
+    if (status >= 400) {
+      return DeliveryError(FailureCause::kHttpStatus, absl::StrCat("http output: HTTP ", status));
+    }
     return absl::OkStatus();
   }
 
@@ -44,6 +45,25 @@ class HttpChannel : public AlertChannel {
   static size_t Discard(char*, size_t size, size_t n, void*) { return size * n; }
 
  private:
+  // curl's error as a cause: the few an operator acts on apart (a server
+  // down, a server too slow), the rest together with curl's words.
+  absl::Status TransferError(CURLcode rc) {
+    const std::string message = absl::StrCat("http output: ", curl_easy_strerror(rc));
+    switch (rc) {
+      case CURLE_OPERATION_TIMEDOUT:
+        return DeliveryError(FailureCause::kTimeout, message);
+      case CURLE_COULDNT_CONNECT: {
+        long err = 0;
+        curl_easy_getinfo(curl_, CURLINFO_OS_ERRNO, &err);
+        return DeliveryError(FailureCause::kConnectError, message, static_cast<int>(err));
+      }
+      case CURLE_ABORTED_BY_CALLBACK:  // Abort, at stop
+        return DeliveryError(FailureCause::kCutAtStop, message);
+      default:
+        return DeliveryError(FailureCause::kHttpError, message);
+    }
+  }
+
   CURL* curl_;
   curl_slist* headers_;
   std::atomic<bool> aborted_{false};

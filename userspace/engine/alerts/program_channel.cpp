@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/alerts/channels.h"
+#include "engine/alerts/delivery_failure.h"
 #include "engine/alerts/fd_write.h"
 
 extern char** environ;
@@ -33,7 +34,9 @@ class ProgramChannel : public AlertChannel {
   absl::Status Spawn() {
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0) {
-      return absl::InternalError(absl::StrCat("program output: pipe: ", strerror(errno)));
+      const int err = errno;
+      return DeliveryError(FailureCause::kSpawnError,
+                           absl::StrCat("program output: pipe: ", strerror(err)), err);
     }
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
@@ -65,8 +68,9 @@ class ProgramChannel : public AlertChannel {
     close(fds[0]);
     if (err != 0) {
       close(fds[1]);
-      return absl::InternalError(
-          absl::StrCat("program output: cannot run sh -c ", program_, ": ", strerror(err)));
+      return DeliveryError(
+          FailureCause::kSpawnError,
+          absl::StrCat("program output: cannot run sh -c ", program_, ": ", strerror(err)), err);
     }
     fd_ = fds[1];
     last_status_ = 0;
@@ -101,6 +105,11 @@ class ProgramChannel : public AlertChannel {
       // The program exited (or was never started): start it again, once.
       Finish();
       s = WriteOnce();
+      // A pipe broken again: the shell's exit status says why (a missing
+      // program).
+      if (!s.ok() && FailureOf(s).cause == FailureCause::kWriteError) {
+        if (absl::Status exit = ExitError(); !exit.ok()) s = exit;
+      }
     }
     pending_.clear();
     if (!keep_alive_) {
@@ -108,18 +117,23 @@ class ProgramChannel : public AlertChannel {
       // that is missing (127) or failed did not deliver the alert. (A
       // failed write may have reaped the shell already.)
       Finish();
-      const int status = last_status_;
-      if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
-        s = absl::UnavailableError(
-            absl::StrCat("program output: sh -c ", program_, " exited with ", WEXITSTATUS(status)));
-      }
+      if (absl::Status exit = ExitError(); !exit.ok()) s = exit;
     }
     return s;
   }
 
+  // An error for the last shell's nonzero exit, OK otherwise: sh exits
+  // 127 when it finds no such command.
+  absl::Status ExitError() const {
+    if (!WIFEXITED(last_status_) || WEXITSTATUS(last_status_) == 0) return absl::OkStatus();
+    const int code = WEXITSTATUS(last_status_);
+    return DeliveryError(code == 127 ? FailureCause::kProgramNotFound : FailureCause::kNonzeroExit,
+                         absl::StrCat("program output: sh -c ", program_, " exited with ", code));
+  }
+
   absl::Status WriteOnce() {
     if (fd_ < 0) {
-      if (aborted_.load()) return absl::CancelledError("program output: closed");
+      if (aborted_.load()) return DeliveryError(FailureCause::kCutAtStop, "program output: closed");
       absl::Status s = Spawn();
       if (!s.ok()) return s;
     }

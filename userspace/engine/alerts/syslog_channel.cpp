@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/alerts/channels.h"
+#include "engine/alerts/delivery_failure.h"
 
 namespace kestrel::engine::alerts {
 namespace {
@@ -39,7 +40,10 @@ class SyslogChannel : public AlertChannel {
       const int err = errno;
       close(fd_);
       fd_ = -1;
-      if (attempt == 1) return absl::UnavailableError(absl::StrCat("syslog: ", strerror(err)));
+      if (attempt == 1) {
+        return DeliveryError(FailureCause::kWriteError, absl::StrCat("syslog: ", strerror(err)),
+                             err);
+      }
     }
     return absl::OkStatus();
   }
@@ -49,18 +53,25 @@ class SyslogChannel : public AlertChannel {
     sockaddr_un addr{};
     addr.sun_family = AF_UNIX;
     if (path_.size() >= sizeof addr.sun_path) {
-      return absl::InvalidArgumentError(absl::StrCat("syslog: socket path too long: ", path_));
+      return DeliveryError(FailureCause::kConnectError,
+                           absl::StrCat("syslog: socket path too long: ", path_), ENAMETOOLONG);
     }
     memcpy(addr.sun_path, path_.c_str(), path_.size() + 1);
     // Non-blocking: a stalled daemon fails the send instead of holding
     // the channel's thread.
     fd_ = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-    if (fd_ < 0) return absl::UnavailableError(absl::StrCat("syslog: socket: ", strerror(errno)));
+    if (fd_ < 0) {
+      const int err = errno;
+      return DeliveryError(FailureCause::kConnectError,
+                           absl::StrCat("syslog: socket: ", strerror(err)), err);
+    }
     if (connect(fd_, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
+      // ENOENT: no syslog daemon (no /dev/log); ECONNREFUSED: none behind it.
       const int err = errno;
       close(fd_);
       fd_ = -1;
-      return absl::UnavailableError(absl::StrCat("syslog: ", path_, ": ", strerror(err)));
+      return DeliveryError(FailureCause::kConnectError,
+                           absl::StrCat("syslog: ", path_, ": ", strerror(err)), err);
     }
     return absl::OkStatus();
   }
