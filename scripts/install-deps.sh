@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Installs what Kestrel builds, tests and runs with on Debian 12. Idempotent:
-# it only goes to the network when a package is missing.
+# it only goes to the network when a package is missing. With --tests, also
+# what the tests need beyond the build: podman (with runc, since crun
+# refuses hybrid cgroups) and busybox-static, of which the container tests
+# build their image.
 set -euo pipefail
 
 packages=(
@@ -11,6 +14,9 @@ packages=(
   libcurl4-openssl-dev
   clang-format clang-tidy-14
 )
+if [[ ${1:-} == --tests ]]; then
+  packages+=(podman runc busybox-static)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -90,7 +90,7 @@ run_ctest() {
   (cd "${KESTREL_BUILD_DIR:-build}" && ctest --output-on-failure -j "$(nproc)")
 }
 
-stage deps ./scripts/install-deps.sh
+stage deps ./scripts/install-deps.sh --tests
 stage build ./scripts/build.sh
 stage race_check race_check
 stage ctest run_ctest

@@ -181,17 +181,19 @@ TEST(BenchCliTest, EngineStateHasTheConditionsRow) {
 
 // The live rows (issue 20): openat+close in two threads, alone and under
 // `kestrel run`, the slowdown in x with its verdict; the same in a process
-// per CPU, shown unjudged; the share dropped in %, with its verdict.
+// per CPU, shown unjudged; the share dropped in %, with its verdict; and
+// (issue 35) the records lost while the rules reload, with its verdict.
 TEST(BenchCliTest, EngineLiveHasTheSlowdownAndDropRows) {
   const CliResult r = RunKestrel(
       {"bench", "engine", "--state", "--live", "--json", "--repetitions", "1", "--events", "20000"},
       std::chrono::seconds(180));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::vector<std::string> rows = RowObjects(r.out);
-  ASSERT_GE(rows.size(), 3u) << r.out;
-  const std::string& slowdown = rows[rows.size() - 3];
-  const std::string& processes = rows[rows.size() - 2];
-  const std::string& drops = rows.back();
+  ASSERT_GE(rows.size(), 4u) << r.out;
+  const std::string& slowdown = rows[rows.size() - 4];
+  const std::string& processes = rows[rows.size() - 3];
+  const std::string& drops = rows[rows.size() - 2];
+  const std::string& reloads = rows.back();
   EXPECT_NE(slowdown.find("\"name\":\"live: openat+close, two threads of one process on every "
                           "CPU, under kestrel run with "),
             std::string::npos)
@@ -210,6 +212,12 @@ TEST(BenchCliTest, EngineLiveHasTheSlowdownAndDropRows) {
   EXPECT_NE(drops.find("\"unit\":\"%\""), std::string::npos) << drops;
   EXPECT_NE(drops.find("\"met\":"), std::string::npos) << drops;
   EXPECT_NE(r.out.find("records dropped (Falco 0.63: 9-23%)"), std::string::npos) << r.out;
+  EXPECT_NE(reloads.find("\"name\":\"live: records lost while the rules reload every 250 ms "
+                         "under that load\""),
+            std::string::npos)
+      << reloads;
+  EXPECT_NE(reloads.find("\"target\":0,"), std::string::npos) << reloads;
+  EXPECT_NE(reloads.find("\"met\":"), std::string::npos) << reloads;
 }
 
 }  // namespace

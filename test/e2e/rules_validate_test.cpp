@@ -69,6 +69,48 @@ TEST_F(RulesValidateTest, StrictMakesAMissingFieldAnError) {
                        "invalid: 1 error\n");
 }
 
+// Issue 36: a field that exists but that nothing on this machine fills
+// (container metadata from a runtime, pod metadata, DNS names) is absent,
+// and a rule reading one is named: whether it can fire at all here, and
+// which fields, and why. Disabled rules are not named.
+constexpr char kUnfilled[] = R"(- rule: Privileged shell
+  desc: can never fire without runtime metadata
+  condition: evt.type = execve and container.id != host and container.privileged = true
+  output: shell in %container.name
+  priority: WARNING
+- rule: Shell outside trusted images
+  desc: loses its exception
+  condition: >
+    evt.type = execve and proc.name = sh and not container.image.repository in (trusted)
+  output: shell
+  priority: WARNING
+- rule: Disabled pod rule
+  desc: not evaluated, not named
+  condition: evt.type = execve and k8s.ns.name = kube-system
+  output: x
+  priority: WARNING
+  enabled: false
+)";
+
+TEST_F(RulesValidateTest, RulesReadingFieldsNothingHereFillsAreNamed) {
+  const std::string file = Write("unfilled.yaml", kUnfilled);
+  CliResult r = RunKestrel({"rules", "validate", file});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, file +
+                       ":3:14: warning: rule 'Privileged shell': cannot fire here: "
+                       "container.privileged comes from a container runtime's metadata, which "
+                       "Kestrel does not read yet\n" +
+                       file +
+                       ":8:14: warning: rule 'Shell outside trusted images': reads fields nothing "
+                       "here fills, so comparisons on them are false: container.image.repository "
+                       "comes from a container "
+                       "runtime's metadata, which Kestrel does not read yet\n"
+                       "valid: 3 rules loaded (2 enabled), 0 skipped\n");
+  r = RunKestrel({"rules", "validate", "--strict", file});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(Lines(r.out).back(), "invalid: 2 errors") << r.out;
+}
+
 TEST_F(RulesValidateTest, BrokenFileNamesTheLineAndColumn) {
   const std::string file = Write("broken.yaml", R"(- rule: Bad
   desc: d

@@ -63,7 +63,7 @@ const Verb kVerbs[] = {
     {"settings", kSettingsDescription, RunSettings,
      DefineForListing<SettingsOptions, DefineSettingsOptions>},
     {"fields", kFieldsDescription, RunFields, DefineForListing<FieldsOptions, DefineFieldsOptions>},
-    {"rules", kRulesDescription, RunRules, DefineForListing<RulesOptions, DefineRulesOptions>},
+    {"rules", kRulesDescription, RunRulesVerb, DefineForListing<RulesOptions, DefineRulesOptions>},
     {"recorder", "start or stop a flight recorder", RunRecorder,
      DefineForListing<RecorderOptions, DefineRecorderOptions>},
     {"dump", "print a flight recorder's newest records", RunDump,

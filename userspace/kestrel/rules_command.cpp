@@ -9,6 +9,7 @@
 #include "engine/fields/field_registry.h"
 #include "engine/output/escape.h"
 #include "engine/rules/ruleset.h"
+#include "run_rules.h"
 
 namespace kestrel::cli {
 namespace {
@@ -20,24 +21,29 @@ std::string Escaped(std::string_view s) {
   return out;
 }
 
+// Loads as `kestrel run` does, outputs included: a file that validates
+// also starts.
 int RunValidate(const RulesOptions& options) {
   engine::fields::FieldRegistry fields;
   std::vector<engine::rules::Diagnostic> diags;
-  absl::StatusOr<std::unique_ptr<engine::rules::Ruleset>> set =
-      engine::rules::Ruleset::Load(options.files, {.strict = options.strict}, fields, &diags);
+  RunRulesOptions load;
+  load.paths = options.files;
+  load.strict = options.strict;
+  absl::StatusOr<std::unique_ptr<RunRules>> loaded = LoadRunRules(load, fields, diags);
   size_t errors = 0;
   for (const engine::rules::Diagnostic& d : diags) {
     errors += d.severity == engine::rules::Diagnostic::Severity::kError;
     std::printf("%s\n", Escaped(d.ToString()).c_str());
   }
-  if (!set.ok()) {
+  if (!loaded.ok()) {
     std::printf("invalid: %zu %s\n", errors, errors == 1 ? "error" : "errors");
     return kExitFailure;
   }
+  const engine::rules::Ruleset& set = *(*loaded)->ruleset;
   size_t enabled = 0;
-  for (const engine::rules::Rule& r : (*set)->rules()) enabled += r.enabled;
-  std::printf("valid: %zu rules loaded (%zu enabled), %zu skipped\n", (*set)->rules().size(),
-              enabled, (*set)->skipped());
+  for (const engine::rules::Rule& r : set.rules()) enabled += r.enabled;
+  std::printf("valid: %zu rules loaded (%zu enabled), %zu skipped\n", set.rules().size(), enabled,
+              set.skipped());
   return kExitOk;
 }
 
@@ -58,7 +64,7 @@ void DefineRulesOptions(CLI::App& app, RulesOptions& options) {
                      "a rule naming a field Kestrel lacks is an error, not a skipped rule");
 }
 
-int RunRules(const std::vector<std::string>& args) {
+int RunRulesVerb(const std::vector<std::string>& args) {
   std::unique_ptr<CLI::App> app =
       MakeVerbApp("rules",
                   "Checks Falco-format rules files without capturing.\n"

@@ -20,7 +20,7 @@ inline constexpr char kRulesDescription[] = "check rules files without capturing
 
 void DefineRulesOptions(CLI::App& app, RulesOptions& options);
 
-int RunRules(const std::vector<std::string>& args);
+int RunRulesVerb(const std::vector<std::string>& args);
 
 }  // namespace kestrel::cli
 

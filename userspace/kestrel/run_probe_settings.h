@@ -27,6 +27,9 @@ class FieldNeedsRecorder : public engine::filter::FieldResolver {
   explicit FieldNeedsRecorder(const engine::filter::FieldResolver& fields) : fields_(fields) {}
   absl::StatusOr<engine::filter::FieldSpec> Resolve(
       const engine::filter::FieldRef& field) const override;
+  std::string Unfilled(const engine::filter::FieldRef& field) const override {
+    return fields_.Unfilled(field);
+  }
   const FieldNeeds& needs() const { return needs_; }
 
  private:

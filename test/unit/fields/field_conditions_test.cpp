@@ -42,7 +42,7 @@ TEST_F(FieldConditionsTest, FalcoProcessConditions) {
   EXPECT_TRUE(Eval("proc.cmdline contains \"passwd -n\""));
   EXPECT_TRUE(Eval("proc.args contains \"-n\""));
   EXPECT_TRUE(Eval("user.name = alice and user.loginuid = 1000 and group.name = staff"));
-  EXPECT_TRUE(Eval("container.id = host and container.image.repository = \"\""));
+  EXPECT_TRUE(Eval("container.id = host and not container.image.repository exists"));
   EXPECT_TRUE(Eval("proc.is_container_healthcheck = false"));
   EXPECT_TRUE(Eval("thread.cap_effective contains CAP_SYS_ADMIN"));
   EXPECT_TRUE(Eval("proc.env[HOME] = /home/alice"));
@@ -61,20 +61,24 @@ TEST_F(FieldConditionsTest, FalcoNetworkConditions) {
   EXPECT_FALSE(Eval("fd.sport in (22, 443)"));
 }
 
-// On a host every container and Kubernetes field Falco's rules name has a
-// value: host (id and name, as Falco's container plugin names the host),
-// empty, false, or the host init's start.
+// On a host, container.id and container.name are host (as Falco's container
+// plugin names the host), a process is no health check and the start is the
+// host init's; what comes from a runtime or Kubernetes is absent, never a
+// stand-in value: a comparison on it is false.
 TEST_F(FieldConditionsTest, ContainerFieldsHaveHostValues) {
   ThreadInfo init = *sys_.threads().Find(1);
   init.start_ns = testing::kBootTimeNs + 100'000'000;
   sys_.threads().Insert(init);
   OpenEtcPasswd();
   EXPECT_TRUE(Eval("container.id = host and container.name = host"));
-  for (const char* empty : {"container.image", "container.image.repository", "container.image.tag",
-                            "container.mounts", "k8s.ns.name", "k8s.pod.name"}) {
-    EXPECT_TRUE(Eval(std::string(empty) + " = \"\" and " + empty + " exists")) << empty;
+  for (const char* absent :
+       {"container.image", "container.image.repository", "container.image.tag", "container.mounts",
+        "container.mount.dest[/etc]", "k8s.ns.name", "k8s.pod.name"}) {
+    EXPECT_FALSE(Eval(std::string(absent) + " exists")) << absent;
+    EXPECT_FALSE(Eval(std::string(absent) + " != abc")) << absent;
   }
-  EXPECT_TRUE(Eval("container.privileged = false"));
+  EXPECT_FALSE(Eval("container.privileged exists or container.privileged = false"));
+  EXPECT_TRUE(Eval("container.type = host"));
   EXPECT_TRUE(Eval("container.start_ts = " + std::to_string(init.start_ns)));
   EXPECT_TRUE(Eval("proc.is_container_healthcheck = false"));
 }

@@ -192,10 +192,11 @@ TEST_F(FieldExtractionTest, ClientSocketFields) {
   EXPECT_EQ(Text("fd.sockfamily"), "ip");
   EXPECT_EQ(Text("fd.connected"), "true");
   EXPECT_EQ(Text("fd.is_server"), "false");
-  EXPECT_EQ(Text("fd.sip.name"), "");
-  EXPECT_EQ(Text("fd.cip.name"), "");
-  EXPECT_EQ(Text("fd.lip.name"), "");
-  EXPECT_EQ(Text("fd.rip.name"), "");
+  // Names are not resolved: absent, never an empty stand-in.
+  EXPECT_EQ(Text("fd.sip.name"), "<none>");
+  EXPECT_EQ(Text("fd.cip.name"), "<none>");
+  EXPECT_EQ(Text("fd.lip.name"), "<none>");
+  EXPECT_EQ(Text("fd.rip.name"), "<none>");
   EXPECT_EQ(Text("fd.directory"), "<none>");
 }
 
@@ -232,14 +233,14 @@ TEST_F(FieldExtractionTest, ContainerFieldsOnTheHost) {
   OpenEtcPasswd();
   EXPECT_EQ(Text("container.id"), "host");
   EXPECT_EQ(Text("container.name"), "host");
-  EXPECT_EQ(Text("container.image"), "");
-  EXPECT_EQ(Text("container.image.repository"), "");
-  EXPECT_EQ(Text("container.image.tag"), "");
-  EXPECT_EQ(Text("container.privileged"), "false");
-  EXPECT_EQ(Text("container.mounts"), "");
+  EXPECT_EQ(Text("container.type"), "host");
   EXPECT_EQ(Text("container.start_ts"), "<none>");  // the table's init has no start
-  EXPECT_EQ(Text("k8s.ns.name"), "");
-  EXPECT_EQ(Text("k8s.pod.name"), "");
+  // What a runtime or Kubernetes would say is absent, not a stand-in.
+  for (const char* absent :
+       {"container.image", "container.image.repository", "container.image.tag",
+        "container.privileged", "container.mounts", "k8s.ns.name", "k8s.pod.name"}) {
+    EXPECT_EQ(Text(absent), "<none>") << absent;
+  }
 }
 
 TEST_F(FieldExtractionTest, ContainerIdFromTheCgroup) {
@@ -261,7 +262,7 @@ TEST_F(FieldExtractionTest, AncestorExeGroupLeaderAndMountDest) {
   EXPECT_EQ(Text("proc.aexe[1]"), "-bash");
   EXPECT_EQ(Text("proc.aexe[4]"), "<none>");
   EXPECT_EQ(Text("proc.is_vpgid_leader"), "true");
-  EXPECT_EQ(Text("container.mount.dest[/etc*]"), "<NA>");
+  EXPECT_EQ(Text("container.mount.dest[/etc*]"), "<none>");  // from a runtime: absent
   t.pgid = 200;
   sys_.threads().Insert(t);
   OpenEtcPasswd();

@@ -92,7 +92,8 @@ constexpr FieldDef kFields[] = {
     {"proc.env", FieldKind::kProcEnv, S, FieldArg::kEnvName,
      "the environment, space separated; proc.env[VAR] is one variable's value"},
     {"proc.is_container_healthcheck", FieldKind::kProcIsContainerHealthcheck, B, kNo,
-     "true for a container's health check; always false on a host"},
+     "true for a container's health check; false on the host (absent in a container: from the "
+     "runtime)"},
 
     {"thread.tid", FieldKind::kThreadTid, I, kNo, "the thread id"},
     {"thread.vtid", FieldKind::kThreadVtid, I, kNo, "the thread id in its own pid namespace"},
@@ -147,7 +148,7 @@ constexpr FieldDef kFields[] = {
     {"fd.is_server", FieldKind::kFdIsServer, B, kNo,
      "true when the process is the server end of the socket"},
     {"fd.sip.name", FieldKind::kFdSipName, S, kNo,
-     "the server's domain name: always empty, Kestrel does not follow DNS answers"},
+     "the server's domain name (absent: not resolved)"},
 
     {"fs.path.name", FieldKind::kFsPathName, S, kNo,
      "the absolute path a filesystem event acts on"},
@@ -163,37 +164,36 @@ constexpr FieldDef kFields[] = {
      "the runtime the container's cgroup names: docker, podman, containerd, cri-o, cri (a "
      "Kubernetes pod's, runtime unnamed), or host"},
     {"container.name", FieldKind::kContainerName, S, kNo,
-     "the container's name; host on the host, else empty (Kestrel does not ask the runtime)"},
+     "the container's name; host on the host (absent in a container: from the runtime)"},
     {"container.image", FieldKind::kContainerImage, S, kNo,
-     "the container's image; empty (Kestrel does not ask the runtime)"},
+     "the container's image (absent: from the runtime)"},
     {"container.image.repository", FieldKind::kContainerImageRepository, S, kNo,
-     "the image's repository; empty (Kestrel does not ask the runtime)"},
+     "the image's repository (absent: from the runtime)"},
     {"container.image.tag", FieldKind::kContainerImageTag, S, kNo,
-     "the image's tag; empty (Kestrel does not ask the runtime)"},
+     "the image's tag (absent: from the runtime)"},
     {"container.privileged", FieldKind::kContainerPrivileged, B, kNo,
-     "true for a privileged container; false (Kestrel does not ask the runtime)"},
+     "true for a privileged container (absent: from the runtime)"},
     {"container.mounts", FieldKind::kContainerMounts, S, kNo,
-     "the container's mounts; empty (Kestrel does not ask the runtime)"},
+     "the container's mounts (absent: from the runtime)"},
     {"container.start_ts", FieldKind::kContainerStartTs, U, kNo,
      "the start of the process's pid namespace's init, ns since the epoch (as Falco, on the host "
      "too)"},
     {"k8s.ns.name", FieldKind::kK8sNsName, S, kNo,
-     "the Kubernetes namespace; empty (Kestrel does not ask Kubernetes)"},
+     "the Kubernetes namespace (absent: from the pod metadata)"},
     {"k8s.pod.name", FieldKind::kK8sPodName, S, kNo,
-     "the Kubernetes pod; empty (Kestrel does not ask Kubernetes)"},
+     "the Kubernetes pod (absent: from the pod metadata)"},
     {"proc.aexe", FieldKind::kProcAexe, S, FieldArg::kIndex,
      "proc.exe of the ancestor N levels up (1 = the parent)"},
     {"proc.is_vpgid_leader", FieldKind::kProcIsVpgidLeader, B, kNo,
      "true when the process leads its process group"},
     {"container.mount.dest", FieldKind::kContainerMountDest, S, FieldArg::kPath,
-     "the source of the container mount at a destination (a glob); <NA> (Kestrel does not "
-     "ask the runtime, so no mount matches)"},
+     "the source of the container mount at a destination (a glob) (absent: from the runtime)"},
     {"fd.cip.name", FieldKind::kFdCipName, S, kNo,
-     "the client address's domain name; empty (Kestrel does not follow DNS)"},
+     "the client address's domain name (absent: not resolved)"},
     {"fd.lip.name", FieldKind::kFdLipName, S, kNo,
-     "the local address's domain name; empty (Kestrel does not follow DNS)"},
+     "the local address's domain name (absent: not resolved)"},
     {"fd.rip.name", FieldKind::kFdRipName, S, kNo,
-     "the remote address's domain name; empty (Kestrel does not follow DNS)"},
+     "the remote address's domain name (absent: not resolved)"},
     {"fd.lnet", FieldKind::kFdLnet, N, kNo,
      "the local address compared with networks (fd.lnet = 10.0.0.0/8)"},
     {"fd.rnet", FieldKind::kFdRnet, N, kNo,
@@ -206,6 +206,44 @@ static_assert(std::size(kFields) == static_cast<size_t>(FieldKind::kFieldKindCou
 }  // namespace
 
 std::span<const FieldDef> FieldCatalog() { return kFields; }
+
+FieldSource SourceOf(FieldKind kind) {
+  switch (kind) {
+    case FieldKind::kContainerName:
+    case FieldKind::kContainerImage:
+    case FieldKind::kContainerImageRepository:
+    case FieldKind::kContainerImageTag:
+    case FieldKind::kContainerPrivileged:
+    case FieldKind::kContainerMounts:
+    case FieldKind::kContainerMountDest:
+    case FieldKind::kProcIsContainerHealthcheck:
+      return FieldSource::kContainerRuntime;
+    case FieldKind::kK8sNsName:
+    case FieldKind::kK8sPodName:
+      return FieldSource::kKubernetes;
+    case FieldKind::kFdSipName:
+    case FieldKind::kFdCipName:
+    case FieldKind::kFdLipName:
+    case FieldKind::kFdRipName:
+      return FieldSource::kNameResolution;
+    default:
+      return FieldSource::kKernel;
+  }
+}
+
+std::string_view UnfilledReason(FieldSource source) {
+  switch (source) {
+    case FieldSource::kKernel:
+      return "";
+    case FieldSource::kContainerRuntime:
+      return "comes from a container runtime's metadata, which Kestrel does not read yet";
+    case FieldSource::kKubernetes:
+      return "comes from Kubernetes pod metadata, which Kestrel does not read yet";
+    case FieldSource::kNameResolution:
+      return "is a DNS name, which Kestrel does not resolve yet";
+  }
+  return "";
+}
 
 const FieldDef* FindField(std::string_view name) {
   static const auto* const by_name = [] {

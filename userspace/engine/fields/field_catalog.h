@@ -139,6 +139,23 @@ enum class FieldArg : uint8_t {
   kPath,           // NAME[PATH] required, any text (container.mount.dest[/etc])
 };
 
+// Where a field's value comes from. Kernel fields are read from records
+// and the state built from them; the others need a source beyond the
+// kernel, which this Kestrel does not read yet: such a field is absent
+// (never a stand-in value), and a rule reading one is named at load.
+enum class FieldSource : uint8_t {
+  kKernel,
+  kContainerRuntime,  // a runtime's container metadata (image, privileged ...)
+  kKubernetes,        // the pod metadata the CRI holds
+  kNameResolution,    // DNS names of addresses
+};
+
+FieldSource SourceOf(FieldKind kind);
+
+// Why nothing on this machine fills a field from `source` ("" for kernel
+// fields, which are always filled).
+std::string_view UnfilledReason(FieldSource source);
+
 struct FieldDef {
   std::string_view name;
   FieldKind kind;

@@ -520,8 +520,9 @@ bool FieldExtractor::ReadProc(FieldId id, FieldValue& out) {
       return Str(out, s);
     }
     case FieldKind::kProcIsContainerHealthcheck:
-      // Kestrel does not ask container runtimes for their health checks.
-      return Bool(out, false);
+      // A host process is no container's health check; inside a container
+      // only the runtime knows, and Kestrel does not ask it yet.
+      return ContainerOf(*t).is_host() && Bool(out, false);
     case FieldKind::kThreadTid:
       return Int(out, t->tid);
     case FieldKind::kThreadVtid:
@@ -638,13 +639,7 @@ bool FieldExtractor::ReadFd(FieldId id, FieldValue& out) {
       return fd->family == KESTREL_AF_UNIX && Str(out, "unix");
     case FieldKind::kFdIsServer:
       return Bool(out, fd->is_server);
-    case FieldKind::kFdSipName:
-    case FieldKind::kFdCipName:
-    case FieldKind::kFdLipName:
-    case FieldKind::kFdRipName:
-      // Falco learns names from the DNS answers it sees; Kestrel does not
-      // follow DNS, so no address has a name.
-      return ip && Str(out, "");
+    // Names of addresses are not resolved yet: absent (FieldSource).
     default:
       return false;
   }
@@ -707,10 +702,11 @@ bool FieldExtractor::ReadContainer(FieldId id, FieldValue& out) {
     case FieldKind::kContainerType:
       if (ctx_.thread == nullptr) return false;
       return Str(out, state::ContainerRuntimeName(ContainerOf(*ctx_.thread).runtime));
-    // Falco's container plugin names the host's pseudo-container "host".
+    // Falco's container plugin names the host's pseudo-container "host";
+    // a container's name comes from its runtime.
     case FieldKind::kContainerName:
-      if (ctx_.thread == nullptr) return false;
-      return Str(out, ContainerOf(*ctx_.thread).is_host() ? "host" : "");
+      if (ctx_.thread == nullptr || !ContainerOf(*ctx_.thread).is_host()) return false;
+      return Str(out, "host");
     // Falco takes a container's start from its pid namespace's init, on the
     // host too (the host's init). Only the host namespace's init is in the
     // table; another namespace's start is not known.
@@ -722,22 +718,9 @@ bool FieldExtractor::ReadContainer(FieldId id, FieldValue& out) {
       if (!host_pid_namespace || init == nullptr || init->start_ns == 0) return false;
       return Uint(out, init->start_ns);
     }
-    // Kestrel does not ask container runtimes or Kubernetes: these exist so
-    // Falco's rules load, and are empty (false) for every process.
-    case FieldKind::kContainerPrivileged:
-      return Bool(out, false);
-    case FieldKind::kContainerImage:
-    case FieldKind::kContainerImageRepository:
-    case FieldKind::kContainerImageTag:
-      return Str(out, "");
-    // No mount is known, so none matches a destination: Falco's rules test
-    // for "<NA>", the value Falco gives a mount that does not exist.
-    case FieldKind::kContainerMountDest:
-      return Str(out, "<NA>");
-    case FieldKind::kContainerMounts:
-    case FieldKind::kK8sNsName:
-    case FieldKind::kK8sPodName:
-      return Str(out, "");
+    // The rest comes from runtimes and Kubernetes, which Kestrel does not
+    // ask yet: absent (FieldSource), so a rule reading them is named at
+    // load rather than judged on a stand-in value.
     default:
       return false;
   }

@@ -74,6 +74,11 @@ absl::StatusOr<uint32_t> FieldRegistry::EnvSlotFor(const std::string& name) cons
   return *id;
 }
 
+std::string FieldRegistry::Unfilled(const FieldRef& field) const {
+  const FieldDef* def = FindField(field.name);
+  return def == nullptr ? std::string() : std::string(UnfilledReason(SourceOf(def->kind)));
+}
+
 absl::StatusOr<FieldSpec> FieldRegistry::Resolve(const FieldRef& field) const {
   const std::lock_guard<std::mutex> lock(resolve_mutex_);
   // evt.arg.NAME and evt.rawarg.NAME: the catalog's name, then a parameter.

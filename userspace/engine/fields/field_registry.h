@@ -41,6 +41,7 @@ class FieldRegistry : public filter::FieldResolver {
   // event has are errors naming the field. Safe to call from one thread
   // while others read fields of rules resolved before.
   absl::StatusOr<filter::FieldSpec> Resolve(const filter::FieldRef& field) const override;
+  std::string Unfilled(const filter::FieldRef& field) const override;
 
   // Slot `slot` of evt.arg.NAME / evt.rawarg.NAME / evt.arg[N]: the index
   // of that parameter in events of type `type`, or -1 when they have none.

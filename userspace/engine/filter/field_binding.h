@@ -52,6 +52,10 @@ class FieldResolver {
   virtual ~FieldResolver() = default;
   // `field.transformers` are the compiler's business: resolve the bare field.
   virtual absl::StatusOr<FieldSpec> Resolve(const FieldRef& field) const = 0;
+  // Why nothing on this machine fills `field` (it exists but is always
+  // absent here), or empty when it is filled. A rule reading such a field
+  // is named when it loads.
+  virtual std::string Unfilled(const FieldRef&) const { return {}; }
 };
 
 // One field's value for the current event. Views stay valid until the

@@ -37,6 +37,39 @@ std::string FieldName(const filter::FieldRef& f) {
   return f.index ? absl::StrCat(f.name, "[", *f.index, "]") : f.name;
 }
 
+// What a condition is when every comparison on a field nothing here fills
+// is false, as a comparison on an absent field is.
+enum class Truth { kFalse, kTrue, kUnknown };
+
+bool Unfilled(const filter::Comparison& c, const filter::FieldResolver& fields) {
+  if (!fields.Unfilled(c.field).empty()) return true;
+  const auto* other = std::get_if<filter::FieldRef>(&c.operand.value);
+  return other != nullptr && !fields.Unfilled(*other).empty();
+}
+
+Truth Fold(const filter::Expr& e, const filter::FieldResolver& fields) {
+  if (const auto* c = std::get_if<filter::Comparison>(&e.node)) {
+    return Unfilled(*c, fields) ? Truth::kFalse : Truth::kUnknown;
+  }
+  if (const auto* n = std::get_if<filter::Not>(&e.node)) {
+    const Truth t = Fold(*n->operand, fields);
+    return t == Truth::kUnknown ? t : t == Truth::kTrue ? Truth::kFalse : Truth::kTrue;
+  }
+  const bool is_and = std::holds_alternative<filter::And>(e.node);
+  if (!is_and && !std::holds_alternative<filter::Or>(e.node)) return Truth::kUnknown;
+  const std::vector<filter::ExprPtr>& operands =
+      is_and ? std::get<filter::And>(e.node).operands : std::get<filter::Or>(e.node).operands;
+  // The value that decides alone: false for `and`, true for `or`.
+  const Truth decisive = is_and ? Truth::kFalse : Truth::kTrue;
+  bool all_other = true;
+  for (const filter::ExprPtr& o : operands) {
+    const Truth t = Fold(*o, fields);
+    if (t == decisive) return decisive;
+    all_other = all_other && t != Truth::kUnknown;
+  }
+  return all_other ? (is_and ? Truth::kTrue : Truth::kFalse) : Truth::kUnknown;
+}
+
 // The files a path names: itself, or a directory's *.yaml / *.yml sorted.
 std::vector<std::string> FilesOf(const std::string& path, const LoadOptions& options,
                                  Definitions& defs) {
@@ -101,6 +134,36 @@ class RulesetBuilder {
   }
 
  private:
+  // A rule reading fields nothing on this machine fills is named, never
+  // silently dead: whether it can fire at all here, and which fields and
+  // why.
+  static void NameUnfilledFields(const RuleDef& def, const filter::Expr& cond,
+                                 const std::vector<const filter::FieldRef*>& refs,
+                                 const LoadOptions& options, const filter::FieldResolver& fields,
+                                 Definitions& defs) {
+    std::vector<std::string> named;
+    std::string why;
+    for (const filter::FieldRef* f : refs) {
+      const std::string reason = fields.Unfilled(*f);
+      const std::string name = FieldName(*f);
+      if (reason.empty() || std::find(named.begin(), named.end(), name) != named.end()) continue;
+      named.push_back(name);
+      absl::StrAppend(&why, why.empty() ? "" : "; ", name, " ", reason);
+    }
+    if (named.empty()) return;
+    const bool dead = Fold(cond, fields) == Truth::kFalse;
+    const std::string message =
+        absl::StrCat(dead ? "cannot fire here: "
+                          : "reads fields nothing here fills, so comparisons on them are false: ",
+                     why);
+    const std::string item = absl::StrCat("rule '", def.rule.name, "'");
+    if (options.strict) {
+      defs.Error(def.condition_place, item, message);
+    } else {
+      defs.Warn(def.condition_place, item, message);
+    }
+  }
+
   static void Compile(const RuleDef& def, ConditionBuilder& builder, const LoadOptions& options,
                       const filter::FieldResolver& fields, Definitions& defs, Ruleset& set) {
     const std::string item = absl::StrCat("rule '", def.rule.name, "'");
@@ -134,6 +197,7 @@ class RulesetBuilder {
       }
       return;
     }
+    if (def.rule.enabled) NameUnfilledFields(def, *cond, refs, options, fields, defs);
     absl::StatusOr<filter::FilterProgram::ConditionId> id = set.program_->Add(*cond, fields);
     if (!id.ok()) {
       defs.Error(def.condition_place, item,
