@@ -2,8 +2,8 @@
 # Installs what Kestrel builds, tests and runs with on Debian 12. Idempotent:
 # it only goes to the network when a package is missing. With --tests, also
 # what the tests need beyond the build: podman (with runc, since crun
-# refuses hybrid cgroups) and busybox-static, of which the container tests
-# build their image.
+# refuses hybrid cgroups), busybox-static, of which the container tests
+# build their image, and curl, with which they ask podman's API.
 set -euo pipefail
 
 packages=(
@@ -15,7 +15,7 @@ packages=(
   clang-format clang-tidy-14
 )
 if [[ ${1:-} == --tests ]]; then
-  packages+=(podman runc busybox-static)
+  packages+=(podman runc busybox-static curl)
 fi
 
 missing=()

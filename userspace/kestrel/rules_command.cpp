@@ -9,6 +9,7 @@
 #include "engine/fields/field_registry.h"
 #include "engine/output/escape.h"
 #include "engine/rules/ruleset.h"
+#include "run_container_runtimes.h"
 #include "run_rules.h"
 
 namespace kestrel::cli {
@@ -25,6 +26,9 @@ std::string Escaped(std::string_view s) {
 // also starts.
 int RunValidate(const RulesOptions& options) {
   engine::fields::FieldRegistry fields;
+  if (!AnsweringRuntimeSockets(RunConfig{}).empty()) {
+    fields.SetFilled(engine::fields::FieldSource::kContainerRuntime);
+  }
   std::vector<engine::rules::Diagnostic> diags;
   RunRulesOptions load;
   load.paths = options.files;

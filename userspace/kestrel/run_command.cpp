@@ -11,8 +11,10 @@
 #include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "capture_options.h"
 #include "cli_app.h"
+#include "engine/containers/metadata_cache.h"
 #include "engine/fields/field_registry.h"
 #include "engine/state/thread_table.h"
 #include "libpman.h"
@@ -20,6 +22,7 @@
 #include "probe_loader.h"
 #include "run_capture_window.h"
 #include "run_config.h"
+#include "run_container_runtimes.h"
 #include "run_default_rules.h"
 #include "run_load_shedding.h"
 #include "run_options.h"
@@ -107,9 +110,23 @@ struct RunSetup {
   RunConfig config;
   RunRulesOptions rules_options;
   engine::fields::FieldRegistry fields;
+  // Container metadata, when a runtime answers on a configured socket.
+  std::unique_ptr<engine::containers::ContainerMetadataCache> containers;
   std::shared_ptr<const RunRules> rules;
   std::vector<ChosenSyscall> syscalls;
 };
+
+// Asks the configured runtime sockets; with one answering, container
+// metadata is read from the runtimes and the fields it fills count as
+// filled when rules load.
+void ConnectContainerRuntimes(RunSetup& setup) {
+  const std::vector<std::string> answering = AnsweringRuntimeSockets(setup.config);
+  if (answering.empty()) return;
+  setup.fields.SetFilled(engine::fields::FieldSource::kContainerRuntime);
+  Say(absl::StrCat("container metadata from ", absl::StrJoin(answering, ", ")));
+  setup.containers = std::make_unique<engine::containers::ContainerMetadataCache>(
+      engine::containers::ContainerMetadataCache::Options{.sockets = answering});
+}
 
 void PrintDiagnostics(const std::vector<engine::rules::Diagnostic>& diags) {
   for (const engine::rules::Diagnostic& d : diags) Say(d.ToString());
@@ -165,7 +182,8 @@ std::optional<int> Configure(CLI::App& app, RunSetup& setup) {
 
 void PrintStatsLine(const RunPipeline& pipeline, pman_handle* handle, double rate,
                     const engine::alerts::AlertOutputs& outputs, const AlertCapture* capture,
-                    const LoadShedder& shedder, const TamperWatch& tamper) {
+                    const LoadShedder& shedder, const TamperWatch& tamper,
+                    const engine::containers::ContainerMetadataCache* containers) {
   pman_stats stats{};
   const bool have = handle != nullptr && pman_get_stats(handle, &stats, nullptr, 0) == 0;
   std::string line = FormatRunStats(pipeline.counters(), have ? &stats : nullptr, rate,
@@ -178,6 +196,13 @@ void PrintStatsLine(const RunPipeline& pipeline, pman_handle* handle, double rat
                   shedder.counters().stops, shedder.on() ? " (on)" : "",
                   "; probe changed by another process ", tamper.changes_seen(), " times, put back ",
                   tamper.repairs());
+  if (containers != nullptr) {
+    const engine::containers::ContainerMetadataCache::Counters c = containers->counters();
+    absl::StrAppend(&line, "; containers known ", c.cached, " (fetched ", c.fetched, ", unknown ",
+                    c.unknown, ", failed ", c.failed, ", gone ", c.evicted,
+                    "), alerts before the metadata arrived ",
+                    pipeline.counters().alerts_before_metadata);
+  }
   Say(line);
 }
 
@@ -330,6 +355,7 @@ int RunLive(RunSetup& setup, engine::alerts::AlertOutputs& outputs) {
   RunPipeline pipeline(setup.fields, threads, outputs, settings.boot_time_ns,
                        !setup.config.rule_matching_all);
   pipeline.SetRules(setup.rules);
+  pipeline.SetContainerMetadata(setup.containers.get());
   std::unique_ptr<AlertCapture> capture;
   if (setup.config.capture.enabled) {
     capture = std::make_unique<AlertCapture>(setup.config.capture, threads,
@@ -428,7 +454,7 @@ int RunLive(RunSetup& setup, engine::alerts::AlertOutputs& outputs) {
       const uint64_t events = pipeline.counters().events;
       PrintStatsLine(pipeline, handle.get(),
                      seconds > 0 ? static_cast<double>(events - events_at_last_stats) / seconds : 0,
-                     outputs, capture.get(), shedder, tamper);
+                     outputs, capture.get(), shedder, tamper, setup.containers.get());
       events_at_last_stats = events;
       last_stats = now;
       next_stats = now + interval;
@@ -443,7 +469,8 @@ int RunLive(RunSetup& setup, engine::alerts::AlertOutputs& outputs) {
   // Short enough that the whole shutdown stays within 2 s, whatever a
   // channel does: what is still queued then is counted as dropped.
   outputs.Close(std::chrono::seconds(1));
-  PrintStatsLine(pipeline, handle.get(), -1, outputs, capture.get(), shedder, tamper);
+  PrintStatsLine(pipeline, handle.get(), -1, outputs, capture.get(), shedder, tamper,
+                 setup.containers.get());
   // Every record the probe attempted is accounted for: consumed here (the
   // whole ring was drained above) or dropped by cause.
   ReadTally tally;
@@ -478,6 +505,7 @@ int RunRun(const std::vector<std::string>& args) {
   DefineRunOptions(*app, setup.options);
   if (std::optional<int> done = ParseVerb(*app, args)) return *done;
   if (std::optional<int> failed = Configure(*app, setup)) return *failed;
+  if (!setup.options.replay) ConnectContainerRuntimes(setup);
   if (std::optional<int> failed = LoadRules(setup)) return *failed;
   if (absl::Status s = CheckCapturePrefix(setup.config.capture); !s.ok()) {
     Say(std::string(s.message()));

@@ -190,6 +190,10 @@ const std::vector<Key>& Keys() {
        [](const YAML::Node& n, RunConfig& c) {
          return ParseBounded(n, 1024, uint64_t{1} << 30, c.rules_file_max_bytes);
        }},
+      {"container_engines.docker.sockets",
+       [](const YAML::Node& n, RunConfig& c) { return ParseStrings(n, c.docker_sockets); }},
+      {"container_engines.podman.sockets",
+       [](const YAML::Node& n, RunConfig& c) { return ParseStrings(n, c.podman_sockets); }},
       KESTREL_BOOL_KEY("capture.enabled", c.capture.enabled),
       KESTREL_STRING_KEY("capture.path_prefix", c.capture.path_prefix),
       {"capture.mode",

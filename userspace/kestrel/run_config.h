@@ -92,6 +92,11 @@ struct RunConfig {
   // rules_file_max_bytes: each rules file's size limit (16 MiB; Falco's
   // largest file is about 0.1 MiB).
   uint64_t rules_file_max_bytes = engine::rules::kDefaultMaxInputFileBytes;
+  // container_engines.docker.sockets / container_engines.podman.sockets:
+  // the Docker API sockets container metadata is read from (Falco's
+  // container plugin's engines, where Kestrel has them).
+  std::vector<std::string> docker_sockets = {"/var/run/docker.sock"};
+  std::vector<std::string> podman_sockets = {"/run/podman/podman.sock"};
   RunCaptureConfig capture;
   LoadSheddingConfig load_shedding;
 };

@@ -150,6 +150,7 @@ void RunPipeline::Emit(const engine::rules::Rule& rule, const kestrel_record_hea
   alert_.hostname = hostname_;
   rules_->outputs[rules_->IndexOf(rule)].Render(extractor_, alert_.output, alert_.output_fields);
   ++counters_.alerts[static_cast<size_t>(rule.priority)];
+  if (extractor_.ContainerMetadataPending()) ++counters_.alerts_before_metadata;
   outputs_.Emit(alert_);
   if (capture_ != nullptr) capture_->OnAlert(rule, header, counters_.records);
 }

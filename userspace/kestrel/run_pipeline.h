@@ -31,6 +31,8 @@ struct RunCounters {
   uint64_t lost = 0;                 // records the probe lost, as its drop markers say
   uint64_t drop_markers = 0;         // of records: the markers, which the probe counts apart
   std::array<uint64_t, 8> alerts{};  // by engine::rules::Priority
+  // Alerts about a process in a container whose metadata had not arrived.
+  uint64_t alerts_before_metadata = 0;
   uint64_t AlertsTotal() const;
 };
 
@@ -59,6 +61,11 @@ class RunPipeline {
   // Where records and the alerts of capture rules go too (null: nowhere);
   // must outlive the pipeline.
   void SetCapture(AlertCapture* capture);
+
+  // Where container metadata comes from; null: nowhere. Must outlive this.
+  void SetContainerMetadata(engine::containers::ContainerMetadataCache* cache) {
+    extractor_.SetContainerMetadata(cache);
+  }
 
   const RunCounters& counters() const { return counters_; }
   const engine::ThreadTable& threads() const { return threads_; }

@@ -163,6 +163,8 @@ constexpr FieldDef kFields[] = {
     {"container.type", FieldKind::kContainerType, S, kNo,
      "the runtime the container's cgroup names: docker, podman, containerd, cri-o, cri (a "
      "Kubernetes pod's, runtime unnamed), or host"},
+    {"container.full_id", FieldKind::kContainerFullId, S, kNo,
+     "the container's id, all 64 hex digits, or host"},
     {"container.name", FieldKind::kContainerName, S, kNo,
      "the container's name; host on the host (absent in a container: from the runtime)"},
     {"container.image", FieldKind::kContainerImage, S, kNo,
@@ -171,6 +173,24 @@ constexpr FieldDef kFields[] = {
      "the image's repository (absent: from the runtime)"},
     {"container.image.tag", FieldKind::kContainerImageTag, S, kNo,
      "the image's tag (absent: from the runtime)"},
+    {"container.image.digest", FieldKind::kContainerImageDigest, S, kNo,
+     "the digest the image reference pins, if any (absent: from the runtime)"},
+    {"container.image.id", FieldKind::kContainerImageId, S, kNo,
+     "the image's id, 64 hex digits (absent: from the runtime)"},
+    {"container.label", FieldKind::kContainerLabel, S, FieldArg::kKey,
+     "the value of the container's label KEY (absent: from the runtime)"},
+    {"container.labels", FieldKind::kContainerLabels, S, kNo,
+     "the container's labels, key:value, comma-separated (absent: from the runtime)"},
+    {"container.host_network", FieldKind::kContainerHostNetwork, B, kNo,
+     "true when the container shares the host's network namespace (absent: from the runtime)"},
+    {"container.host_pid", FieldKind::kContainerHostPid, B, kNo,
+     "true when the container shares the host's pid namespace (absent: from the runtime)"},
+    {"container.host_ipc", FieldKind::kContainerHostIpc, B, kNo,
+     "true when the container shares the host's ipc namespace (absent: from the runtime)"},
+    {"container.ip", FieldKind::kContainerIp, S, kNo,
+     "the container's address (absent: from the runtime)"},
+    {"container.user", FieldKind::kContainerUser, S, kNo,
+     "the user the container's processes run as, as configured (absent: from the runtime)"},
     {"container.privileged", FieldKind::kContainerPrivileged, B, kNo,
      "true for a privileged container (absent: from the runtime)"},
     {"container.mounts", FieldKind::kContainerMounts, S, kNo,
@@ -187,7 +207,8 @@ constexpr FieldDef kFields[] = {
     {"proc.is_vpgid_leader", FieldKind::kProcIsVpgidLeader, B, kNo,
      "true when the process leads its process group"},
     {"container.mount.dest", FieldKind::kContainerMountDest, S, FieldArg::kPath,
-     "the source of the container mount at a destination (a glob) (absent: from the runtime)"},
+     "the destination of the container's mount whose source matches PATH (a glob), N/A when none "
+     "does (absent: from the runtime)"},
     {"fd.cip.name", FieldKind::kFdCipName, S, kNo,
      "the client address's domain name (absent: not resolved)"},
     {"fd.lip.name", FieldKind::kFdLipName, S, kNo,
@@ -216,6 +237,15 @@ FieldSource SourceOf(FieldKind kind) {
     case FieldKind::kContainerPrivileged:
     case FieldKind::kContainerMounts:
     case FieldKind::kContainerMountDest:
+    case FieldKind::kContainerImageDigest:
+    case FieldKind::kContainerImageId:
+    case FieldKind::kContainerLabel:
+    case FieldKind::kContainerLabels:
+    case FieldKind::kContainerHostNetwork:
+    case FieldKind::kContainerHostPid:
+    case FieldKind::kContainerHostIpc:
+    case FieldKind::kContainerIp:
+    case FieldKind::kContainerUser:
     case FieldKind::kProcIsContainerHealthcheck:
       return FieldSource::kContainerRuntime;
     case FieldKind::kK8sNsName:
@@ -236,7 +266,8 @@ std::string_view UnfilledReason(FieldSource source) {
     case FieldSource::kKernel:
       return "";
     case FieldSource::kContainerRuntime:
-      return "comes from a container runtime's metadata, which Kestrel does not read yet";
+      return "comes from a container runtime's metadata, and no runtime answers on the sockets "
+             "configured (container_engines)";
     case FieldSource::kKubernetes:
       return "comes from Kubernetes pod metadata, which Kestrel does not read yet";
     case FieldSource::kNameResolution:
@@ -271,6 +302,8 @@ std::string_view FieldArgSyntax(FieldArg arg) {
       return "[VAR] (optional)";
     case FieldArg::kPath:
       return "[PATH]";
+    case FieldArg::kKey:
+      return "[KEY]";
   }
   return "";
 }

@@ -125,6 +125,16 @@ enum class FieldKind : uint16_t {
   kFdLnet,
   kFdRnet,
   kContainerType,
+  kContainerFullId,
+  kContainerImageDigest,
+  kContainerImageId,
+  kContainerLabel,
+  kContainerLabels,
+  kContainerHostNetwork,
+  kContainerHostPid,
+  kContainerHostIpc,
+  kContainerIp,
+  kContainerUser,
   kFieldKindCount,
 };
 
@@ -137,6 +147,7 @@ enum class FieldArg : uint8_t {
   kParamName,      // NAME.PARAM only (evt.rawarg)
   kEnvName,        // NAME[VAR] optional (proc.env[HOME])
   kPath,           // NAME[PATH] required, any text (container.mount.dest[/etc])
+  kKey,            // NAME[KEY] required, any text (container.label[app])
 };
 
 // Where a field's value comes from. Kernel fields are read from records

@@ -1,6 +1,7 @@
 #include "field_extractor.h"
 
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <sys/stat.h>
 
 #include <cstring>
@@ -519,10 +520,21 @@ bool FieldExtractor::ReadProc(FieldId id, FieldValue& out) {
       }
       return Str(out, s);
     }
-    case FieldKind::kProcIsContainerHealthcheck:
-      // A host process is no container's health check; inside a container
-      // only the runtime knows, and Kestrel does not ask it yet.
-      return ContainerOf(*t).is_host() && Bool(out, false);
+    // A host process is no container's health check; in a container, one
+    // whose command line is the health check the runtime runs.
+    case FieldKind::kProcIsContainerHealthcheck: {
+      if (ContainerOf(*t).is_host()) return Bool(out, false);
+      const containers::ContainerMetadata* m = MetadataOf(*t);
+      if (m == nullptr) return false;
+      // The runtime's command is the argv it runs: compared with the
+      // process's, by name and by path.
+      std::string& by_name = Scratch();
+      AppendCommandLine(by_name, t->comm, *t);
+      std::string& by_path = Scratch();
+      AppendCommandLine(by_path, t->exe, *t);
+      return Bool(
+          out, !m->healthcheck.empty() && (by_name == m->healthcheck || by_path == m->healthcheck));
+    }
     case FieldKind::kThreadTid:
       return Int(out, t->tid);
     case FieldKind::kThreadVtid:
@@ -693,6 +705,18 @@ const state::ContainerId& FieldExtractor::ContainerOf(const ThreadInfo& thread) 
   return it->second;
 }
 
+const containers::ContainerMetadata* FieldExtractor::MetadataOf(const ThreadInfo& thread) {
+  const state::ContainerId& c = ContainerOf(thread);
+  if (metadata_ == nullptr || c.is_host()) return nullptr;
+  held_metadata_ = metadata_->Find(c.full_id);
+  return held_metadata_.get();
+}
+
+bool FieldExtractor::ContainerMetadataPending() {
+  if (metadata_ == nullptr || ctx_.thread == nullptr) return false;
+  return !ContainerOf(*ctx_.thread).is_host() && MetadataOf(*ctx_.thread) == nullptr;
+}
+
 bool FieldExtractor::ReadContainer(FieldId id, FieldValue& out) {
   switch (id.kind) {
     case FieldKind::kContainerId: {
@@ -702,11 +726,17 @@ bool FieldExtractor::ReadContainer(FieldId id, FieldValue& out) {
     case FieldKind::kContainerType:
       if (ctx_.thread == nullptr) return false;
       return Str(out, state::ContainerRuntimeName(ContainerOf(*ctx_.thread).runtime));
+    case FieldKind::kContainerFullId: {
+      if (ctx_.thread == nullptr) return false;
+      const state::ContainerId& c = ContainerOf(*ctx_.thread);
+      return Str(out, c.is_host() ? std::string_view("host") : std::string_view(c.full_id));
+    }
     // Falco's container plugin names the host's pseudo-container "host";
     // a container's name comes from its runtime.
     case FieldKind::kContainerName:
-      if (ctx_.thread == nullptr || !ContainerOf(*ctx_.thread).is_host()) return false;
-      return Str(out, "host");
+      if (ctx_.thread == nullptr) return false;
+      if (ContainerOf(*ctx_.thread).is_host()) return Str(out, "host");
+      break;
     // Falco takes a container's start from its pid namespace's init, on the
     // host too (the host's init). Only the host namespace's init is in the
     // table; another namespace's start is not known.
@@ -717,6 +747,68 @@ bool FieldExtractor::ReadContainer(FieldId id, FieldValue& out) {
       const ThreadInfo* init = ctx_.threads->Find(1);
       if (!host_pid_namespace || init == nullptr || init->start_ns == 0) return false;
       return Uint(out, init->start_ns);
+    }
+    default:
+      break;
+  }
+  // The rest comes from the container's runtime: absent on the host, and
+  // until the metadata arrived.
+  if (ctx_.thread == nullptr) return false;
+  const containers::ContainerMetadata* m = MetadataOf(*ctx_.thread);
+  if (m == nullptr) return false;
+  switch (id.kind) {
+    case FieldKind::kContainerName:
+      return Str(out, m->name);
+    case FieldKind::kContainerImage:
+      return Str(out, m->image);
+    case FieldKind::kContainerImageRepository:
+      return Str(out, m->image_repository);
+    case FieldKind::kContainerImageTag:
+      return Str(out, m->image_tag);
+    case FieldKind::kContainerImageDigest:
+      return Str(out, m->image_digest);
+    case FieldKind::kContainerImageId:
+      return Str(out, m->image_id);
+    case FieldKind::kContainerPrivileged:
+      return Bool(out, m->privileged);
+    case FieldKind::kContainerHostNetwork:
+      return Bool(out, m->host_network);
+    case FieldKind::kContainerHostPid:
+      return Bool(out, m->host_pid);
+    case FieldKind::kContainerHostIpc:
+      return Bool(out, m->host_ipc);
+    case FieldKind::kContainerIp:
+      return Str(out, m->ip);
+    case FieldKind::kContainerUser:
+      return Str(out, m->user);
+    case FieldKind::kContainerLabel: {
+      const std::string& key = registry_.EnvName(id.arg);
+      for (const auto& [k, v] : m->labels) {
+        if (k == key) return Str(out, v);
+      }
+      return false;
+    }
+    case FieldKind::kContainerLabels: {
+      std::string& s = Scratch();
+      for (const auto& [k, v] : m->labels) absl::StrAppend(&s, s.empty() ? "" : ",", k, ":", v);
+      return Str(out, s);
+    }
+    case FieldKind::kContainerMounts: {
+      std::string& s = Scratch();
+      for (const containers::ContainerMount& mount : m->mounts) {
+        absl::StrAppend(&s, s.empty() ? "" : ",", mount.source, ":", mount.dest, ":", mount.mode,
+                        ":", mount.rw ? "true" : "false", ":", mount.propagation);
+      }
+      return Str(out, s);
+    }
+    // Falco's value for "no mount with that source" is N/A, which its
+    // rules test for.
+    case FieldKind::kContainerMountDest: {
+      const std::string& pattern = registry_.EnvName(id.arg);
+      for (const containers::ContainerMount& mount : m->mounts) {
+        if (fnmatch(pattern.c_str(), mount.source.c_str(), 0) == 0) return Str(out, mount.dest);
+      }
+      return Str(out, "N/A");
     }
     // The rest comes from runtimes and Kubernetes, which Kestrel does not
     // ask yet: absent (FieldSource), so a rule reading them is named at

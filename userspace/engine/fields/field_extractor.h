@@ -8,12 +8,14 @@
 
 #include <array>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "engine/containers/metadata_cache.h"
 #include "engine/filter/field_binding.h"
 #include "engine/state/container_id.h"
 #include "engine/state/user_directory.h"
@@ -28,6 +30,14 @@ class FieldExtractor : public filter::FieldReader {
   // uids and gids (null: user.name and group.name have no value). Both
   // must outlive the extractor.
   FieldExtractor(const FieldRegistry& registry, state::UserDirectory* users);
+
+  // Where container metadata comes from (null: nowhere, the fields that
+  // need it are absent). It must outlive the extractor.
+  void SetContainerMetadata(containers::ContainerMetadataCache* cache) { metadata_ = cache; }
+
+  // Whether the event's process is in a container whose metadata has not
+  // arrived from its runtime (an alert then carries what is known).
+  bool ContainerMetadataPending();
 
   // Starts an event: views returned for the previous one become invalid.
   void SetEvent(const EventContext& context);
@@ -55,6 +65,9 @@ class FieldExtractor : public filter::FieldReader {
   bool ReadContainer(FieldId id, filter::FieldValue& out);
   // The container.id of `thread` ("host" outside containers).
   const state::ContainerId& ContainerOf(const ThreadInfo& thread);
+  // What the runtime says about `thread`'s container; null on the host or
+  // before it arrived. Valid until the next call.
+  const containers::ContainerMetadata* MetadataOf(const ThreadInfo& thread);
 
   bool ReadParam(FieldId id, bool raw, filter::FieldValue& out);
   const ThreadInfo* Parent(const ThreadInfo* t) const;
@@ -83,6 +96,8 @@ class FieldExtractor : public filter::FieldReader {
   std::array<uint64_t, 2> ports_{};
   // container.id by cgroup path: the path is parsed once per cgroup.
   absl::flat_hash_map<std::string, state::ContainerId> containers_;  // by cgroup path
+  containers::ContainerMetadataCache* metadata_ = nullptr;
+  std::shared_ptr<const containers::ContainerMetadata> held_metadata_;
 };
 
 }  // namespace kestrel::engine::fields

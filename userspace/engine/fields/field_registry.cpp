@@ -76,7 +76,10 @@ absl::StatusOr<uint32_t> FieldRegistry::EnvSlotFor(const std::string& name) cons
 
 std::string FieldRegistry::Unfilled(const FieldRef& field) const {
   const FieldDef* def = FindField(field.name);
-  return def == nullptr ? std::string() : std::string(UnfilledReason(SourceOf(def->kind)));
+  if (def == nullptr) return std::string();
+  const FieldSource source = SourceOf(def->kind);
+  if (filled_ & (1u << static_cast<unsigned>(source))) return std::string();
+  return std::string(UnfilledReason(source));
 }
 
 absl::StatusOr<FieldSpec> FieldRegistry::Resolve(const FieldRef& field) const {
@@ -112,8 +115,16 @@ absl::StatusOr<FieldSpec> FieldRegistry::Resolve(const FieldRef& field) const {
       }
       break;
     case FieldArg::kPath:
-      if (!field.index || field.index->empty()) return FieldError(field, "needs a path in [ ]");
+    case FieldArg::kKey: {
+      if (!field.index || field.index->empty()) {
+        return FieldError(
+            field, def->arg == FieldArg::kPath ? "needs a path in [ ]" : "needs a key in [ ]");
+      }
+      absl::StatusOr<uint32_t> slot = EnvSlotFor(*field.index);
+      if (!slot.ok()) return FieldError(field, std::string(slot.status().message()));
+      arg = *slot;
       break;
+    }
     case FieldArg::kIndex:
     case FieldArg::kOptionalIndex:
     case FieldArg::kParam: {

@@ -49,8 +49,14 @@ class FieldRegistry : public filter::FieldResolver {
     const std::vector<int8_t>& by_type = param_slots_[slot].index_by_type;
     return type < by_type.size() ? by_type[type] : -1;
   }
-  // The variable name of proc.env[VAR] slot `slot`.
+  // The text in [ ] of proc.env[VAR], container.label[KEY] or
+  // container.mount.dest[PATH], by its slot.
   const std::string& EnvName(uint32_t slot) const { return env_names_[slot]; }
+
+  // Fields from `source` are filled on this machine from now on (a
+  // container runtime answers): rules reading them are no longer named.
+  // Called before any rules load.
+  void SetFilled(FieldSource source) { filled_ |= 1u << static_cast<unsigned>(source); }
 
  private:
   struct ParamSlot {
@@ -73,6 +79,7 @@ class FieldRegistry : public filter::FieldResolver {
   mutable AppendOnlySlots<std::string, FieldId::kNoArg> env_names_;
   mutable absl::flat_hash_map<std::string, uint32_t> env_slot_index_;
   uint16_t max_event_type_ = 0;
+  uint32_t filled_ = 1u << static_cast<unsigned>(FieldSource::kKernel);
 };
 
 }  // namespace kestrel::engine::fields

@@ -1,0 +1,124 @@
+// Issue 36: container metadata from a real runtime. Podman's Docker-
+// compatible API serves it here (`podman system service` on a socket of
+// the test's own); `kestrel run` is pointed at that socket, a real
+// container runs with a name, a label, a bind mount and --privileged, and
+// the alert for a process in it carries them. Rules reading those fields
+// are not named as dead when a runtime answers.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "kestrel_process.h"
+#include "podman.h"
+#include "run_triggers.h"
+
+namespace kestrel::e2e {
+namespace {
+
+// `podman system service` on a socket of its own, stopped with its
+// children when the suite ends.
+class PodmanService {
+ public:
+  explicit PodmanService(std::string socket) : socket_(std::move(socket)) {
+    pid_ = fork();
+    if (pid_ == 0) {
+      setpgid(0, 0);
+      execlp("podman", "podman", "--runtime", "runc", "--cgroup-manager", "cgroupfs", "system",
+             "service", "--time=0", ("unix://" + socket_).c_str(), static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (!Answers() && std::chrono::steady_clock::now() < deadline) usleep(100'000);
+  }
+  ~PodmanService() {
+    kill(-pid_, SIGTERM);
+    waitpid(pid_, nullptr, 0);
+    std::filesystem::remove(socket_);
+  }
+  bool Answers() const {
+    std::string out;
+    return RunArgv({"curl", "-s", "--unix-socket", socket_, "http://d/_ping"}, &out) == 0 &&
+           out == "OK";
+  }
+  const std::string& socket() const { return socket_; }
+
+ private:
+  std::string socket_;
+  pid_t pid_ = -1;
+};
+
+class ContainerMetadataTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    image_ = BuildBusyboxImage();
+    service_ = new PodmanService(absl::StrCat("/tmp/kestrel-e2e-podman-", getpid(), ".sock"));
+  }
+  static void TearDownTestSuite() {
+    delete service_;
+    service_ = nullptr;
+    RemoveBusyboxImage();
+  }
+  void SetUp() override {
+    ASSERT_EQ(geteuid(), 0u) << "kestrel tests never skip: run as root";
+    ASSERT_TRUE(image_) << "the busybox image could not be built";
+    ASSERT_TRUE(service_->Answers()) << "podman system service did not start";
+  }
+
+  static inline bool image_ = false;
+  static inline PodmanService* service_ = nullptr;
+  RunTempDir dir_;
+};
+
+TEST_F(ContainerMetadataTest, AlertsCarryWhatTheRuntimeSays) {
+  WriteWhole(dir_.File("rules.yaml"),
+             absl::StrCat(OpenRule(dir_.path()),
+                          "- rule: Exec in container\n  desc: d\n  condition: evt.type = execve "
+                          "and container.id != host and proc.cmdline contains kestrel-e2e-meta\n"
+                          "  output: meta cmd=%proc.cmdline name=%container.name "
+                          "image=%container.image repo=%container.image.repository "
+                          "tag=%container.image.tag privileged=%container.privileged "
+                          "label=%container.label[app] dest=%container.mount.dest[/etc] "
+                          "none=%container.mount.dest[/nonexistent]\n  priority: WARNING\n"
+                          "- rule: Privileged\n  desc: d\n  condition: evt.type = execve and "
+                          "container.privileged = true and proc.cmdline contains kestrel-e2e-meta\n"
+                          "  output: privileged %proc.cmdline\n  priority: WARNING\n"));
+  KestrelProcess run({"run", "-r", dir_.File("rules.yaml"), "--no-pin", "-o",
+                      "container_engines.docker.sockets=[]", "-o", "rule_matching=all", "-o",
+                      "container_engines.podman.sockets=[" + service_->socket() + "]"});
+  ASSERT_TRUE(WaitUntilAlerting(run, dir_));
+  const std::string name = absl::StrCat("kestrel-e2e-meta-", getpid());
+  // The second process starts a second in: by then the first one's exec
+  // has had the metadata fetched.
+  const ContainerRun container =
+      RunContainer({"--name", name, "--privileged", "--label", "app=web", "-v", "/etc:/host-etc:ro",
+                    "--network", "none"},
+                   {"/bin/sh", "-c", "sleep 1; /bin/echo kestrel-e2e-meta"});
+  ASSERT_EQ(container.exit_code, 0);
+  const std::optional<std::string> alert =
+      run.WaitForLine("meta cmd=echo kestrel-e2e-meta", kAlertTimeout);
+  const std::optional<std::string> privileged =
+      run.WaitForLine("privileged echo kestrel-e2e-meta", kAlertTimeout);
+  run.Signal(SIGINT);
+  const CliResult r = run.Wait();
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_TRUE(alert) << r.out << r.err;
+  EXPECT_TRUE(absl::StrContains(
+      *alert, absl::StrCat("name=", name, " image=", kBusyboxImage,
+                           " repo=localhost/kestrel-e2e-busybox tag=latest privileged=true "
+                           "label=web dest=/host-etc none=N/A")))
+      << *alert;
+  EXPECT_TRUE(privileged) << r.out;
+  EXPECT_TRUE(absl::StrContains(r.err, "container metadata from " + service_->socket())) << r.err;
+  EXPECT_FALSE(absl::StrContains(r.err, "cannot fire here")) << r.err;
+  EXPECT_TRUE(absl::StrContains(r.err, "; containers known ")) << r.err;
+}
+
+}  // namespace
+}  // namespace kestrel::e2e

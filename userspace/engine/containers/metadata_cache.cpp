@@ -1,0 +1,103 @@
+#include "engine/containers/metadata_cache.h"
+
+#include <utility>
+
+#include "engine/containers/docker_inspect.h"
+#include "engine/containers/runtime_client.h"
+
+namespace kestrel::engine::containers {
+
+ContainerMetadataCache::ContainerMetadataCache(Options options) : options_(std::move(options)) {
+  thread_ = std::thread([this] { Loop(); });
+}
+
+ContainerMetadataCache::~ContainerMetadataCache() {
+  {
+    const std::lock_guard<std::mutex> lock(mu_);
+    stopping_ = true;
+  }
+  wake_.notify_one();
+  thread_.join();
+}
+
+std::shared_ptr<const ContainerMetadata> ContainerMetadataCache::Find(const std::string& id) {
+  const std::lock_guard<std::mutex> lock(mu_);
+  auto [it, added] = entries_.try_emplace(id);
+  Entry& e = it->second;
+  if (e.metadata) return e.metadata;
+  if (added) {
+    e.queued = true;
+    queue_.push_back(id);
+    wake_.notify_one();
+  }
+  return nullptr;
+}
+
+ContainerMetadataCache::Counters ContainerMetadataCache::counters() const {
+  const std::lock_guard<std::mutex> lock(mu_);
+  Counters c = counters_;
+  c.cached = 0;
+  for (const auto& [id, e] : entries_) c.cached += e.metadata != nullptr;
+  return c;
+}
+
+void ContainerMetadataCache::Fetch(const std::string& id) {
+  bool unknown_everywhere = true;
+  for (const std::string& socket : options_.sockets) {
+    absl::StatusOr<std::string> body =
+        RuntimeGet(socket, "/containers/" + id + "/json", options_.timeout);
+    if (!body.ok()) {
+      if (!absl::IsNotFound(body.status())) unknown_everywhere = false;
+      continue;
+    }
+    absl::StatusOr<ContainerMetadata> parsed = ParseDockerInspect(*body);
+    const std::lock_guard<std::mutex> lock(mu_);
+    Entry& e = entries_[id];
+    e.queued = false;
+    e.next_check = Clock::now() + options_.recheck;
+    if (!parsed.ok()) {
+      ++counters_.failed;
+      return;
+    }
+    ++counters_.fetched;
+    e.metadata = std::make_shared<const ContainerMetadata>(*std::move(parsed));
+    return;
+  }
+  const std::lock_guard<std::mutex> lock(mu_);
+  auto it = entries_.find(id);
+  if (it == entries_.end()) return;
+  if (unknown_everywhere && it->second.metadata) {
+    // It was known and no runtime knows it now: gone.
+    ++counters_.evicted;
+    entries_.erase(it);
+    return;
+  }
+  ++(unknown_everywhere ? counters_.unknown : counters_.failed);
+  it->second.queued = false;
+  it->second.next_check = Clock::now() + options_.recheck;
+}
+
+void ContainerMetadataCache::Loop() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!stopping_) {
+    if (queue_.empty()) {
+      // Wake for a request, or to look at what is due for a check again.
+      wake_.wait_for(lock, std::chrono::seconds(1));
+      const Clock::time_point now = Clock::now();
+      for (auto& [id, e] : entries_) {
+        if (!e.queued && e.next_check <= now) {
+          e.queued = true;
+          queue_.push_back(id);
+        }
+      }
+      continue;
+    }
+    const std::string id = std::move(queue_.front());
+    queue_.pop_front();
+    lock.unlock();
+    Fetch(id);
+    lock.lock();
+  }
+}
+
+}  // namespace kestrel::engine::containers

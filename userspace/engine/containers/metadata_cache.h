@@ -1,0 +1,78 @@
+// Container metadata fetched from the runtimes on a thread of its own and
+// kept while the container lives. The event path only looks up: a miss
+// asks for a fetch and finds nothing (the fields are absent for that
+// event); the container's later events find it. Each container is asked
+// about again now and then: one the runtimes no longer know is evicted.
+#ifndef KESTREL_ENGINE_CONTAINERS_METADATA_CACHE_H_
+#define KESTREL_ENGINE_CONTAINERS_METADATA_CACHE_H_
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "container_metadata.h"
+
+namespace kestrel::engine::containers {
+
+class ContainerMetadataCache {
+ public:
+  struct Options {
+    // Docker API sockets (Docker's, Podman's compatible one), asked in order.
+    std::vector<std::string> sockets;
+    std::chrono::milliseconds timeout{2000};  // per request
+    // How often a known container is asked about again (evicted when gone),
+    // and an unknown one retried.
+    std::chrono::milliseconds recheck{std::chrono::seconds(30)};
+  };
+
+  struct Counters {
+    uint64_t fetched = 0;  // inspect documents read
+    uint64_t unknown = 0;  // ids no runtime knows
+    uint64_t failed = 0;   // requests that failed otherwise
+    uint64_t evicted = 0;  // containers gone
+    size_t cached = 0;
+  };
+
+  explicit ContainerMetadataCache(Options options);
+  ~ContainerMetadataCache();
+  ContainerMetadataCache(const ContainerMetadataCache&) = delete;
+  ContainerMetadataCache& operator=(const ContainerMetadataCache&) = delete;
+
+  // The metadata of the container `id` (64 hex digits), or null when it has
+  // not arrived (a fetch is then asked for). Never blocks on a runtime.
+  std::shared_ptr<const ContainerMetadata> Find(const std::string& id);
+
+  Counters counters() const;
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  struct Entry {
+    std::shared_ptr<const ContainerMetadata> metadata;  // null: not (yet) known
+    bool queued = false;
+    Clock::time_point next_check;
+  };
+
+  void Loop();
+  // Asks the runtimes about `id`; called on the worker thread, unlocked.
+  void Fetch(const std::string& id);
+
+  const Options options_;
+  mutable std::mutex mu_;
+  std::condition_variable wake_;
+  absl::flat_hash_map<std::string, Entry> entries_;
+  std::deque<std::string> queue_;
+  Counters counters_;
+  bool stopping_ = false;
+  std::thread thread_;  // started by the constructor, once the rest is set
+};
+
+}  // namespace kestrel::engine::containers
+
+#endif  // KESTREL_ENGINE_CONTAINERS_METADATA_CACHE_H_

@@ -1,0 +1,28 @@
+// A GET to a container runtime's API on its unix socket (Docker's, or
+// Podman's Docker-compatible one), bounded in time and size: a runtime
+// that hangs or floods never holds the thread that asks.
+#ifndef KESTREL_ENGINE_CONTAINERS_RUNTIME_CLIENT_H_
+#define KESTREL_ENGINE_CONTAINERS_RUNTIME_CLIENT_H_
+
+#include <chrono>
+#include <string>
+
+#include "absl/status/statusor.h"
+
+namespace kestrel::engine::containers {
+
+// The largest answer read: an inspect document is a few kB.
+inline constexpr size_t kMaxRuntimeAnswerBytes = 1 << 20;
+
+// The body of `GET path` on `socket_path`. NotFound for a 404 (no such
+// container), Unavailable when nothing answers on the socket, another
+// error for any other failure.
+absl::StatusOr<std::string> RuntimeGet(const std::string& socket_path, const std::string& path,
+                                       std::chrono::milliseconds timeout);
+
+// Whether a runtime answers on `socket_path` (GET /_ping).
+bool RuntimeAnswers(const std::string& socket_path, std::chrono::milliseconds timeout);
+
+}  // namespace kestrel::engine::containers
+
+#endif  // KESTREL_ENGINE_CONTAINERS_RUNTIME_CLIENT_H_
