@@ -70,7 +70,8 @@ TEST_F(RulesValidateTest, StrictMakesAMissingFieldAnError) {
 }
 
 // Issue 36: a field that exists but that nothing on this machine fills
-// (container metadata from a runtime, pod metadata, DNS names) is absent,
+// (container metadata with no runtime answering on the default sockets, as
+// on the test machine; pod metadata; DNS names) is absent,
 // and a rule reading one is named: whether it can fire at all here, and
 // which fields, and why. Disabled rules are not named.
 constexpr char kUnfilled[] = R"(- rule: Privileged shell
@@ -98,13 +99,13 @@ TEST_F(RulesValidateTest, RulesReadingFieldsNothingHereFillsAreNamed) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, file +
                        ":3:14: warning: rule 'Privileged shell': cannot fire here: "
-                       "container.privileged comes from a container runtime's metadata, which "
-                       "Kestrel does not read yet\n" +
+                       "container.privileged comes from a container runtime's metadata, and no "
+                       "runtime answers on the sockets configured (container_engines)\n" +
                        file +
                        ":8:14: warning: rule 'Shell outside trusted images': reads fields nothing "
                        "here fills, so comparisons on them are false: container.image.repository "
-                       "comes from a container "
-                       "runtime's metadata, which Kestrel does not read yet\n"
+                       "comes from a container runtime's metadata, and no runtime answers on the "
+                       "sockets configured (container_engines)\n"
                        "valid: 3 rules loaded (2 enabled), 0 skipped\n");
   r = RunKestrel({"rules", "validate", "--strict", file});
   EXPECT_EQ(r.exit_code, 1);
