@@ -22,38 +22,6 @@
 namespace kestrel::e2e {
 namespace {
 
-// `podman system service` on a socket of its own, stopped with its
-// children when the suite ends.
-class PodmanService {
- public:
-  explicit PodmanService(std::string socket) : socket_(std::move(socket)) {
-    pid_ = fork();
-    if (pid_ == 0) {
-      setpgid(0, 0);
-      execlp("podman", "podman", "--runtime", "runc", "--cgroup-manager", "cgroupfs", "system",
-             "service", "--time=0", ("unix://" + socket_).c_str(), static_cast<char*>(nullptr));
-      _exit(127);
-    }
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    while (!Answers() && std::chrono::steady_clock::now() < deadline) usleep(100'000);
-  }
-  ~PodmanService() {
-    kill(-pid_, SIGTERM);
-    waitpid(pid_, nullptr, 0);
-    std::filesystem::remove(socket_);
-  }
-  bool Answers() const {
-    std::string out;
-    return RunArgv({"curl", "-s", "--unix-socket", socket_, "http://d/_ping"}, &out) == 0 &&
-           out == "OK";
-  }
-  const std::string& socket() const { return socket_; }
-
- private:
-  std::string socket_;
-  pid_t pid_ = -1;
-};
-
 class ContainerMetadataTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {

@@ -1,9 +1,11 @@
 #include "podman.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -79,6 +81,35 @@ void RemoveBusyboxImage() {
   std::vector<std::string> rmi = Podman();
   rmi.insert(rmi.end(), {"rmi", "-f", kBusyboxImage});
   RunArgv(rmi);
+}
+
+PodmanService::PodmanService(std::string socket) : socket_(std::move(socket)) {
+  pid_ = fork();
+  if (pid_ == 0) {
+    setpgid(0, 0);
+    const std::vector<std::string> argv = {"podman",           "--runtime", "runc",
+                                           "--cgroup-manager", "cgroupfs",  "system",
+                                           "service",          "--time=0",  "unix://" + socket_};
+    std::vector<char*> args;
+    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execvp(args[0], args.data());
+    _exit(127);
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (!Answers() && std::chrono::steady_clock::now() < deadline) usleep(100'000);
+}
+
+PodmanService::~PodmanService() {
+  kill(-pid_, SIGTERM);
+  waitpid(pid_, nullptr, 0);
+  fs::remove(socket_);
+}
+
+bool PodmanService::Answers() const {
+  std::string out;
+  return RunArgv({"curl", "-s", "--unix-socket", socket_, "http://d/_ping"}, &out) == 0 &&
+         out == "OK";
 }
 
 ContainerRun RunContainer(const std::vector<std::string>& options,

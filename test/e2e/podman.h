@@ -28,6 +28,22 @@ struct ContainerRun {
 ContainerRun RunContainer(const std::vector<std::string>& options,
                           const std::vector<std::string>& command);
 
+// `podman system service` on a socket of its own (Podman's Docker-
+// compatible API), stopped with its children when destroyed.
+class PodmanService {
+ public:
+  explicit PodmanService(std::string socket);  // waits up to 20 s for it to answer
+  ~PodmanService();
+  PodmanService(const PodmanService&) = delete;
+  PodmanService& operator=(const PodmanService&) = delete;
+  bool Answers() const;
+  const std::string& socket() const { return socket_; }
+
+ private:
+  std::string socket_;
+  int pid_ = -1;
+};
+
 // The stdout and exit code of `argv`, run without a shell.
 int RunArgv(const std::vector<std::string>& argv, std::string* out = nullptr);
 

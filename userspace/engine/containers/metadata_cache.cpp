@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "engine/containers/docker_events.h"
 #include "engine/containers/docker_inspect.h"
 #include "engine/containers/runtime_client.h"
 
@@ -9,6 +10,9 @@ namespace kestrel::engine::containers {
 
 ContainerMetadataCache::ContainerMetadataCache(Options options) : options_(std::move(options)) {
   thread_ = std::thread([this] { Loop(); });
+  for (const std::string& socket : options_.sockets) {
+    event_threads_.emplace_back([this, socket] { FollowEvents(socket); });
+  }
 }
 
 ContainerMetadataCache::~ContainerMetadataCache() {
@@ -16,21 +20,49 @@ ContainerMetadataCache::~ContainerMetadataCache() {
     const std::lock_guard<std::mutex> lock(mu_);
     stopping_ = true;
   }
-  wake_.notify_one();
+  wake_.notify_all();
   thread_.join();
+  for (std::thread& t : event_threads_) t.join();
+}
+
+ContainerMetadataCache::Entry& ContainerMetadataCache::Want(const std::string& id) {
+  auto [it, added] = entries_.try_emplace(id);
+  if (added) {
+    it->second.queued = true;
+    queue_.push_back(id);
+    wake_.notify_all();
+  }
+  return it->second;
 }
 
 std::shared_ptr<const ContainerMetadata> ContainerMetadataCache::Find(const std::string& id) {
   const std::lock_guard<std::mutex> lock(mu_);
-  auto [it, added] = entries_.try_emplace(id);
-  Entry& e = it->second;
-  if (e.metadata) return e.metadata;
-  if (added) {
-    e.queued = true;
-    queue_.push_back(id);
-    wake_.notify_one();
+  return Want(id).metadata;
+}
+
+void ContainerMetadataCache::OnEvent(const std::string& action, const std::string& id) {
+  const std::lock_guard<std::mutex> lock(mu_);
+  if (action == "create" || action == "start") {
+    Want(id);
+  } else if (action == "destroy" || action == "remove") {
+    if (entries_.erase(id) > 0) ++counters_.evicted;
   }
-  return nullptr;
+}
+
+void ContainerMetadataCache::FollowEvents(const std::string& socket) {
+  const auto stop = [this] {
+    const std::lock_guard<std::mutex> lock(mu_);
+    return stopping_;
+  };
+  const auto on_line = [this](std::string_view line) {
+    if (std::optional<ContainerEvent> e = ParseDockerEvent(line)) OnEvent(e->action, e->id);
+  };
+  while (!stop()) {
+    RuntimeFollow(socket, kContainerEventsPath, on_line, stop).IgnoreError();
+    // The stream ended (the runtime restarted): again in a few seconds.
+    std::unique_lock<std::mutex> lock(mu_);
+    wake_.wait_for(lock, std::chrono::seconds(3), [this] { return stopping_; });
+  }
 }
 
 ContainerMetadataCache::Counters ContainerMetadataCache::counters() const {

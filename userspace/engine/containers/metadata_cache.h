@@ -1,8 +1,11 @@
 // Container metadata fetched from the runtimes on a thread of its own and
-// kept while the container lives. The event path only looks up: a miss
-// asks for a fetch and finds nothing (the fields are absent for that
-// event); the container's later events find it. Each container is asked
-// about again now and then: one the runtimes no longer know is evicted.
+// kept while the container lives. Each runtime's event stream is followed:
+// a container is fetched when created, before its first process runs, and
+// dropped when removed. The event path only looks up: a miss (a container
+// created before Kestrel, or a runtime that told nothing) asks for a fetch
+// and finds nothing, so the fields are absent for that event and present
+// for the container's later ones. Each container is asked about again now
+// and then: one no runtime knows any more is evicted.
 #ifndef KESTREL_ENGINE_CONTAINERS_METADATA_CACHE_H_
 #define KESTREL_ENGINE_CONTAINERS_METADATA_CACHE_H_
 
@@ -49,6 +52,10 @@ class ContainerMetadataCache {
   // not arrived (a fetch is then asked for). Never blocks on a runtime.
   std::shared_ptr<const ContainerMetadata> Find(const std::string& id);
 
+  // What a runtime's event stream said: a container created (fetched now,
+  // before its first process runs) or removed (dropped).
+  void OnEvent(const std::string& action, const std::string& id);
+
   Counters counters() const;
 
  private:
@@ -62,6 +69,10 @@ class ContainerMetadataCache {
   void Loop();
   // Asks the runtimes about `id`; called on the worker thread, unlocked.
   void Fetch(const std::string& id);
+  // Follows `socket`'s container events until the cache stops; reconnects.
+  void FollowEvents(const std::string& socket);
+  // Adds `id` and queues its fetch unless known or queued; under mu_.
+  Entry& Want(const std::string& id);
 
   const Options options_;
   mutable std::mutex mu_;
@@ -70,7 +81,8 @@ class ContainerMetadataCache {
   std::deque<std::string> queue_;
   Counters counters_;
   bool stopping_ = false;
-  std::thread thread_;  // started by the constructor, once the rest is set
+  std::thread thread_;                      // started by the constructor, once the rest is set
+  std::vector<std::thread> event_threads_;  // one per socket
 };
 
 }  // namespace kestrel::engine::containers

@@ -5,7 +5,9 @@
 #define KESTREL_ENGINE_CONTAINERS_RUNTIME_CLIENT_H_
 
 #include <chrono>
+#include <functional>
 #include <string>
+#include <string_view>
 
 #include "absl/status/statusor.h"
 
@@ -19,6 +21,14 @@ inline constexpr size_t kMaxRuntimeAnswerBytes = 1 << 20;
 // error for any other failure.
 absl::StatusOr<std::string> RuntimeGet(const std::string& socket_path, const std::string& path,
                                        std::chrono::milliseconds timeout);
+
+// Follows `GET path` on `socket_path` (a stream such as /events), handing
+// each complete line of the body to `on_line`, until the runtime ends it,
+// it fails, or `stop` says so (asked at least once a second). Lines longer
+// than kMaxRuntimeAnswerBytes are dropped.
+absl::Status RuntimeFollow(const std::string& socket_path, const std::string& path,
+                           const std::function<void(std::string_view)>& on_line,
+                           const std::function<bool()>& stop);
 
 // Whether a runtime answers on `socket_path` (GET /_ping).
 bool RuntimeAnswers(const std::string& socket_path, std::chrono::milliseconds timeout);

@@ -1,0 +1,145 @@
+// Issue 36: Falco's rules that need a container, raised by the real action
+// in a real podman container, with container metadata from Podman's API,
+// and not raised by the same action on the host. Falco's rules files are
+// not part of Kestrel: the suite reads them from KESTREL_FALCO_RULES_DIR
+// and passes without checking when it is unset (as falco_rules_fire_test).
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "kestrel_process.h"
+#include "podman.h"
+#include "run_triggers.h"
+
+namespace kestrel::e2e {
+namespace {
+
+const char* FalcoRulesDir() { return std::getenv("KESTREL_FALCO_RULES_DIR"); }
+
+class FalcoContainerRulesTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    if (FalcoRulesDir() == nullptr) return;
+    image_ = BuildBusyboxImage();
+    service_ = std::make_unique<PodmanService>(
+        absl::StrCat("/tmp/kestrel-e2e-falco-podman-", getpid(), ".sock"));
+    dir_ = std::make_unique<RunTempDir>();
+    WriteWhole(dir_->File("marker.yaml"), OpenRule(dir_->path()));
+    const std::string rules = FalcoRulesDir();
+    run_ = std::make_unique<KestrelProcess>(std::vector<std::string>{
+        "run", "-r", rules + "/falco_rules.yaml", "-r", rules + "/falco-incubating_rules.yaml",
+        "-r", rules + "/falco-sandbox_rules.yaml", "-r", dir_->File("marker.yaml"), "--no-pin",
+        "-o", "rule_matching=all", "-o", "container_engines.docker.sockets=[]", "-o",
+        "container_engines.podman.sockets=[" + service_->socket() + "]"});
+    alerting_ = WaitUntilAlerting(*run_, *dir_);
+  }
+  static void TearDownTestSuite() {
+    if (run_) {
+      run_->Signal(SIGINT);
+      const CliResult r = run_->Wait();
+      EXPECT_EQ(r.exit_code, 0) << r.err;
+    }
+    run_.reset();
+    dir_.reset();
+    service_.reset();
+    if (image_) RemoveBusyboxImage();
+  }
+  void SetUp() override {
+    if (FalcoRulesDir() != nullptr) {
+      ASSERT_TRUE(image_ && service_->Answers() && alerting_);
+    }
+  }
+
+  // Runs `command` in a container with `options`; the alert line holding
+  // both `prefix` and `mark`, if one comes.
+  std::optional<std::string> AlertFor(const std::vector<std::string>& options,
+                                      const std::vector<std::string>& command,
+                                      const std::string& prefix, const std::string& mark) {
+    RunContainer(options, command);
+    const auto deadline = std::chrono::steady_clock::now() + kAlertTimeout;
+    for (const std::string& line : run_->lines()) {
+      if (line.find(prefix) != std::string::npos && line.find(mark) != std::string::npos) {
+        return line;
+      }
+    }
+    while (std::chrono::steady_clock::now() < deadline) {
+      std::optional<std::string> line = run_->WaitForLine(mark, std::chrono::milliseconds(500));
+      if (line && line->find(prefix) != std::string::npos) return line;
+    }
+    return std::nullopt;
+  }
+
+  // Whether an alert line holds both `prefix` and `mark`, after a second.
+  bool Alerted(const std::string& prefix, const std::string& mark) {
+    // No line holds a newline: this reads every line for a second.
+    run_->WaitForLine("\n", std::chrono::seconds(1));
+    for (const std::string& line : run_->lines()) {
+      if (line.find(prefix) != std::string::npos && line.find(mark) != std::string::npos) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  static inline bool image_ = false;
+  static inline bool alerting_ = false;
+  static inline std::unique_ptr<PodmanService> service_;
+  static inline std::unique_ptr<RunTempDir> dir_;
+  static inline std::unique_ptr<KestrelProcess> run_;
+};
+
+std::string Mark(const std::string& what) { return absl::StrCat("kestrel-", what, "-", getpid()); }
+
+// A mount run in a running container: its metadata is there by then. (The
+// entrypoint's own exec comes before it: Podman holds a container's lock
+// while starting it, so its inspect answers only afterwards.)
+TEST_F(FalcoContainerRulesTest, MountLaunchedInPrivilegedContainer) {
+  if (FalcoRulesDir() == nullptr) return;
+  const std::string mark = Mark("mount");
+  EXPECT_TRUE(AlertFor({"--privileged", "--network", "none"},
+                       {"/bin/sh", "-c", "sleep 1; /bin/mount -t tmpfs " + mark + " /tmp"},
+                       "Mount was executed inside a privileged container", mark));
+  const std::string plain = Mark("mount-unpriv");
+  RunContainer({"--network", "none"},
+               {"/bin/sh", "-c", "sleep 1; /bin/mount -t tmpfs " + plain + " /tmp; true"});
+  EXPECT_FALSE(Alerted("Mount was executed inside a privileged container", plain));
+}
+
+TEST_F(FalcoContainerRulesTest, TerminalShellInContainer) {
+  if (FalcoRulesDir() == nullptr) return;
+  const std::string mark = Mark("tty");
+  EXPECT_TRUE(AlertFor({"-t", "--network", "none"}, {"/bin/sh", "-c", "true " + mark},
+                       "A shell was spawned in a container with an attached terminal", mark));
+}
+
+TEST_F(FalcoContainerRulesTest, NetcatRemoteCodeExecutionInContainer) {
+  if (FalcoRulesDir() == nullptr) return;
+  const std::string mark = Mark("nc");
+  EXPECT_TRUE(AlertFor({"--network", "none"}, {"/bin/nc", "-e", "/bin/true", mark, "9"},
+                       "Netcat runs inside container that allows remote code execution", mark));
+  // The same on the host: no container, no alert.
+  RunTempDir host;
+  const std::string nc = host.File("nc");
+  std::filesystem::create_symlink("/bin/busybox", nc);
+  const std::string host_mark = Mark("nc-host");
+  RunArgv({nc, "-e", "/bin/true", host_mark, "9"});
+  EXPECT_FALSE(Alerted("Netcat runs inside container", host_mark));
+}
+
+TEST_F(FalcoContainerRulesTest, PacketSocketCreatedInContainer) {
+  if (FalcoRulesDir() == nullptr) return;
+  const std::string mark = Mark("packet");
+  EXPECT_TRUE(AlertFor({"--privileged", "--network", "none"},
+                       {"/bin/sh", "-c", "arping -c 1 -w 1 -I lo 127.0.0.1; true " + mark},
+                       "Packet socket was created in a container", "arping"));
+}
+
+}  // namespace
+}  // namespace kestrel::e2e
