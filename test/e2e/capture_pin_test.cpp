@@ -17,6 +17,7 @@
 #include "absl/strings/str_split.h"
 #include "kestrel_process.h"
 #include "pin_dir_guard.h"
+#include "podman.h"
 #include "recorder_pin_root.h"
 #include "syscall_children.h"
 
@@ -179,6 +180,22 @@ TEST(CapturePinTest, PinDirThatCannotBeCreatedFailsWithOneLine) {
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   EXPECT_NE(r.err.find("not on a bpffs"), std::string::npos) << r.err;
   EXPECT_FALSE(PathExists(dir));
+}
+
+// Where nothing mounted bpffs (no systemd), pinning under /sys/fs/bpf
+// mounts it there, as bpftool does. Run in a mount namespace of its own:
+// the host's bpffs is left alone, and the new one goes with the namespace.
+TEST(CapturePinTest, MountsBpffsWhereNoneIsMounted) {
+  const std::string mounted = "grep -q ' /sys/fs/bpf bpf ' /proc/self/mounts";
+  std::string out;
+  const int rc = RunArgv({"unshare", "--mount", "--propagation", "private", "sh", "-c",
+                          absl::StrCat("umount -l /sys/fs/bpf 2>/dev/null; ", mounted,
+                                       " && exit 3; ", KESTREL_CLI_PATH,
+                                       " capture --pin --syscalls getppid --duration 1 2>&1 "
+                                       ">/dev/null || exit 4; ",
+                                       mounted, " || exit 5")},
+                         &out);
+  EXPECT_EQ(rc, 0) << out;
 }
 
 // A pin folder that is not this user's, or holds what is not a capture's

@@ -3,7 +3,8 @@
 // the test's own); `kestrel run` is pointed at that socket, a real
 // container runs with a name, a label, a bind mount and --privileged, and
 // the alert for a process in it carries them. Rules reading those fields
-// are not named as dead when a runtime answers.
+// are not named as dead when a runtime answers. The container's first
+// process is judged by them too, though it runs before Podman answers.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -53,10 +54,18 @@ TEST_F(ContainerMetadataTest, AlertsCarryWhatTheRuntimeSays) {
                           "image=%container.image repo=%container.image.repository "
                           "tag=%container.image.tag privileged=%container.privileged "
                           "label=%container.label[app] dest=%container.mount.dest[/etc] "
-                          "none=%container.mount.dest[/nonexistent]\n  priority: WARNING\n"
+                          "none=%container.mount.dest[/nonexistent] labels=%container.labels "
+                          "pod=%k8s.pod.name ns=%k8s.ns.name uid=%k8s.pod.uid "
+                          "sandbox=%k8s.pod.sandbox_id\n  priority: WARNING\n"
                           "- rule: Privileged\n  desc: d\n  condition: evt.type = execve and "
                           "container.privileged = true and proc.cmdline contains kestrel-e2e-meta\n"
-                          "  output: privileged %proc.cmdline\n  priority: WARNING\n"));
+                          "  output: privileged %proc.cmdline\n  priority: WARNING\n"
+                          // The container's first process: Podman answers only once the start
+                          // is over, after this exec, so the event waits for the metadata.
+                          "- rule: Started privileged\n  desc: d\n  condition: evt.type = execve "
+                          "and proc.vpid = 1 and container.privileged = true and proc.cmdline "
+                          "contains kestrel-e2e-meta\n  output: started privileged %proc.cmdline "
+                          "in %container.name\n  priority: WARNING\n"));
   KestrelProcess run({"run", "-r", dir_.File("rules.yaml"), "--no-pin", "-o",
                       "container_engines.docker.sockets=[]", "-o", "rule_matching=all", "-o",
                       "container_engines.podman.sockets=[" + service_->socket() + "]"});
@@ -65,14 +74,22 @@ TEST_F(ContainerMetadataTest, AlertsCarryWhatTheRuntimeSays) {
   // The second process starts a second in: by then the first one's exec
   // has had the metadata fetched.
   const ContainerRun container =
-      RunContainer({"--name", name, "--privileged", "--label", "app=web", "-v", "/etc:/host-etc:ro",
-                    "--network", "none"},
+      RunContainer({"--name", name, "--privileged", "--label", "app=web", "--label",
+                    "io.kubernetes.pod.name=web-0", "--label", "io.kubernetes.pod.namespace=shop",
+                    "--label", "io.kubernetes.pod.uid=5f0c2a6e-1c1d-4e0a-9b1e-2d3c4b5a6f70",
+                    "--label", "io.kubernetes.sandbox.id=" + std::string(64, 'a'), "-v",
+                    "/etc:/host-etc:ro", "--network", "none"},
                    {"/bin/sh", "-c", "sleep 1; /bin/echo kestrel-e2e-meta"});
   ASSERT_EQ(container.exit_code, 0);
+  // Judged once the metadata arrived, before the second process started.
+  const std::optional<std::string> started = run.WaitForLine(
+      absl::StrCat("started privileged sh -c sleep 1; /bin/echo kestrel-e2e-meta in ", name),
+      kAlertTimeout);
   const std::optional<std::string> alert =
       run.WaitForLine("meta cmd=echo kestrel-e2e-meta", kAlertTimeout);
   const std::optional<std::string> privileged =
       run.WaitForLine("privileged echo kestrel-e2e-meta", kAlertTimeout);
+
   run.Signal(SIGINT);
   const CliResult r = run.Wait();
   EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -80,9 +97,11 @@ TEST_F(ContainerMetadataTest, AlertsCarryWhatTheRuntimeSays) {
   EXPECT_TRUE(absl::StrContains(
       *alert, absl::StrCat("name=", name, " image=", kBusyboxImage,
                            " repo=localhost/kestrel-e2e-busybox tag=latest privileged=true "
-                           "label=web dest=/host-etc none=N/A")))
+                           "label=web dest=/host-etc none=N/A labels=app:web pod=web-0 ns=shop "
+                           "uid=5f0c2a6e-1c1d-4e0a-9b1e-2d3c4b5a6f70 sandbox=aaaaaaaaaaaa")))
       << *alert;
   EXPECT_TRUE(privileged) << r.out;
+  EXPECT_TRUE(started) << r.out << r.err;
   EXPECT_TRUE(absl::StrContains(r.err, "container metadata from " + service_->socket())) << r.err;
   EXPECT_FALSE(absl::StrContains(r.err, "cannot fire here")) << r.err;
   EXPECT_TRUE(absl::StrContains(r.err, "; containers known ")) << r.err;

@@ -198,10 +198,14 @@ void PrintStatsLine(const RunPipeline& pipeline, pman_handle* handle, double rat
                   tamper.repairs());
   if (containers != nullptr) {
     const engine::containers::ContainerMetadataCache::Counters c = containers->counters();
-    absl::StrAppend(&line, "; containers known ", c.cached, " (fetched ", c.fetched, ", unknown ",
-                    c.unknown, ", failed ", c.failed, ", gone ", c.evicted,
-                    "), alerts before the metadata arrived ",
-                    pipeline.counters().alerts_before_metadata);
+    absl::StrAppend(
+        &line, "; containers known ", c.cached, " (fetched ", c.fetched, ", unknown ", c.unknown,
+        ", failed ", c.failed, ", gone ", c.evicted, "), alerts before the metadata arrived ",
+        pipeline.counters().alerts_before_metadata, "; events held for it ",
+        pipeline.held_counters().held, " (judged with it ", pipeline.held_counters().with_metadata,
+        ", without ", pipeline.held_counters().without_metadata, ", alerting ",
+        pipeline.counters().alerts_judged_late, "; over the bounds ",
+        pipeline.held_counters().not_held, ")");
   }
   Say(line);
 }
@@ -427,6 +431,7 @@ int RunLive(RunSetup& setup, engine::alerts::AlertOutputs& outputs) {
     }
     // Looked at right before each change of the engine's own, so a change
     // by another process is never taken for one.
+    pipeline.JudgeHeld();
     for (const engine::alerts::Alert& a : tamper.Check(WallClockNs())) emit(a);
     if (g_reload || (watcher && watcher->Changed())) {
       g_reload = 0;
@@ -465,6 +470,7 @@ int RunLive(RunSetup& setup, engine::alerts::AlertOutputs& outputs) {
   // What the probe wrote before it stopped is still judged.
   const bool settled = pman_detach_and_settle(handle.get()) == 0;
   while (const kestrel_record_header* header = next()) pipeline.Take(header);
+  pipeline.JudgeHeld(/*flush=*/true);
   if (capture) capture->Close();
   // Short enough that the whole shutdown stays within 2 s, whatever a
   // channel does: what is still queued then is counted as dropped.

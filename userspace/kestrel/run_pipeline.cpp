@@ -10,6 +10,7 @@
 #include "engine/decode/record_view.h"
 #include "engine/decode/syscall_names.h"
 #include "engine/fields/event_context.h"
+#include "engine/state/container_id.h"
 #include "shared/event_types.h"
 
 namespace kestrel::cli {
@@ -76,6 +77,7 @@ const RunPipeline::TypeInfo& RunPipeline::InfoOf(uint16_t type, std::string_view
 
 void RunPipeline::Take(const kestrel_record_header* record) {
   ++counters_.records;
+  record_ = record;
   if (pending_ && record->ts_ns >= pending_from_ns_) SetRules(std::move(pending_));
   if (capture_ != nullptr) capture_->Take(record);
   absl::StatusOr<engine::RecordView> view =
@@ -136,23 +138,87 @@ void RunPipeline::Evaluate(const kestrel_record_header& header, uint32_t syscall
                            absl::FunctionRef<engine::fields::EventContext()> context) {
   ++counters_.events;
   if (!rules_ || !rules_->ruleset->Judges(syscall)) return;
-  extractor_.SetEvent(context());
-  rules_->ruleset->Evaluate(syscall, extractor_, first_only_,
-                            [&](const engine::rules::Rule& rule) { Emit(rule, header); });
+  const engine::fields::EventContext ctx = context();
+  extractor_.SetEvent(ctx);
+  const auto emit = [&](const engine::rules::Rule& rule) {
+    Emit(*rules_, rule, header, counters_.records);
+  };
+  if (containers_ == nullptr || !rules_->ruleset->JudgesLate(syscall) ||
+      !extractor_.ContainerMetadataAsking()) {
+    rules_->ruleset->Evaluate(syscall, extractor_, first_only_, emit);
+    return;
+  }
+  late_rules_.clear();
+  rules_->ruleset->EvaluateLate(syscall, extractor_, first_only_, emit,
+                                [&](uint32_t rule) { late_rules_.push_back(rule); });
+  // Past the bounds, the event is judged by them now, with what is known.
+  if (!late_rules_.empty() && !Hold(ctx)) {
+    rules_->ruleset->Rejudge(late_rules_, extractor_, emit);
+  }
 }
 
-void RunPipeline::Emit(const engine::rules::Rule& rule, const kestrel_record_header& header) {
+bool RunPipeline::Hold(const engine::fields::EventContext& context) {
+  if (context.thread == nullptr) return false;
+  HeldEvent held;
+  const auto* bytes = reinterpret_cast<const uint8_t*>(record_);
+  held.record.assign(bytes, bytes + record_->len);
+  held.thread = *context.thread;
+  if (context.fd_info != nullptr) held.fd = *context.fd_info;
+  held.num = counters_.records;
+  held.container_id = engine::state::ContainerIdFromCgroupPath(context.thread->cgroup).full_id;
+  held.rules = rules_;
+  held.rule_indexes = late_rules_;
+  held.held_at = std::chrono::steady_clock::now();
+  return held_.Hold(std::move(held));
+}
+
+void RunPipeline::JudgeHeld(bool flush) {
+  if (containers_ == nullptr || held_.empty()) return;
+  held_.Release(*containers_, std::chrono::steady_clock::now(), flush,
+                [this](const HeldEvent& held) { Judge(held); });
+}
+
+void RunPipeline::Judge(const HeldEvent& held) {
+  const auto* header = reinterpret_cast<const kestrel_record_header*>(held.record.data());
+  absl::StatusOr<engine::RecordView> view =
+      engine::RecordView::Parse(header, held.record.size(), *schema_);
+  if (!view.ok()) return;
+  std::optional<engine::GenericSyscall> generic;
+  std::optional<engine::DecodedEvent> event;
+  engine::fields::EventContext ctx;
+  if (header->type == KESTREL_EVT_GENERIC_SYSCALL) {
+    absl::StatusOr<engine::GenericSyscall> sc = engine::DecodeGenericSyscall(*view);
+    if (!sc.ok()) return;
+    generic = *std::move(sc);
+    ctx = engine::fields::MakeGenericContext(*header, *generic, threads_, held.num, boot_time_ns_);
+  } else {
+    absl::StatusOr<engine::DecodedEvent> decoded = engine::DecodedEvent::Decode(*view, *schema_);
+    if (!decoded.ok()) return;
+    event = *std::move(decoded);
+    ctx = engine::fields::MakeEventContext(*event, threads_, held.num, boot_time_ns_);
+  }
+  ctx.thread = &held.thread;
+  ctx.fd_info = held.fd ? &*held.fd : nullptr;
+  extractor_.SetEvent(ctx);
+  held.rules->ruleset->Rejudge(held.rule_indexes, extractor_, [&](const engine::rules::Rule& rule) {
+    ++counters_.alerts_judged_late;
+    Emit(*held.rules, rule, *header, held.num);
+  });
+}
+
+void RunPipeline::Emit(const RunRules& rules, const engine::rules::Rule& rule,
+                       const kestrel_record_header& header, uint64_t num) {
   alert_.time_ns = header.ts_ns + boot_time_ns_;
   alert_.rule = rule.name;
   alert_.priority = rule.priority;
   alert_.source = rule.source;
   alert_.tags = rule.tags;
   alert_.hostname = hostname_;
-  rules_->outputs[rules_->IndexOf(rule)].Render(extractor_, alert_.output, alert_.output_fields);
+  rules.outputs[rules.IndexOf(rule)].Render(extractor_, alert_.output, alert_.output_fields);
   ++counters_.alerts[static_cast<size_t>(rule.priority)];
   if (extractor_.ContainerMetadataPending()) ++counters_.alerts_before_metadata;
   outputs_.Emit(alert_);
-  if (capture_ != nullptr) capture_->OnAlert(rule, header, counters_.records);
+  if (capture_ != nullptr) capture_->OnAlert(rule, header, num);
 }
 
 }  // namespace kestrel::cli

@@ -19,6 +19,7 @@
 #include "engine/state/thread_table.h"
 #include "engine/state/user_directory.h"
 #include "run_capture_window.h"
+#include "run_held_events.h"
 #include "run_rules.h"
 #include "shared/record_format.h"
 
@@ -33,6 +34,8 @@ struct RunCounters {
   std::array<uint64_t, 8> alerts{};  // by engine::rules::Priority
   // Alerts about a process in a container whose metadata had not arrived.
   uint64_t alerts_before_metadata = 0;
+  // Alerts raised by rules judging a held event (run_held_events.h).
+  uint64_t alerts_judged_late = 0;
   uint64_t AlertsTotal() const;
 };
 
@@ -64,8 +67,15 @@ class RunPipeline {
 
   // Where container metadata comes from; null: nowhere. Must outlive this.
   void SetContainerMetadata(engine::containers::ContainerMetadataCache* cache) {
+    containers_ = cache;
     extractor_.SetContainerMetadata(cache);
   }
+
+  // Judges the held events whose container's metadata arrived or will not
+  // come (see run_held_events.h), all of them with `flush`; called between
+  // batches, and with `flush` once before stopping.
+  void JudgeHeld(bool flush = false);
+  const HeldEvents::Counters& held_counters() const { return held_.counters(); }
 
   const RunCounters& counters() const { return counters_; }
   const engine::ThreadTable& threads() const { return threads_; }
@@ -81,7 +91,12 @@ class RunPipeline {
   // `context` is built only when a rule can match the syscall.
   void Evaluate(const kestrel_record_header& header, uint32_t syscall,
                 absl::FunctionRef<engine::fields::EventContext()> context);
-  void Emit(const engine::rules::Rule& rule, const kestrel_record_header& header);
+  // Keeps the current record for `late_rules_` (see HeldEvents); false
+  // when it could not.
+  bool Hold(const engine::fields::EventContext& context);
+  void Judge(const HeldEvent& held);
+  void Emit(const RunRules& rules, const engine::rules::Rule& rule,
+            const kestrel_record_header& header, uint64_t num);
 
   const engine::fields::FieldRegistry& fields_;
   engine::ThreadTable& threads_;
@@ -99,6 +114,10 @@ class RunPipeline {
   RunCounters counters_;
   engine::alerts::Alert alert_;  // reused: its strings keep their capacity
   AlertCapture* capture_ = nullptr;
+  engine::containers::ContainerMetadataCache* containers_ = nullptr;
+  HeldEvents held_;
+  const kestrel_record_header* record_ = nullptr;  // the record Take is on
+  std::vector<uint32_t> late_rules_;               // reused from event to event
 };
 
 }  // namespace kestrel::cli

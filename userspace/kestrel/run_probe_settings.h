@@ -30,6 +30,9 @@ class FieldNeedsRecorder : public engine::filter::FieldResolver {
   std::string Unfilled(const engine::filter::FieldRef& field) const override {
     return fields_.Unfilled(field);
   }
+  bool ArrivesLate(const engine::filter::FieldRef& field) const override {
+    return fields_.ArrivesLate(field);
+  }
   const FieldNeeds& needs() const { return needs_; }
 
  private:

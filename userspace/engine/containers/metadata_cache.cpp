@@ -40,6 +40,12 @@ std::shared_ptr<const ContainerMetadata> ContainerMetadataCache::Find(const std:
   return Want(id).metadata;
 }
 
+bool ContainerMetadataCache::Asking(const std::string& id) const {
+  const std::lock_guard<std::mutex> lock(mu_);
+  auto it = entries_.find(id);
+  return it == entries_.end() || !it->second.answered;
+}
+
 void ContainerMetadataCache::OnEvent(const std::string& action, const std::string& id) {
   const std::lock_guard<std::mutex> lock(mu_);
   if (action == "create" || action == "start") {
@@ -84,8 +90,12 @@ void ContainerMetadataCache::Fetch(const std::string& id) {
     }
     absl::StatusOr<ContainerMetadata> parsed = ParseDockerInspect(*body);
     const std::lock_guard<std::mutex> lock(mu_);
-    Entry& e = entries_[id];
+    // Removed while it was being asked about: the answer is stale.
+    auto it = entries_.find(id);
+    if (it == entries_.end()) return;
+    Entry& e = it->second;
     e.queued = false;
+    e.answered = true;
     e.next_check = Clock::now() + options_.recheck;
     if (!parsed.ok()) {
       ++counters_.failed;
@@ -106,6 +116,7 @@ void ContainerMetadataCache::Fetch(const std::string& id) {
   }
   ++(unknown_everywhere ? counters_.unknown : counters_.failed);
   it->second.queued = false;
+  it->second.answered = true;
   it->second.next_check = Clock::now() + options_.recheck;
 }
 

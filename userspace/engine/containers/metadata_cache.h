@@ -52,6 +52,10 @@ class ContainerMetadataCache {
   // not arrived (a fetch is then asked for). Never blocks on a runtime.
   std::shared_ptr<const ContainerMetadata> Find(const std::string& id);
 
+  // Whether the runtimes have not answered about `id` yet: its metadata may
+  // still arrive. False once known, or once every runtime was asked.
+  bool Asking(const std::string& id) const;
+
   // What a runtime's event stream said: a container created (fetched now,
   // before its first process runs) or removed (dropped).
   void OnEvent(const std::string& action, const std::string& id);
@@ -63,6 +67,7 @@ class ContainerMetadataCache {
   struct Entry {
     std::shared_ptr<const ContainerMetadata> metadata;  // null: not (yet) known
     bool queued = false;
+    bool answered = false;  // a fetch ended, whatever it found
     Clock::time_point next_check;
   };
 

@@ -191,6 +191,15 @@ constexpr FieldDef kFields[] = {
      "the container's address (absent: from the runtime)"},
     {"container.user", FieldKind::kContainerUser, S, kNo,
      "the user the container's processes run as, as configured (absent: from the runtime)"},
+    {"k8s.pod.uid", FieldKind::kK8sPodUid, S, kNo,
+     "the Kubernetes pod's uid: the container's io.kubernetes.pod.uid label (absent: not a pod's, "
+     "or from the runtime)"},
+    {"k8s.pod.id", FieldKind::kK8sPodId, S, kNo, "k8s.pod.uid, by its older name"},
+    {"k8s.pod.sandbox_id", FieldKind::kK8sPodSandboxId, S, kNo,
+     "the pod sandbox's id, 12 hex digits: the container's io.kubernetes.sandbox.id label "
+     "(absent: not a pod's, or from the runtime)"},
+    {"k8s.pod.full_sandbox_id", FieldKind::kK8sPodFullSandboxId, S, kNo,
+     "the pod sandbox's whole id (absent: not a pod's, or from the runtime)"},
     {"container.privileged", FieldKind::kContainerPrivileged, B, kNo,
      "true for a privileged container (absent: from the runtime)"},
     {"container.mounts", FieldKind::kContainerMounts, S, kNo,
@@ -199,9 +208,11 @@ constexpr FieldDef kFields[] = {
      "the start of the process's pid namespace's init, ns since the epoch (as Falco, on the host "
      "too)"},
     {"k8s.ns.name", FieldKind::kK8sNsName, S, kNo,
-     "the Kubernetes namespace (absent: from the pod metadata)"},
+     "the Kubernetes namespace: the container's io.kubernetes.pod.namespace label (absent: not "
+     "a pod's, or from the runtime)"},
     {"k8s.pod.name", FieldKind::kK8sPodName, S, kNo,
-     "the Kubernetes pod (absent: from the pod metadata)"},
+     "the Kubernetes pod: the container's io.kubernetes.pod.name label (absent: not a pod's, or "
+     "from the runtime)"},
     {"proc.aexe", FieldKind::kProcAexe, S, FieldArg::kIndex,
      "proc.exe of the ancestor N levels up (1 = the parent)"},
     {"proc.is_vpgid_leader", FieldKind::kProcIsVpgidLeader, B, kNo,
@@ -247,10 +258,15 @@ FieldSource SourceOf(FieldKind kind) {
     case FieldKind::kContainerIp:
     case FieldKind::kContainerUser:
     case FieldKind::kProcIsContainerHealthcheck:
-      return FieldSource::kContainerRuntime;
+    // The CRI labels a pod's containers with the pod's name, namespace, uid
+    // and sandbox; the runtime's metadata carries them.
     case FieldKind::kK8sNsName:
     case FieldKind::kK8sPodName:
-      return FieldSource::kKubernetes;
+    case FieldKind::kK8sPodUid:
+    case FieldKind::kK8sPodId:
+    case FieldKind::kK8sPodSandboxId:
+    case FieldKind::kK8sPodFullSandboxId:
+      return FieldSource::kContainerRuntime;
     case FieldKind::kFdSipName:
     case FieldKind::kFdCipName:
     case FieldKind::kFdLipName:
@@ -268,8 +284,6 @@ std::string_view UnfilledReason(FieldSource source) {
     case FieldSource::kContainerRuntime:
       return "comes from a container runtime's metadata, and no runtime answers on the sockets "
              "configured (container_engines)";
-    case FieldSource::kKubernetes:
-      return "comes from Kubernetes pod metadata, which Kestrel does not read yet";
     case FieldSource::kNameResolution:
       return "is a DNS name, which Kestrel does not resolve yet";
   }

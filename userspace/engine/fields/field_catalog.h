@@ -135,6 +135,10 @@ enum class FieldKind : uint16_t {
   kContainerHostIpc,
   kContainerIp,
   kContainerUser,
+  kK8sPodUid,
+  kK8sPodId,
+  kK8sPodSandboxId,
+  kK8sPodFullSandboxId,
   kFieldKindCount,
 };
 
@@ -157,7 +161,6 @@ enum class FieldArg : uint8_t {
 enum class FieldSource : uint8_t {
   kKernel,
   kContainerRuntime,  // a runtime's container metadata (image, privileged ...)
-  kKubernetes,        // the pod metadata the CRI holds
   kNameResolution,    // DNS names of addresses
 };
 

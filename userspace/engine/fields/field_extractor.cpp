@@ -43,6 +43,14 @@ bool Bool(FieldValue& out, bool b) {
   return true;
 }
 
+// The value of the container's label `key`; absent when it has none.
+bool Label(FieldValue& out, const containers::ContainerMetadata& m, std::string_view key) {
+  for (const auto& [k, v] : m.labels) {
+    if (k == key) return Str(out, v);
+  }
+  return false;
+}
+
 // Ids of UINT32_MAX mean "never set": Falco shows them as -1.
 int64_t SignedId(uint32_t id) { return id == UINT32_MAX ? -1 : static_cast<int64_t>(id); }
 
@@ -717,6 +725,11 @@ bool FieldExtractor::ContainerMetadataPending() {
   return !ContainerOf(*ctx_.thread).is_host() && MetadataOf(*ctx_.thread) == nullptr;
 }
 
+bool FieldExtractor::ContainerMetadataAsking() {
+  if (!ContainerMetadataPending()) return false;
+  return metadata_->Asking(ContainerOf(*ctx_.thread).full_id);
+}
+
 bool FieldExtractor::ReadContainer(FieldId id, FieldValue& out) {
   switch (id.kind) {
     case FieldKind::kContainerId: {
@@ -781,17 +794,32 @@ bool FieldExtractor::ReadContainer(FieldId id, FieldValue& out) {
       return Str(out, m->ip);
     case FieldKind::kContainerUser:
       return Str(out, m->user);
-    case FieldKind::kContainerLabel: {
-      const std::string& key = registry_.EnvName(id.arg);
-      for (const auto& [k, v] : m->labels) {
-        if (k == key) return Str(out, v);
-      }
-      return false;
-    }
+    case FieldKind::kContainerLabel:
+      return Label(out, *m, registry_.EnvName(id.arg));
+    // As Falco's container plugin: without the CRI's io.kubernetes.* and
+    // annotation.* labels, and a key alone when its value is empty.
     case FieldKind::kContainerLabels: {
       std::string& s = Scratch();
-      for (const auto& [k, v] : m->labels) absl::StrAppend(&s, s.empty() ? "" : ",", k, ":", v);
+      for (const auto& [k, v] : m->labels) {
+        if (k.starts_with("io.kubernetes.") || k.starts_with("annotation.")) continue;
+        absl::StrAppend(&s, s.empty() ? "" : ", ", k, v.empty() ? "" : ":", v);
+      }
       return Str(out, s);
+    }
+    case FieldKind::kK8sPodName:
+      return Label(out, *m, "io.kubernetes.pod.name");
+    case FieldKind::kK8sNsName:
+      return Label(out, *m, "io.kubernetes.pod.namespace");
+    case FieldKind::kK8sPodUid:
+    case FieldKind::kK8sPodId:
+      return Label(out, *m, "io.kubernetes.pod.uid");
+    case FieldKind::kK8sPodFullSandboxId:
+      return Label(out, *m, "io.kubernetes.sandbox.id");
+    case FieldKind::kK8sPodSandboxId: {
+      // Short as container.id is.
+      if (!Label(out, *m, "io.kubernetes.sandbox.id")) return false;
+      out.str = out.str.substr(0, 12);
+      return true;
     }
     case FieldKind::kContainerMounts: {
       std::string& s = Scratch();

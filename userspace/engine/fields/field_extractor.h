@@ -38,6 +38,8 @@ class FieldExtractor : public filter::FieldReader {
   // Whether the event's process is in a container whose metadata has not
   // arrived from its runtime (an alert then carries what is known).
   bool ContainerMetadataPending();
+  // Whether that metadata may still arrive: its runtime has not answered.
+  bool ContainerMetadataAsking();
 
   // Starts an event: views returned for the previous one become invalid.
   void SetEvent(const EventContext& context);

@@ -82,6 +82,11 @@ std::string FieldRegistry::Unfilled(const FieldRef& field) const {
   return std::string(UnfilledReason(source));
 }
 
+bool FieldRegistry::ArrivesLate(const FieldRef& field) const {
+  const FieldDef* def = FindField(field.name);
+  return def != nullptr && SourceOf(def->kind) == FieldSource::kContainerRuntime;
+}
+
 absl::StatusOr<FieldSpec> FieldRegistry::Resolve(const FieldRef& field) const {
   const std::lock_guard<std::mutex> lock(resolve_mutex_);
   // evt.arg.NAME and evt.rawarg.NAME: the catalog's name, then a parameter.

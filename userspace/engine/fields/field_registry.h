@@ -42,6 +42,7 @@ class FieldRegistry : public filter::FieldResolver {
   // while others read fields of rules resolved before.
   absl::StatusOr<filter::FieldSpec> Resolve(const filter::FieldRef& field) const override;
   std::string Unfilled(const filter::FieldRef& field) const override;
+  bool ArrivesLate(const filter::FieldRef& field) const override;
 
   // Slot `slot` of evt.arg.NAME / evt.rawarg.NAME / evt.arg[N]: the index
   // of that parameter in events of type `type`, or -1 when they have none.

@@ -56,6 +56,10 @@ class FieldResolver {
   // absent here), or empty when it is filled. A rule reading such a field
   // is named when it loads.
   virtual std::string Unfilled(const FieldRef&) const { return {}; }
+  // Whether `field`'s value can arrive after the events it belongs to (a
+  // container's metadata, fetched off the event path): a rule that read it
+  // before it arrived is judged again when it does.
+  virtual bool ArrivesLate(const FieldRef&) const { return false; }
 };
 
 // One field's value for the current event. Views stay valid until the

@@ -205,6 +205,9 @@ class RulesetBuilder {
       return;
     }
     Rule rule = def.rule;
+    rule.reads_late_fields = std::any_of(refs.begin(), refs.end(), [&](const filter::FieldRef* f) {
+      return fields.ArrivesLate(*f);
+    });
     rule.condition_text = def.condition;
     rule.condition = *id;
     rule.compiled = true;

@@ -65,6 +65,14 @@ void Ruleset::Reindex() {
   index_by_syscall_.clear();
   for (const std::vector<uint32_t>& list : by_syscall_) index_by_syscall_.push_back(index_of(list));
   any_syscall_index_ = index_of(any_syscall_rules_);
+  const auto any_late = [this](const std::vector<uint32_t>& list) {
+    return std::any_of(list.begin(), list.end(),
+                       [this](uint32_t i) { return rules_[i].reads_late_fields; });
+  };
+  late_by_syscall_.assign(by_syscall_.size(), false);
+  for (size_t nr = 0; nr < by_syscall_.size(); ++nr)
+    late_by_syscall_[nr] = any_late(by_syscall_[nr]);
+  late_any_syscall_ = any_late(any_syscall_rules_);
 }
 
 SyscallNeeds Ruleset::Syscalls() const {
@@ -85,8 +93,35 @@ SyscallNeeds Ruleset::Syscalls() const {
 
 void Ruleset::Evaluate(uint32_t syscall_nr, filter::FieldReader& reader, bool first_only,
                        absl::FunctionRef<void(const Rule&)> on_match) {
+  EvaluateCandidates(syscall_nr, reader, first_only, /*skip_late=*/false, on_match);
+}
+
+void Ruleset::EvaluateLate(uint32_t syscall_nr, filter::FieldReader& reader, bool first_only,
+                           absl::FunctionRef<void(const Rule&)> on_match,
+                           absl::FunctionRef<void(uint32_t)> on_late) {
+  if (EvaluateCandidates(syscall_nr, reader, first_only, /*skip_late=*/true, on_match) &&
+      first_only) {
+    return;
+  }
+  // Every late-reading candidate, not only those the index would pick: the
+  // index's key may be a field that has not arrived.
+  for (uint32_t i : CandidatesOf(syscall_nr)) {
+    if (rules_[i].reads_late_fields) on_late(i);
+  }
+}
+
+void Ruleset::Rejudge(std::span<const uint32_t> indexes, filter::FieldReader& reader,
+                      absl::FunctionRef<void(const Rule&)> on_match) {
+  program_->BeginEvent(reader);
+  for (uint32_t i : indexes) {
+    if (i < rules_.size() && program_->Matches(rules_[i].condition)) on_match(rules_[i]);
+  }
+}
+
+bool Ruleset::EvaluateCandidates(uint32_t syscall_nr, filter::FieldReader& reader, bool first_only,
+                                 bool skip_late, absl::FunctionRef<void(const Rule&)> on_match) {
   const std::vector<uint32_t>& candidates = CandidatesOf(syscall_nr);
-  if (candidates.empty()) return;
+  if (candidates.empty()) return false;
   program_->BeginEvent(reader);
   std::span<const uint32_t> evaluated = candidates;
   if (!rule_by_rule_) {
@@ -94,12 +129,16 @@ void Ruleset::Evaluate(uint32_t syscall_nr, filter::FieldReader& reader, bool fi
                                                              : *any_syscall_index_;
     evaluated = index.Candidates(*program_);
   }
+  bool matched = false;
   for (uint32_t i : evaluated) {
     const Rule& r = rules_[i];
+    if (skip_late && r.reads_late_fields) continue;
     if (!program_->Matches(r.condition)) continue;
+    matched = true;
     on_match(r);
-    if (first_only) return;
+    if (first_only) return true;
   }
+  return matched;
 }
 
 }  // namespace kestrel::engine::rules

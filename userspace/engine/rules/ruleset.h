@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -73,6 +74,10 @@ struct Rule {
   // when the condition does not constrain evt.type.
   std::vector<uint32_t> syscalls;
   bool any_syscall = false;
+  // The condition reads a field whose value can arrive after the event
+  // (FieldResolver::ArrivesLate): it may judge an event once that field is
+  // there (EvaluateLate, Rejudge).
+  bool reads_late_fields = false;
 };
 
 // The syscalls the enabled rules can match, for the probe's syscall set.
@@ -129,6 +134,22 @@ class Ruleset {
   // (rule_matching: first). Events with no syscall are not evaluated.
   void Evaluate(uint32_t syscall_nr, filter::FieldReader& reader, bool first_only,
                 absl::FunctionRef<void(const Rule&)> on_match);
+  // The same, for an event whose late fields (FieldResolver::ArrivesLate)
+  // may still arrive: the rules that read them are not evaluated now but
+  // passed to on_late by index (into rules()), in load order, for the
+  // caller to judge the event by them once those fields are there
+  // (Rejudge). With first_only, a match among the others ends it.
+  void EvaluateLate(uint32_t syscall_nr, filter::FieldReader& reader, bool first_only,
+                    absl::FunctionRef<void(const Rule&)> on_match,
+                    absl::FunctionRef<void(uint32_t)> on_late);
+  // Whether a rule that can match `syscall_nr` reads a field arriving late.
+  bool JudgesLate(uint32_t syscall_nr) const {
+    return syscall_nr < late_by_syscall_.size() ? late_by_syscall_[syscall_nr] : late_any_syscall_;
+  }
+  // Evaluates rules `indexes` (into rules()) on the event `reader` reads
+  // now, calling on_match for each match in that order.
+  void Rejudge(std::span<const uint32_t> indexes, filter::FieldReader& reader,
+               absl::FunctionRef<void(const Rule&)> on_match);
   // False when no enabled rule can match an event of `syscall_nr`, so a
   // caller can skip preparing the event's fields (close under rules that
   // only watch opens).
@@ -146,6 +167,10 @@ class Ruleset {
   friend class RulesetBuilder;
   Ruleset();
   void Reindex();
+  // Evaluate's work, leaving out the rules reading late fields when
+  // `skip_late`; true when some rule matched.
+  bool EvaluateCandidates(uint32_t syscall_nr, filter::FieldReader& reader, bool first_only,
+                          bool skip_late, absl::FunctionRef<void(const Rule&)> on_match);
   const std::vector<uint32_t>& CandidatesOf(uint32_t syscall_nr) const {
     return syscall_nr < by_syscall_.size() ? by_syscall_[syscall_nr] : any_syscall_rules_;
   }
@@ -158,6 +183,9 @@ class Ruleset {
   // match it, in load order (unconstrained rules merged in).
   std::vector<std::vector<uint32_t>> by_syscall_;
   std::vector<uint32_t> any_syscall_rules_;  // for numbers past by_syscall_
+  // By syscall number: whether a candidate rule reads a field arriving late.
+  std::vector<bool> late_by_syscall_;
+  bool late_any_syscall_ = false;
   bool rule_by_rule_ = false;
   // evt.type's field id: the syscall index already has its predicates.
   std::optional<uint32_t> evt_type_field_;

@@ -17,7 +17,8 @@ bool OnBpffs(const std::string& path) {
 }
 
 absl::Status EnsureBpffsFor(const std::string& path) {
-  if (!path.starts_with(std::string(kBpffsMount) + "/") || OnBpffs(kBpffsMount)) {
+  const bool under_mount = path == kBpffsMount || path.starts_with(std::string(kBpffsMount) + "/");
+  if (!under_mount || OnBpffs(kBpffsMount)) {
     return absl::OkStatus();
   }
   if (mount("bpf", kBpffsMount, "bpf", 0, "mode=0700") != 0) {

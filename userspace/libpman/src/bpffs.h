@@ -15,7 +15,7 @@ inline constexpr char kBpffsMount[] = "/sys/fs/bpf";
 // Whether `path` is on a bpffs.
 bool OnBpffs(const std::string& path);
 
-// For a `path` under /sys/fs/bpf, mounts bpffs there (mode 0700) if
+// For /sys/fs/bpf or a `path` under it, mounts bpffs there (mode 0700) if
 // nothing is mounted yet; other paths are left alone.
 absl::Status EnsureBpffsFor(const std::string& path);
 
