@@ -157,6 +157,28 @@ TEST_F(RulesValidateTest, BrokenFileNamesTheLineAndColumn) {
                        "invalid: 2 errors\n");
 }
 
+// fd.*ip.name is compared with names (resolved to addresses), by =, != and
+// in only, as in Falco.
+TEST_F(RulesValidateTest, AddressNamesTakeEqualsAndInOnly) {
+  const std::string file = Write("names.yaml", R"(- rule: Cluster API
+  desc: d
+  condition: evt.type = connect and fd.sip.name in (kubernetes.default.svc, localhost)
+  output: to %fd.sip.name
+  priority: NOTICE
+- rule: Name part
+  desc: d
+  condition: evt.type = connect and fd.sip.name contains example
+  output: o
+  priority: NOTICE
+)");
+  CliResult r = RunKestrel({"rules", "validate", file});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, file +
+                       ":8:14: error: rule 'Name part': condition does not compile: fd.sip.name is "
+                       "compared with names by =, != and in only, not contains\n"
+                       "invalid: 1 error\n");
+}
+
 TEST_F(RulesValidateTest, MissingFileAndUsage) {
   CliResult r = RunKestrel({"rules", "validate", (dir_ / "none.yaml").string()});
   EXPECT_EQ(r.exit_code, 1);

@@ -75,8 +75,11 @@ class RunLiveTest : public ::testing::Test {
 
 TEST_F(RunLiveTest, RealTriggersRaiseExactJsonAlerts) {
   const std::string rules = dir_.File("rules.yaml");
-  WriteWhole(rules, OpenRule(dir_.path()) + ExecRule(mark_) + ConnectRule(listener_.port()));
-  KestrelProcess run({"run", "-r", rules, "--no-pin", "-o", "json_output=true"});
+  WriteWhole(rules, OpenRule(dir_.path()) + ExecRule(mark_) + ConnectRule(listener_.port()) +
+                        NamedConnectRule(listener_.port()));
+  // Every rule a connect matches alerts: the marker and the named one.
+  KestrelProcess run(
+      {"run", "-r", rules, "--no-pin", "-o", "json_output=true", "-o", "rule_matching=all"});
   ASSERT_TRUE(WaitUntilAlerting(run, dir_));
 
   const std::string opened = dir_.File("mark-open");
@@ -86,6 +89,7 @@ TEST_F(RunLiveTest, RealTriggersRaiseExactJsonAlerts) {
   const std::optional<std::string> exec_alert = run.WaitForLine(mark_, kAlertTimeout);
   const uint16_t client_port = listener_.Connect();
   const std::optional<std::string> connect_alert = run.WaitForLine("Connect marker", kAlertTimeout);
+  const std::optional<std::string> named_alert = run.WaitForLine("Connect by name", kAlertTimeout);
   run.Signal(SIGINT);
   const CliResult r = run.Wait();
   EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -115,6 +119,8 @@ TEST_F(RunLiveTest, RealTriggersRaiseExactJsonAlerts) {
   EXPECT_EQ(JsonValue(*connect_alert, "priority"), "\"Critical\"");
   EXPECT_EQ(JsonValue(*connect_alert, "fd.name"),
             absl::StrCat("\"127.0.0.1:", client_port, "->127.0.0.1:", listener_.port(), "\""));
+  ASSERT_TRUE(named_alert) << r.out << r.err;
+  EXPECT_EQ(JsonValue(*named_alert, "fd.sip.name"), "\"localhost\"");
   // Each trigger alerted once.
   EXPECT_EQ(With(run.lines(), opened + "\"").size(), 1u);
   EXPECT_EQ(With(run.lines(), "Exec marker").size(), 1u);
@@ -122,7 +128,7 @@ TEST_F(RunLiveTest, RealTriggersRaiseExactJsonAlerts) {
   // The final stats: nothing dropped, the alerts by priority.
   EXPECT_TRUE(absl::StrContains(r.err, "dropped 0 (ring full 0,")) << r.err;
   EXPECT_TRUE(absl::StrContains(r.err, "(Critical 1, Warning ")) << r.err;
-  EXPECT_TRUE(absl::StrContains(r.err, ", Notice 1);")) << r.err;
+  EXPECT_TRUE(absl::StrContains(r.err, ", Notice 1, Informational 1);")) << r.err;
 }
 
 // The syscall-set test of issue 19: a rule on openat only, the table seen
@@ -258,8 +264,10 @@ std::vector<std::string> WithoutTimes(const std::vector<std::string>& alerts) {
 // stamps a record when its own program runs, microseconds apart.
 TEST_F(RunLiveTest, ReplayOfACaptureFileGivesTheLiveAlerts) {
   const std::string rules = dir_.File("rules.yaml");
-  WriteWhole(rules, OpenRule(dir_.path()) + ExecRule(mark_) + ConnectRule(listener_.port()));
-  KestrelProcess run({"run", "-r", rules, "--no-pin", "-o", "json_output=true"});
+  WriteWhole(rules, OpenRule(dir_.path()) + ExecRule(mark_) + ConnectRule(listener_.port()) +
+                        NamedConnectRule(listener_.port()));
+  KestrelProcess run(
+      {"run", "-r", rules, "--no-pin", "-o", "json_output=true", "-o", "rule_matching=all"});
   ASSERT_TRUE(WaitUntilAlerting(run, dir_));
   const std::string file = dir_.File("capture.kcap");
   PinDirGuard pin(TestPinDir());
@@ -287,12 +295,13 @@ TEST_F(RunLiveTest, ReplayOfACaptureFileGivesTheLiveAlerts) {
   EXPECT_EQ(live.exit_code, 0) << live.err;
   ASSERT_TRUE(last);
 
-  const CliResult replay =
-      RunKestrel({"run", "-r", rules, "--replay", file, "-o", "json_output=true"});
+  const CliResult replay = RunKestrel(
+      {"run", "-r", rules, "--replay", file, "-o", "json_output=true", "-o", "rule_matching=all"});
   EXPECT_EQ(replay.exit_code, 0) << replay.err;
   std::vector<std::string> replayed = absl::StrSplit(replay.out, '\n', absl::SkipEmpty());
   for (const std::string& needle :
-       {opened + "\"", std::string("Exec marker"), std::string("Connect marker")}) {
+       {opened + "\"", std::string("Exec marker"), std::string("Connect marker"),
+        std::string("Connect by name")}) {
     const std::vector<std::string> live_alerts = With(run.lines(), needle);
     ASSERT_EQ(live_alerts.size(), 1u) << needle << "\n" << live.out;
     EXPECT_EQ(WithoutTimes(With(replayed, needle)), WithoutTimes(live_alerts))

@@ -142,6 +142,20 @@ inline std::string ConnectRule(uint16_t port) {
       "  tags: [test, network]\n");
 }
 
+// A connection to the listener by the name its address has: localhost
+// resolves (through /etc/hosts) to 127.0.0.1.
+inline std::string NamedConnectRule(uint16_t port) {
+  return absl::StrCat(
+      "- rule: Connect by name\n"
+      "  desc: the test connected to a name the rules resolve\n"
+      "  condition: evt.type = connect and fd.sip.name = localhost and fd.sport = ",
+      port,
+      "\n"
+      "  output: connection to %fd.sip.name\n"
+      "  priority: INFORMATIONAL\n"
+      "  tags: [test, network]\n");
+}
+
 // How many of `lines` contain `needle`.
 inline size_t CountLinesWith(const std::vector<std::string>& lines, const std::string& needle) {
   size_t n = 0;

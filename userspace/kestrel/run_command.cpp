@@ -356,9 +356,11 @@ int RunLive(RunSetup& setup, engine::alerts::AlertOutputs& outputs) {
   engine::ThreadTable threads(
       {.max_entries = setup.config.thread_table_size, .boot_time_ns = settings.boot_time_ns});
   threads.SeedFromProc();
+  engine::dns::AddressNames address_names;
   RunPipeline pipeline(setup.fields, threads, outputs, settings.boot_time_ns,
                        !setup.config.rule_matching_all);
   pipeline.SetRules(setup.rules);
+  pipeline.SetAddressNames(&address_names);
   pipeline.SetContainerMetadata(setup.containers.get());
   std::unique_ptr<AlertCapture> capture;
   if (setup.config.capture.enabled) {

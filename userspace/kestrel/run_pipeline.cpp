@@ -49,6 +49,7 @@ void RunPipeline::ReadAs(const engine::SchemaTable& schema, std::string hostname
 void RunPipeline::SetRules(std::shared_ptr<const RunRules> rules) {
   rules_ = std::move(rules);
   pending_.reset();
+  if (address_names_ != nullptr && rules_) address_names_->Watch(rules_->ruleset->AddressNames());
   if (capture_ != nullptr && rules_) capture_->UseRules(*rules_->ruleset);
 }
 

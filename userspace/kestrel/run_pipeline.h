@@ -14,6 +14,7 @@
 #include "engine/alerts/alert.h"
 #include "engine/alerts/alert_outputs.h"
 #include "engine/decode/schema_table.h"
+#include "engine/dns/address_names.h"
 #include "engine/fields/field_extractor.h"
 #include "engine/fields/field_registry.h"
 #include "engine/state/thread_table.h"
@@ -71,6 +72,15 @@ class RunPipeline {
     extractor_.SetContainerMetadata(cache);
   }
 
+  // Where the names the rules compare fd.*ip.name with are resolved (null:
+  // nowhere, those fields are absent); the rules set from now on say which
+  // names. Must outlive this.
+  void SetAddressNames(engine::dns::AddressNames* names) {
+    address_names_ = names;
+    extractor_.SetAddressNames(names);
+    if (names != nullptr && rules_) names->Watch(rules_->ruleset->AddressNames());
+  }
+
   // Judges the held events whose container's metadata arrived or will not
   // come (see run_held_events.h), all of them with `flush`; called between
   // batches, and with `flush` once before stopping.
@@ -115,6 +125,7 @@ class RunPipeline {
   engine::alerts::Alert alert_;  // reused: its strings keep their capacity
   AlertCapture* capture_ = nullptr;
   engine::containers::ContainerMetadataCache* containers_ = nullptr;
+  engine::dns::AddressNames* address_names_ = nullptr;
   HeldEvents held_;
   const kestrel_record_header* record_ = nullptr;  // the record Take is on
   std::vector<uint32_t> late_rules_;               // reused from event to event

@@ -33,6 +33,9 @@ class FieldNeedsRecorder : public engine::filter::FieldResolver {
   bool ArrivesLate(const engine::filter::FieldRef& field) const override {
     return fields_.ArrivesLate(field);
   }
+  bool NamesAddresses(const engine::filter::FieldRef& field) const override {
+    return fields_.NamesAddresses(field);
+  }
   const FieldNeeds& needs() const { return needs_; }
 
  private:

@@ -37,6 +37,11 @@ int RunReplay(const std::string& path, const engine::fields::FieldRegistry& fiel
   RunPipeline pipeline(fields, threads, outputs, reader.info().boot_time_ns, first_only);
   pipeline.ReadAs(reader.schema(), reader.info().hostname);
   pipeline.SetRules(std::move(rules));
+  // Names are resolved now, as a live run resolves them; before the first
+  // record, so the records do not outrun the first answers.
+  engine::dns::AddressNames address_names;
+  pipeline.SetAddressNames(&address_names);
+  address_names.WaitResolved();
 
   const auto start = std::chrono::steady_clock::now();
   bool snapshot = false;

@@ -192,7 +192,7 @@ TEST_F(FieldExtractionTest, ClientSocketFields) {
   EXPECT_EQ(Text("fd.sockfamily"), "ip");
   EXPECT_EQ(Text("fd.connected"), "true");
   EXPECT_EQ(Text("fd.is_server"), "false");
-  // Names are not resolved: absent, never an empty stand-in.
+  // No resolver (dns::AddressNames): absent, never an empty stand-in.
   EXPECT_EQ(Text("fd.sip.name"), "<none>");
   EXPECT_EQ(Text("fd.cip.name"), "<none>");
   EXPECT_EQ(Text("fd.lip.name"), "<none>");

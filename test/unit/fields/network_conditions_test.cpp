@@ -6,9 +6,12 @@
 // client fd00::5:40001 -> ::1:443.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
+#include <vector>
 
 #include "condition_test.h"
+#include "engine/dns/address_names.h"
 
 namespace kestrel::engine::fields {
 namespace {
@@ -139,6 +142,40 @@ TEST_F(NetworkConditionsTest, LiteralsAreCheckedAtCompileTime) {
   EXPECT_NE(CompileError("fd.net startswith 10").find("does not apply"), std::string::npos);
   EXPECT_NE(CompileError("fd.sip = val(fd.cip)").find("address literals only"), std::string::npos);
   EXPECT_NE(CompileError("tolower(fd.sip) = x").find("tolower() does not take"), std::string::npos);
+}
+
+// fd.*ip.name holds the watched names an address resolves to, so a name
+// matches a connection to any of its addresses; here resolved by a table
+// standing in for DNS.
+TEST_F(NetworkConditionsTest, NamesMatchTheAddressesTheyResolveTo) {
+  const std::map<std::string, std::vector<std::string>> dns = {
+      {"api.example", {"127.0.0.1", "::1"}},
+      {"client.example", {"10.0.0.5"}},
+      {"elsewhere.example", {"192.0.2.1"}},
+  };
+  dns::AddressNames names({.resolve = [&](const std::string& name) {
+    const auto it = dns.find(name);
+    return it == dns.end() ? std::vector<std::string>{} : it->second;
+  }});
+  names.Watch({"api.example", "client.example", "elsewhere.example", "nowhere.example"});
+  names.WaitResolved();
+  sys_.extractor().SetAddressNames(&names);
+  WriteTo(4);
+  EXPECT_TRUE(Eval("fd.sip.name = api.example"));
+  EXPECT_TRUE(Eval("fd.rip.name = api.example and fd.lip.name = client.example"));
+  EXPECT_TRUE(Eval("fd.cip.name in (nowhere.example, client.example)"));
+  EXPECT_FALSE(Eval("fd.sip.name = elsewhere.example"));
+  EXPECT_TRUE(Eval("fd.sip.name != elsewhere.example"));
+  EXPECT_FALSE(Eval("fd.sip.name != api.example"));
+  EXPECT_FALSE(Eval("fd.sip.name = nowhere.example")) << "a name that does not resolve";
+  WriteTo(7);
+  EXPECT_TRUE(Eval("fd.sip.name = api.example")) << "its IPv6 address";
+  EXPECT_FALSE(Eval("fd.cip.name = client.example"));
+  EXPECT_TRUE(Eval("fd.cip.name != client.example")) << "no watched name: != holds";
+  EXPECT_FALSE(Eval("fd.cip.name exists and fd.cip.name = \"\""));
+  WriteTo(6);
+  EXPECT_FALSE(Eval("fd.sip.name != api.example")) << "a unix socket has no address";
+  sys_.extractor().SetAddressNames(nullptr);
 }
 
 }  // namespace

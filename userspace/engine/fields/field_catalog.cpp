@@ -148,7 +148,8 @@ constexpr FieldDef kFields[] = {
     {"fd.is_server", FieldKind::kFdIsServer, B, kNo,
      "true when the process is the server end of the socket"},
     {"fd.sip.name", FieldKind::kFdSipName, S, kNo,
-     "the server's domain name (absent: not resolved)"},
+     "the names compared in the rules that the server's address resolves to (=, != and in only)",
+     kEitherEnd},
 
     {"fs.path.name", FieldKind::kFsPathName, S, kNo,
      "the absolute path a filesystem event acts on"},
@@ -221,11 +222,11 @@ constexpr FieldDef kFields[] = {
      "the destination of the container's mount whose source matches PATH (a glob), N/A when none "
      "does (absent: from the runtime)"},
     {"fd.cip.name", FieldKind::kFdCipName, S, kNo,
-     "the client address's domain name (absent: not resolved)"},
+     "the names compared in the rules that the client's address resolves to", kEitherEnd},
     {"fd.lip.name", FieldKind::kFdLipName, S, kNo,
-     "the local address's domain name (absent: not resolved)"},
+     "the names compared in the rules that the local address resolves to", kEitherEnd},
     {"fd.rip.name", FieldKind::kFdRipName, S, kNo,
-     "the remote address's domain name (absent: not resolved)"},
+     "the names compared in the rules that the remote address resolves to", kEitherEnd},
     {"fd.lnet", FieldKind::kFdLnet, N, kNo,
      "the local address compared with networks (fd.lnet = 10.0.0.0/8)"},
     {"fd.rnet", FieldKind::kFdRnet, N, kNo,
@@ -267,11 +268,6 @@ FieldSource SourceOf(FieldKind kind) {
     case FieldKind::kK8sPodSandboxId:
     case FieldKind::kK8sPodFullSandboxId:
       return FieldSource::kContainerRuntime;
-    case FieldKind::kFdSipName:
-    case FieldKind::kFdCipName:
-    case FieldKind::kFdLipName:
-    case FieldKind::kFdRipName:
-      return FieldSource::kNameResolution;
     default:
       return FieldSource::kKernel;
   }
@@ -284,8 +280,6 @@ std::string_view UnfilledReason(FieldSource source) {
     case FieldSource::kContainerRuntime:
       return "comes from a container runtime's metadata, and no runtime answers on the sockets "
              "configured (container_engines)";
-    case FieldSource::kNameResolution:
-      return "is a DNS name, which Kestrel does not resolve yet";
   }
   return "";
 }

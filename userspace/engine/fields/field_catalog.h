@@ -155,13 +155,13 @@ enum class FieldArg : uint8_t {
 };
 
 // Where a field's value comes from. Kernel fields are read from records
-// and the state built from them; the others need a source beyond the
-// kernel, which this Kestrel does not read yet: such a field is absent
-// (never a stand-in value), and a rule reading one is named at load.
+// and the state built from them (and the names of addresses, resolved by
+// Kestrel itself); the others need a source beyond the kernel that may not
+// be there: such a field is then absent (never a stand-in value), and a
+// rule reading one is named at load.
 enum class FieldSource : uint8_t {
   kKernel,
   kContainerRuntime,  // a runtime's container metadata (image, privileged ...)
-  kNameResolution,    // DNS names of addresses
 };
 
 FieldSource SourceOf(FieldKind kind);

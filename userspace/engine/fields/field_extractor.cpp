@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/string_view.h"
 #include "engine/decode/syscall_names.h"
 #include "engine/filter/value_text.h"
 #include "engine/state/container_id.h"
@@ -123,6 +124,18 @@ void FieldExtractor::SetEvent(const EventContext& context) {
   ctx_ = context;
   strings_used_ = 0;
   lists_used_ = 0;
+  if (names_) names_.reset();
+}
+
+bool FieldExtractor::NamesOf(std::string_view address, FieldValue& out) {
+  if (address_names_ == nullptr) return false;
+  if (!names_) names_ = address_names_->Snapshot();
+  const auto it = names_->find(absl::string_view(address.data(), address.size()));
+  if (it == names_->end()) return true;  // no name: `=` fails, `!=` holds
+  std::vector<std::string_view>& names = ScratchList();
+  names.assign(it->second.begin(), it->second.end());
+  out.items = names;
+  return true;
 }
 
 std::string& FieldExtractor::Scratch() {
@@ -659,7 +672,14 @@ bool FieldExtractor::ReadFd(FieldId id, FieldValue& out) {
       return fd->family == KESTREL_AF_UNIX && Str(out, "unix");
     case FieldKind::kFdIsServer:
       return Bool(out, fd->is_server);
-    // Names of addresses are not resolved yet: absent (FieldSource).
+    case FieldKind::kFdSipName:
+      return ip && NamesOf(server().address, out);
+    case FieldKind::kFdCipName:
+      return ip && NamesOf(client().address, out);
+    case FieldKind::kFdLipName:
+      return ip && NamesOf(fd->local.address, out);
+    case FieldKind::kFdRipName:
+      return ip && NamesOf(fd->remote.address, out);
     default:
       return false;
   }

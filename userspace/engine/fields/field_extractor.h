@@ -16,6 +16,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "engine/containers/metadata_cache.h"
+#include "engine/dns/address_names.h"
 #include "engine/filter/field_binding.h"
 #include "engine/state/container_id.h"
 #include "engine/state/user_directory.h"
@@ -34,6 +35,10 @@ class FieldExtractor : public filter::FieldReader {
   // Where container metadata comes from (null: nowhere, the fields that
   // need it are absent). It must outlive the extractor.
   void SetContainerMetadata(containers::ContainerMetadataCache* cache) { metadata_ = cache; }
+
+  // Where fd.*ip.name finds the names addresses resolve to (null: nowhere,
+  // the fields are absent). It must outlive the extractor.
+  void SetAddressNames(const dns::AddressNames* names) { address_names_ = names; }
 
   // Whether the event's process is in a container whose metadata has not
   // arrived from its runtime (an alert then carries what is known).
@@ -54,6 +59,8 @@ class FieldExtractor : public filter::FieldReader {
  private:
   std::string& Scratch();
   std::vector<std::string_view>& ScratchList();
+  // The watched names `address` resolves to (fd.*ip.name).
+  bool NamesOf(std::string_view address, filter::FieldValue& out);
 
   // The event's syscall name (empty for events of no syscall) and return
   // value, read only by the fields that need them.
@@ -100,6 +107,10 @@ class FieldExtractor : public filter::FieldReader {
   absl::flat_hash_map<std::string, state::ContainerId> containers_;  // by cgroup path
   containers::ContainerMetadataCache* metadata_ = nullptr;
   std::shared_ptr<const containers::ContainerMetadata> held_metadata_;
+  const dns::AddressNames* address_names_ = nullptr;
+  // Taken at the event's first name read: its names stay valid until the
+  // next event.
+  std::shared_ptr<const dns::NamesByAddress> names_;
 };
 
 }  // namespace kestrel::engine::fields

@@ -87,6 +87,20 @@ bool FieldRegistry::ArrivesLate(const FieldRef& field) const {
   return def != nullptr && SourceOf(def->kind) == FieldSource::kContainerRuntime;
 }
 
+bool FieldRegistry::NamesAddresses(const FieldRef& field) const {
+  const FieldDef* def = FindField(field.name);
+  if (def == nullptr) return false;
+  switch (def->kind) {
+    case FieldKind::kFdSipName:
+    case FieldKind::kFdCipName:
+    case FieldKind::kFdLipName:
+    case FieldKind::kFdRipName:
+      return true;
+    default:
+      return false;
+  }
+}
+
 absl::StatusOr<FieldSpec> FieldRegistry::Resolve(const FieldRef& field) const {
   const std::lock_guard<std::mutex> lock(resolve_mutex_);
   // evt.arg.NAME and evt.rawarg.NAME: the catalog's name, then a parameter.

@@ -43,6 +43,7 @@ class FieldRegistry : public filter::FieldResolver {
   absl::StatusOr<filter::FieldSpec> Resolve(const filter::FieldRef& field) const override;
   std::string Unfilled(const filter::FieldRef& field) const override;
   bool ArrivesLate(const filter::FieldRef& field) const override;
+  bool NamesAddresses(const filter::FieldRef& field) const override;
 
   // Slot `slot` of evt.arg.NAME / evt.rawarg.NAME / evt.arg[N]: the index
   // of that parameter in events of type `type`, or -1 when they have none.

@@ -60,6 +60,10 @@ class FieldResolver {
   // container's metadata, fetched off the event path): a rule that read it
   // before it arrived is judged again when it does.
   virtual bool ArrivesLate(const FieldRef&) const { return false; }
+  // Whether `field` is a name an address resolves to (fd.sip.name): it is
+  // compared with =, != and in only, and the names compared with it are
+  // the ones to resolve.
+  virtual bool NamesAddresses(const FieldRef&) const { return false; }
 };
 
 // One field's value for the current event. Views stay valid until the

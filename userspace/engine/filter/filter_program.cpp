@@ -132,7 +132,8 @@ bool FilterProgram::EvalComparison(Node& n) {
     const bool holds = EvalValue(n, slot.type, one);
     if (holds != every) return holds;
   }
-  return every && count > 0;
+  // No value: `!=` holds (an address no watched name resolves to).
+  return every;
 }
 
 bool FilterProgram::EvalValue(Node& n, ValueType type, const FieldValue& value) {

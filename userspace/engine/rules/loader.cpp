@@ -37,6 +37,45 @@ std::string FieldName(const filter::FieldRef& f) {
   return f.index ? absl::StrCat(f.name, "[", *f.index, "]") : f.name;
 }
 
+// The names `e` compares fd.*ip.name with (FieldResolver::NamesAddresses),
+// into `names`; an error naming the comparison when it is not =, != or in
+// with names (Falco's rule for these fields).
+absl::Status CollectAddressNames(const filter::Expr& e, const filter::FieldResolver& fields,
+                                 std::vector<std::string>& names) {
+  if (const auto* c = std::get_if<filter::Comparison>(&e.node)) {
+    if (!fields.NamesAddresses(c->field)) return absl::OkStatus();
+    const bool op_ok = c->op == filter::CompareOp::kEq || c->op == filter::CompareOp::kNe ||
+                       c->op == filter::CompareOp::kIn;
+    if (!op_ok || !c->field.transformers.empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(FieldName(c->field), " is compared with names by =, != and in only, not ",
+                       c->field.transformers.empty() ? std::string(filter::CompareOpName(c->op))
+                                                     : "through a transformer"));
+    }
+    if (const auto* one = std::get_if<filter::Literal>(&c->operand.value)) {
+      names.push_back(one->text);
+    } else if (const auto* list = std::get_if<std::vector<filter::Literal>>(&c->operand.value)) {
+      for (const filter::Literal& l : *list) names.push_back(l.text);
+    } else {
+      return absl::InvalidArgumentError(
+          absl::StrCat(FieldName(c->field), " is compared with names, not with another field"));
+    }
+    return absl::OkStatus();
+  }
+  if (const auto* n = std::get_if<filter::Not>(&e.node)) {
+    return CollectAddressNames(*n->operand, fields, names);
+  }
+  const std::vector<filter::ExprPtr>* children = nullptr;
+  if (const auto* a = std::get_if<filter::And>(&e.node)) children = &a->operands;
+  if (const auto* o = std::get_if<filter::Or>(&e.node)) children = &o->operands;
+  if (children != nullptr) {
+    for (const filter::ExprPtr& child : *children) {
+      if (absl::Status s = CollectAddressNames(*child, fields, names); !s.ok()) return s;
+    }
+  }
+  return absl::OkStatus();
+}
+
 // What a condition is when every comparison on a field nothing here fills
 // is false, as a comparison on an absent field is.
 enum class Truth { kFalse, kTrue, kUnknown };
@@ -198,6 +237,12 @@ class RulesetBuilder {
       return;
     }
     if (def.rule.enabled) NameUnfilledFields(def, *cond, refs, options, fields, defs);
+    std::vector<std::string> address_names;
+    if (absl::Status s = CollectAddressNames(*cond, fields, address_names); !s.ok()) {
+      defs.Error(def.condition_place, item,
+                 absl::StrCat("condition does not compile: ", s.message()));
+      return;
+    }
     absl::StatusOr<filter::FilterProgram::ConditionId> id = set.program_->Add(*cond, fields);
     if (!id.ok()) {
       defs.Error(def.condition_place, item,
@@ -208,6 +253,7 @@ class RulesetBuilder {
     rule.reads_late_fields = std::any_of(refs.begin(), refs.end(), [&](const filter::FieldRef* f) {
       return fields.ArrivesLate(*f);
     });
+    rule.address_names = std::move(address_names);
     rule.condition_text = def.condition;
     rule.condition = *id;
     rule.compiled = true;

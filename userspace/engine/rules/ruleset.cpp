@@ -75,6 +75,17 @@ void Ruleset::Reindex() {
   late_any_syscall_ = any_late(any_syscall_rules_);
 }
 
+std::vector<std::string> Ruleset::AddressNames() const {
+  std::vector<std::string> names;
+  for (const Rule& r : rules_) {
+    if (!r.compiled || !r.enabled || !AtLeast(r.priority, minimum_priority_)) continue;
+    names.insert(names.end(), r.address_names.begin(), r.address_names.end());
+  }
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
 SyscallNeeds Ruleset::Syscalls() const {
   SyscallNeeds needs;
   for (const Rule& r : rules_) {

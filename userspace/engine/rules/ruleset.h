@@ -78,6 +78,8 @@ struct Rule {
   // (FieldResolver::ArrivesLate): it may judge an event once that field is
   // there (EvaluateLate, Rejudge).
   bool reads_late_fields = false;
+  // The names the condition compares fd.*ip.name with.
+  std::vector<std::string> address_names;
 };
 
 // The syscalls the enabled rules can match, for the probe's syscall set.
@@ -127,6 +129,9 @@ class Ruleset {
 
   // The union of the enabled, evaluated rules' syscalls.
   SyscallNeeds Syscalls() const;
+  // The names the enabled, evaluated rules compare fd.*ip.name with, for
+  // the resolver to resolve (dns::AddressNames); sorted, each once.
+  std::vector<std::string> AddressNames() const;
 
   // Evaluates the enabled rules that can match an event of syscall
   // `syscall_nr`, reading fields through `reader`, and calls on_match for
