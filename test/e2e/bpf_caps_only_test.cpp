@@ -19,7 +19,7 @@
 namespace kestrel::e2e {
 namespace {
 
-constexpr RunAs kNobodyWithBpfCaps{65534, true};
+constexpr RunAs kNobodyWithBpfCaps{.uid = 65534, .bpf_caps = true};
 
 CliResult RunWithBpfCaps(const std::vector<std::string>& args) {
   KestrelProcess p(args, kNobodyWithBpfCaps);

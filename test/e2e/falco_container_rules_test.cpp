@@ -3,8 +3,11 @@
 // and not raised by the same action on the host. Falco's rules files are
 // not part of Kestrel: the suite reads them from KESTREL_FALCO_RULES_DIR
 // and passes without checking when it is unset (as falco_rules_fire_test).
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -23,6 +26,30 @@ namespace {
 
 const char* FalcoRulesDir() { return std::getenv("KESTREL_FALCO_RULES_DIR"); }
 
+constexpr char kApiAddress[] = "127.0.0.2";
+
+// A TCP listener on kApiAddress; connections wait in its backlog.
+class ApiListener {
+ public:
+  ApiListener() {
+    fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    inet_pton(AF_INET, kApiAddress, &addr.sin_addr);
+    socklen_t len = sizeof(addr);
+    if (bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0 && listen(fd_, 16) == 0 &&
+        getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len) == 0) {
+      port_ = ntohs(addr.sin_port);
+    }
+  }
+  ~ApiListener() { close(fd_); }
+  uint16_t port() const { return port_; }
+
+ private:
+  int fd_ = -1;
+  uint16_t port_ = 0;
+};
+
 class FalcoContainerRulesTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -38,12 +65,21 @@ class FalcoContainerRulesTest : public ::testing::Test {
                                               "  enabled: true\n"
                                               "  override:\n"
                                               "    enabled: replace\n");
+    // The cluster's API service, as Kestrel resolves it: a loopback
+    // address no other test connects to.
+    WriteWhole(dir_->File("hosts"), absl::StrCat("127.0.0.1 localhost\n", kApiAddress,
+                                                 " kubernetes.default.svc.cluster.local\n"));
+    const std::string hosts = dir_->File("hosts");  // read before the constructor returns
+    RunAs with_hosts;
+    with_hosts.hosts_file = hosts.c_str();
     const std::string rules = FalcoRulesDir();
-    run_ = std::make_unique<KestrelProcess>(std::vector<std::string>{
-        "run", "-r", rules + "/falco_rules.yaml", "-r", rules + "/falco-incubating_rules.yaml",
-        "-r", rules + "/falco-sandbox_rules.yaml", "-r", dir_->File("marker.yaml"), "--no-pin",
-        "-o", "rule_matching=all", "-o", "container_engines.docker.sockets=[]", "-o",
-        "container_engines.podman.sockets=[" + service_->socket() + "]"});
+    run_ = std::make_unique<KestrelProcess>(
+        std::vector<std::string>{
+            "run", "-r", rules + "/falco_rules.yaml", "-r", rules + "/falco-incubating_rules.yaml",
+            "-r", rules + "/falco-sandbox_rules.yaml", "-r", dir_->File("marker.yaml"), "--no-pin",
+            "-o", "rule_matching=all", "-o", "container_engines.docker.sockets=[]", "-o",
+            "container_engines.podman.sockets=[" + service_->socket() + "]"},
+        with_hosts);
     alerting_ = WaitUntilAlerting(*run_, *dir_);
   }
   static void TearDownTestSuite() {
@@ -225,6 +261,56 @@ TEST_F(FalcoContainerRulesTest, ContainerDriftChmod) {
   RunContainer({"--network", "none"},
                {"/bin/sh", "-c", "sleep 1; touch /" + plain + " && chmod 644 /" + plain});
   EXPECT_FALSE(Alerted("Drift detected (chmod)", plain));
+}
+
+// Kestrel resolves the service's name to kApiAddress (its /etc/hosts):
+// connecting there from a container alerts, from the host it does not.
+TEST_F(FalcoContainerRulesTest, ContactK8sApiServerFromContainer) {
+  if (FalcoRulesDir() == nullptr) return;
+  ApiListener api;
+  ASSERT_NE(api.port(), 0);
+  const std::string target = absl::StrCat("->", kApiAddress, ":", api.port());
+  EXPECT_TRUE(
+      AlertFor({"--network", "host"},
+               {"/bin/sh", "-c",
+                absl::StrCat("sleep 1; timeout 1 nc ", kApiAddress, " ", api.port(), "; true")},
+               "Unexpected connection to K8s API Server from container", target));
+  ApiListener host_api;
+  const std::string host_target = absl::StrCat("->", kApiAddress, ":", host_api.port());
+  RunArgv({"/bin/busybox", "timeout", "1", "/bin/busybox", "nc", kApiAddress,
+           std::to_string(host_api.port())});
+  EXPECT_FALSE(Alerted("Unexpected connection to K8s API Server", host_target));
+}
+
+// The containers' actions, done on the host: none of these rules alerts.
+TEST_F(FalcoContainerRulesTest, TheSameActionsOnTheHostRaiseNone) {
+  if (FalcoRulesDir() == nullptr) return;
+  const auto count = [&](const std::string& prefix) {
+    return CountLinesWith(run_->lines(), prefix);
+  };
+  const size_t packets_before = count("Packet socket was created in a container");
+  RunTempDir host;
+  const std::string busybox_copy = host.File("true");
+  const std::string debugfs = host.File("debugfs");
+  const std::string drifted = host.File(Mark("drift-host"));
+  const std::string mount_mark = Mark("mount-host");
+  const std::string drop_mark = Mark("drop-host");
+  const std::string debugfs_mark = Mark("debugfs-host");
+  RunArgv({"/bin/sh", "-c",
+           absl::StrCat("cp /bin/busybox ", busybox_copy, " && ", busybox_copy, " ", drop_mark,
+                        "; cp /bin/busybox ", debugfs, "; ", debugfs, " ", debugfs_mark,
+                        " 2>/dev/null; touch ", drifted, " && chmod 755 ", drifted,
+                        "; unshare -m /bin/busybox mount -t tmpfs ", mount_mark,
+                        " /mnt; /bin/busybox arping -c 1 -w 1 -I lo 127.0.0.1 >/dev/null 2>&1; "
+                        "true")});
+  EXPECT_FALSE(Alerted("Executing binary not part of base image", drop_mark));
+  EXPECT_FALSE(Alerted("Debugfs launched started in a privileged container", debugfs_mark));
+  EXPECT_FALSE(Alerted("Drift detected (chmod)", drifted));
+  EXPECT_FALSE(Alerted("Mount was executed inside a privileged container", mount_mark));
+  EXPECT_EQ(count("Packet socket was created in a container"), packets_before);
+  unlink(busybox_copy.c_str());
+  unlink(debugfs.c_str());
+  unlink(drifted.c_str());
 }
 
 }  // namespace

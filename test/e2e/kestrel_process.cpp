@@ -103,6 +103,14 @@ bool HideSyslogSocket() {
   return mount("/dev/null", "/dev/log", nullptr, MS_BIND, nullptr) == 0;
 }
 
+// In the child, before exec: a mount namespace of its own in which
+// /etc/hosts is `hosts`. False on any failure.
+bool UseHostsFile(const char* hosts) {
+  if (unshare(CLONE_NEWNS) != 0) return false;
+  if (mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) return false;
+  return mount(hosts, "/etc/hosts", nullptr, MS_BIND, nullptr) == 0;
+}
+
 }  // namespace
 
 KestrelProcess::KestrelProcess(const std::vector<std::string>& args, std::optional<RunAs> as) {
@@ -120,6 +128,7 @@ KestrelProcess::KestrelProcess(const std::vector<std::string>& args, std::option
     dup2(out[1], STDOUT_FILENO);
     dup2(err[1], STDERR_FILENO);
     if (as && as->no_syslog_socket && !HideSyslogSocket()) _exit(125);
+    if (as && as->hosts_file != nullptr && !UseHostsFile(as->hosts_file)) _exit(125);
     if (other_user && !BecomeUser(*as)) _exit(126);
     std::vector<char*> argv{const_cast<char*>(KESTREL_CLI_PATH)};
     for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));

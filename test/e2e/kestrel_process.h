@@ -54,6 +54,9 @@ struct RunAs {
   uid_t uid = 0;
   bool bpf_caps = false;
   bool no_syslog_socket = false;
+  // When set, /etc/hosts is this file in a mount namespace of its own (the
+  // names Kestrel resolves, with no change to the host's).
+  const char* hosts_file = nullptr;
 };
 
 // A `kestrel` running in the background, for captures that must be watched
@@ -63,7 +66,7 @@ class KestrelProcess {
   // With `as_user`, runs as that uid and gid (see RunKestrelAs).
   explicit KestrelProcess(const std::vector<std::string>& args,
                           std::optional<uid_t> as_user = std::nullopt)
-      : KestrelProcess(args, as_user ? std::optional<RunAs>(RunAs{*as_user}) : std::nullopt) {}
+      : KestrelProcess(args, as_user ? std::optional<RunAs>(RunAs{.uid = *as_user}) : std::nullopt) {}
   KestrelProcess(const std::vector<std::string>& args, std::optional<RunAs> as);
   ~KestrelProcess();  // kills (SIGKILL) and reaps a process still running
   KestrelProcess(const KestrelProcess&) = delete;
