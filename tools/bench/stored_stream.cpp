@@ -12,10 +12,12 @@
 #include <chrono>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
+#include "bench/container_cgroups.h"
 #include "engine/decode/syscall_names.h"
 #include "engine/state/state_syscalls.h"
 #include "libpman.h"
@@ -104,9 +106,47 @@ std::vector<uint8_t> CapturedSyscalls() {
   return table;
 }
 
+// Starts the load: kLoadProcesses syscall mixes and the shell loop, or with
+// `cgroups` one syscall mix in each and the shell loop in the first. Each
+// child joins its cgroup before it forks the process that runs the load,
+// so that process's clone record already names the container. The ids to
+// kill, negative for a process group.
+std::vector<pid_t> StartLoad(const ContainerCgroups* cgroups) {
+  std::vector<pid_t> load;
+  const int mixes = cgroups != nullptr ? cgroups->count() : kLoadProcesses;
+  for (int i = 0; i <= mixes; ++i) {
+    const bool shell = i == mixes;
+    const pid_t child = fork();
+    if (child == 0) {
+      setpgid(0, 0);  // its own group: killed with every process it runs
+      if (cgroups != nullptr) {
+        if (!cgroups->Join(shell ? 0 : i)) _exit(126);
+        if (fork() != 0) {
+          pause();  // until the group is killed
+          _exit(0);
+        }
+      }
+      if (shell) RunShellLoop();
+      RunLoad();
+    }
+    if (child > 0) {
+      setpgid(child, child);
+      load.push_back(-child);
+    }
+  }
+  return load;
+}
+
 }  // namespace
 
-absl::StatusOr<StoredStream> RecordMixedStream(uint64_t events) {
+absl::StatusOr<StoredStream> RecordMixedStream(uint64_t events, int cgroup_count,
+                                               bool as_containers) {
+  std::optional<ContainerCgroups> cgroups;
+  if (cgroup_count > 0) {
+    absl::StatusOr<ContainerCgroups> made = ContainerCgroups::Make(cgroup_count, as_containers);
+    if (!made.ok()) return made.status();
+    cgroups.emplace(*std::move(made));
+  }
   pman_options options;
   pman_default_options(&options);
   options.buffer_bytes = PMAN_BUFFER_BYTES_LARGE;
@@ -122,20 +162,8 @@ absl::StatusOr<StoredStream> RecordMixedStream(uint64_t events) {
   }
   if (absl::Status s = Check(pman_attach(raw), "pman_attach"); !s.ok()) return s;
 
-  std::vector<pid_t> load;
-  for (int i = 0; i < kLoadProcesses; ++i) {
-    const pid_t child = fork();
-    if (child == 0) RunLoad();
-    if (child > 0) load.push_back(child);
-  }
+  const std::vector<pid_t> load = StartLoad(cgroups ? &*cgroups : nullptr);
   if (load.empty()) return absl::ErrnoToStatus(errno, "fork");
-  if (const pid_t shell = fork(); shell == 0) {
-    setpgid(0, 0);  // its own group: killed with every command it runs
-    RunShellLoop();
-  } else if (shell > 0) {
-    setpgid(shell, shell);
-    load.push_back(-shell);
-  }
 
   StoredStream stream;
   stream.offsets.reserve(events);
@@ -155,9 +183,14 @@ absl::StatusOr<StoredStream> RecordMixedStream(uint64_t events) {
     stream.offsets.push_back(static_cast<uint32_t>(stream.bytes.size()));
     stream.bytes.insert(stream.bytes.end(), p, p + h->len);
   }
-  for (pid_t child : load) {
-    kill(child, SIGKILL);  // a negative id: the shell loop's whole group
-    waitpid(child < 0 ? -child : child, nullptr, 0);
+  for (pid_t group : load) {
+    kill(group, SIGKILL);  // the whole group: the load and what it runs
+    waitpid(-group, nullptr, 0);
+  }
+  // The groups' other processes were reparented; the cgroups empty once
+  // they are reaped, which their removal waits for.
+  if (cgroups) {
+    for (int tries = 0; tries < 100 && !cgroups->Empty(); ++tries) usleep(10'000);
   }
   pman_detach(raw);
   pman_stats stats{};

@@ -20,8 +20,12 @@ struct StoredStream {
 // Loads the probe, captures the engine's state syscalls plus a mixed load
 // (a shell loop spawning commands; opens, reads, closes, fcntl dups,
 // loopback sockets, a syscall with no specific event) run by children, and keeps the first
-// `events` records (or what arrived within a time cap).
-absl::StatusOr<StoredStream> RecordMixedStream(uint64_t events);
+// `events` records (or what arrived within a time cap). With `cgroups`,
+// that many children run the syscall mix, each in a cgroup of its own
+// (ContainerCgroups: named as a Docker container's with `as_containers`),
+// the shell loop in the first.
+absl::StatusOr<StoredStream> RecordMixedStream(uint64_t events, int cgroups = 0,
+                                               bool as_containers = false);
 
 }  // namespace kestrel::cli::bench
 
