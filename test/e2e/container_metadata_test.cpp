@@ -56,7 +56,10 @@ TEST_F(ContainerMetadataTest, AlertsCarryWhatTheRuntimeSays) {
                           "label=%container.label[app] dest=%container.mount.dest[/etc] "
                           "none=%container.mount.dest[/nonexistent] labels=%container.labels "
                           "pod=%k8s.pod.name ns=%k8s.ns.name uid=%k8s.pod.uid "
-                          "sandbox=%k8s.pod.sandbox_id\n  priority: WARNING\n"
+                          "sandbox=%k8s.pod.sandbox_id podlabel=%k8s.pod.label[tier] "
+                          "podlabels=%k8s.pod.labels mount=%container.mount[0] "
+                          "source=%container.mount.source[/host-*] rw=%container.mount.rdwr[/etc]"
+                          "\n  priority: WARNING\n"
                           "- rule: Privileged\n  desc: d\n  condition: evt.type = execve and "
                           "container.privileged = true and proc.cmdline contains kestrel-e2e-meta\n"
                           "  output: privileged %proc.cmdline\n  priority: WARNING\n"
@@ -71,15 +74,23 @@ TEST_F(ContainerMetadataTest, AlertsCarryWhatTheRuntimeSays) {
                       "container_engines.podman.sockets=[" + service_->socket() + "]"});
   ASSERT_TRUE(WaitUntilAlerting(run, dir_));
   const std::string name = absl::StrCat("kestrel-e2e-meta-", getpid());
+  // The pod's sandbox, labelled as the kubelet labels one: it holds the
+  // pod's labels.
+  const ContainerRun sandbox = RunContainer(
+      {"-d", "--name", name + "-pod", "--label", "tier=front", "--label",
+       "io.kubernetes.docker.type=podsandbox", "--label", "io.kubernetes.pod.name=web-0", "--label",
+       "annotation.seen=now", "--network", "none"},
+      {"sleep", "30"});
+  ASSERT_EQ(sandbox.exit_code, 0);
+  ASSERT_EQ(sandbox.id.size(), 64u);
   // The second process starts a second in: by then the first one's exec
   // has had the metadata fetched.
-  const ContainerRun container =
-      RunContainer({"--name", name, "--privileged", "--label", "app=web", "--label",
-                    "io.kubernetes.pod.name=web-0", "--label", "io.kubernetes.pod.namespace=shop",
-                    "--label", "io.kubernetes.pod.uid=5f0c2a6e-1c1d-4e0a-9b1e-2d3c4b5a6f70",
-                    "--label", "io.kubernetes.sandbox.id=" + std::string(64, 'a'), "-v",
-                    "/etc:/host-etc:ro", "--network", "none"},
-                   {"/bin/sh", "-c", "sleep 1; /bin/echo kestrel-e2e-meta"});
+  const ContainerRun container = RunContainer(
+      {"--name", name, "--privileged", "--label", "app=web", "--label",
+       "io.kubernetes.pod.name=web-0", "--label", "io.kubernetes.pod.namespace=shop", "--label",
+       "io.kubernetes.pod.uid=5f0c2a6e-1c1d-4e0a-9b1e-2d3c4b5a6f70", "--label",
+       "io.kubernetes.sandbox.id=" + sandbox.id, "-v", "/etc:/host-etc:ro", "--network", "none"},
+      {"/bin/sh", "-c", "sleep 1; /bin/echo kestrel-e2e-meta"});
   ASSERT_EQ(container.exit_code, 0);
   // Judged once the metadata arrived, before the second process started.
   const std::optional<std::string> started = run.WaitForLine(
@@ -90,6 +101,8 @@ TEST_F(ContainerMetadataTest, AlertsCarryWhatTheRuntimeSays) {
   const std::optional<std::string> privileged =
       run.WaitForLine("privileged echo kestrel-e2e-meta", kAlertTimeout);
 
+  RunArgv({"podman", "--runtime", "runc", "--cgroup-manager", "cgroupfs", "rm", "-f", "-t", "0",
+           sandbox.id});
   run.Signal(SIGINT);
   const CliResult r = run.Wait();
   EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -98,7 +111,10 @@ TEST_F(ContainerMetadataTest, AlertsCarryWhatTheRuntimeSays) {
       *alert, absl::StrCat("name=", name, " image=", kBusyboxImage,
                            " repo=localhost/kestrel-e2e-busybox tag=latest privileged=true "
                            "label=web dest=/host-etc none=N/A labels=app:web pod=web-0 ns=shop "
-                           "uid=5f0c2a6e-1c1d-4e0a-9b1e-2d3c4b5a6f70 sandbox=aaaaaaaaaaaa")))
+                           "uid=5f0c2a6e-1c1d-4e0a-9b1e-2d3c4b5a6f70 sandbox=",
+                           sandbox.id.substr(0, 12),
+                           " podlabel=front podlabels=tier:front mount=/etc:/host-etc::false:"
+                           "rprivate source=/etc rw=false")))
       << *alert;
   EXPECT_TRUE(privileged) << r.out;
   EXPECT_TRUE(started) << r.out << r.err;

@@ -14,6 +14,9 @@ std::string ScalarOf(const YAML::Node& map, const char* key) {
   return value.IsDefined() && value.IsScalar() ? value.Scalar() : std::string();
 }
 
+}  // namespace docker_events_json
+}  // namespace
+
 bool IsContainerId(const std::string& s) {
   if (s.size() != 64) return false;
   for (const char c : s) {
@@ -22,11 +25,7 @@ bool IsContainerId(const std::string& s) {
   return true;
 }
 
-}  // namespace docker_events_json
-}  // namespace
-
 std::optional<ContainerEvent> ParseDockerEvent(std::string_view line) {
-  using docker_events_json::IsContainerId;
   using docker_events_json::ScalarOf;
   try {
     const YAML::Node event = YAML::Load(std::string(line));

@@ -20,6 +20,9 @@ struct ContainerEvent {
 inline constexpr char kContainerEventsPath[] =
     "/events?filters=%7B%22type%22%3A%5B%22container%22%5D%7D";
 
+// Whether `s` is a runtime's whole container id: 64 lower-case hex digits.
+bool IsContainerId(const std::string& s);
+
 // nullopt for a line that is not JSON, not about a container, or names no
 // 64-hex id. Never throws.
 std::optional<ContainerEvent> ParseDockerEvent(std::string_view line);

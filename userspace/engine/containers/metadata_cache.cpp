@@ -103,6 +103,12 @@ void ContainerMetadataCache::Fetch(const std::string& id) {
     }
     ++counters_.fetched;
     e.metadata = std::make_shared<const ContainerMetadata>(*std::move(parsed));
+    // A pod's container: its sandbox holds the pod's labels and address.
+    std::string sandbox;
+    for (const auto& [key, value] : e.metadata->labels) {
+      if (key == "io.kubernetes.sandbox.id" && value != id && IsContainerId(value)) sandbox = value;
+    }
+    if (!sandbox.empty()) Want(sandbox);  // last: it may move `e`
     return;
   }
   const std::lock_guard<std::mutex> lock(mu_);

@@ -219,8 +219,8 @@ constexpr FieldDef kFields[] = {
     {"proc.is_vpgid_leader", FieldKind::kProcIsVpgidLeader, B, kNo,
      "true when the process leads its process group"},
     {"container.mount.dest", FieldKind::kContainerMountDest, S, FieldArg::kPath,
-     "the destination of the container's mount whose source matches PATH (a glob), N/A when none "
-     "does (absent: from the runtime)"},
+     "the destination of the container's mount whose source matches PATH (a glob), or of its "
+     "mount number N; N/A when there is none (absent: from the runtime)"},
     {"fd.cip.name", FieldKind::kFdCipName, S, kNo,
      "the names compared in the rules that the client's address resolves to", kEitherEnd},
     {"fd.lip.name", FieldKind::kFdLipName, S, kNo,
@@ -231,6 +231,28 @@ constexpr FieldDef kFields[] = {
      "the local address compared with networks (fd.lnet = 10.0.0.0/8)"},
     {"fd.rnet", FieldKind::kFdRnet, N, kNo,
      "the remote address compared with networks (fd.rnet != 10.0.0.0/8)"},
+    {"container.mount", FieldKind::kContainerMount, S, FieldArg::kPath,
+     "the container's mount whose source matches PATH (a glob), or its mount number N, as "
+     "source:dest:mode:rdwr:propagation; N/A when there is none (absent: from the runtime)"},
+    {"container.mount.source", FieldKind::kContainerMountSource, S, FieldArg::kPath,
+     "the source of the container's mount whose destination matches PATH (a glob), or of its "
+     "mount number N; N/A when there is none (absent: from the runtime)"},
+    {"container.mount.mode", FieldKind::kContainerMountMode, S, FieldArg::kPath,
+     "the mode of the mount whose source matches PATH, or of mount number N (absent: from the "
+     "runtime)"},
+    {"container.mount.rdwr", FieldKind::kContainerMountRdwr, S, FieldArg::kPath,
+     "true or false: whether the mount whose source matches PATH, or mount number N, is "
+     "writable (absent: from the runtime)"},
+    {"container.mount.propagation", FieldKind::kContainerMountPropagation, S, FieldArg::kPath,
+     "the propagation of the mount whose source matches PATH, or of mount number N (absent: "
+     "from the runtime)"},
+    {"k8s.pod.label", FieldKind::kK8sPodLabel, S, FieldArg::kKey,
+     "the pod's label KEY, from its sandbox container (absent: not a pod's, or from the "
+     "runtime)"},
+    {"k8s.pod.labels", FieldKind::kK8sPodLabels, S, kNo,
+     "the pod's labels as key:value joined by \", \" (absent: not a pod's, or from the runtime)"},
+    {"k8s.pod.ip", FieldKind::kK8sPodIp, S, kNo,
+     "the pod's address: its sandbox container's (absent: not a pod's, or from the runtime)"},
 };
 
 static_assert(std::size(kFields) == static_cast<size_t>(FieldKind::kFieldKindCount),
@@ -267,6 +289,14 @@ FieldSource SourceOf(FieldKind kind) {
     case FieldKind::kK8sPodId:
     case FieldKind::kK8sPodSandboxId:
     case FieldKind::kK8sPodFullSandboxId:
+    case FieldKind::kK8sPodLabel:
+    case FieldKind::kK8sPodLabels:
+    case FieldKind::kK8sPodIp:
+    case FieldKind::kContainerMount:
+    case FieldKind::kContainerMountSource:
+    case FieldKind::kContainerMountMode:
+    case FieldKind::kContainerMountRdwr:
+    case FieldKind::kContainerMountPropagation:
       return FieldSource::kContainerRuntime;
     default:
       return FieldSource::kKernel;

@@ -139,6 +139,14 @@ enum class FieldKind : uint16_t {
   kK8sPodId,
   kK8sPodSandboxId,
   kK8sPodFullSandboxId,
+  kContainerMount,
+  kContainerMountSource,
+  kContainerMountMode,
+  kContainerMountRdwr,
+  kContainerMountPropagation,
+  kK8sPodLabel,
+  kK8sPodLabels,
+  kK8sPodIp,
   kFieldKindCount,
 };
 

@@ -2,12 +2,15 @@
 
 #include <fcntl.h>
 #include <fnmatch.h>
+
 #include <sys/stat.h>
+#include <algorithm>
 
 #include <cstring>
 #include <ctime>
 #include <type_traits>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/string_view.h"
@@ -50,6 +53,38 @@ bool Label(FieldValue& out, const containers::ContainerMetadata& m, std::string_
     if (k == key) return Str(out, v);
   }
   return false;
+}
+
+// Falco's container plugin leaves out of container.labels and
+// k8s.pod.labels the labels the CRI and kubelet add.
+bool IsRuntimeLabel(std::string_view key) {
+  return key.starts_with("io.kubernetes.") || key.starts_with("annotation.");
+}
+
+// The labels but the runtime's, as key:value (a key alone when its value
+// is empty) joined by ", ", as Falco's container plugin joins them.
+void AppendLabels(std::string& s, const containers::ContainerMetadata& m) {
+  for (const auto& [k, v] : m.labels) {
+    if (IsRuntimeLabel(k)) continue;
+    absl::StrAppend(&s, s.empty() ? "" : ", ", k, v.empty() ? "" : ":", v);
+  }
+}
+
+// The mount `arg` names, as Falco's container.mount* fields take it: a
+// number is an index; other text a glob matched against each mount's
+// destination (`by_dest`) or source.
+const containers::ContainerMount* MountBy(const containers::ContainerMetadata& m,
+                                          const std::string& arg, bool by_dest) {
+  if (!arg.empty() &&
+      std::all_of(arg.begin(), arg.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    size_t index = 0;
+    if (!absl::SimpleAtoi(arg, &index) || index >= m.mounts.size()) return nullptr;
+    return &m.mounts[index];
+  }
+  for (const containers::ContainerMount& mount : m.mounts) {
+    if (fnmatch(arg.c_str(), (by_dest ? mount.dest : mount.source).c_str(), 0) == 0) return &mount;
+  }
+  return nullptr;
 }
 
 // Ids of UINT32_MAX mean "never set": Falco shows them as -1.
@@ -733,6 +768,17 @@ const state::ContainerId& FieldExtractor::ContainerOf(const ThreadInfo& thread) 
   return it->second;
 }
 
+const containers::ContainerMetadata* FieldExtractor::SandboxOf(
+    const containers::ContainerMetadata& m) {
+  for (const auto& [k, v] : m.labels) {
+    if (k == "io.kubernetes.docker.type" && v == "podsandbox") return &m;
+  }
+  FieldValue sandbox;
+  if (!Label(sandbox, m, "io.kubernetes.sandbox.id")) return nullptr;
+  held_sandbox_ = metadata_->Find(std::string(sandbox.str));
+  return held_sandbox_.get();
+}
+
 const containers::ContainerMetadata* FieldExtractor::MetadataOf(const ThreadInfo& thread) {
   const state::ContainerId& c = ContainerOf(thread);
   if (metadata_ == nullptr || c.is_host()) return nullptr;
@@ -820,10 +866,24 @@ bool FieldExtractor::ReadContainer(FieldId id, FieldValue& out) {
     // annotation.* labels, and a key alone when its value is empty.
     case FieldKind::kContainerLabels: {
       std::string& s = Scratch();
-      for (const auto& [k, v] : m->labels) {
-        if (k.starts_with("io.kubernetes.") || k.starts_with("annotation.")) continue;
-        absl::StrAppend(&s, s.empty() ? "" : ", ", k, v.empty() ? "" : ":", v);
+      AppendLabels(s, *m);
+      return Str(out, s);
+    }
+    // A pod's labels and address are its sandbox container's (the kubelet
+    // labels each container of the pod with the sandbox's id); the sandbox
+    // itself says so by its io.kubernetes.docker.type label.
+    case FieldKind::kK8sPodLabel:
+    case FieldKind::kK8sPodLabels:
+    case FieldKind::kK8sPodIp: {
+      const containers::ContainerMetadata* pod = SandboxOf(*m);
+      if (pod == nullptr) return false;
+      if (id.kind == FieldKind::kK8sPodIp) return Str(out, pod->ip);
+      if (id.kind == FieldKind::kK8sPodLabel) {
+        const std::string& key = registry_.EnvName(id.arg);
+        return !IsRuntimeLabel(key) && Label(out, *pod, key);
       }
+      std::string& s = Scratch();
+      AppendLabels(s, *pod);
       return Str(out, s);
     }
     case FieldKind::kK8sPodName:
@@ -849,14 +909,34 @@ bool FieldExtractor::ReadContainer(FieldId id, FieldValue& out) {
       }
       return Str(out, s);
     }
-    // Falco's value for "no mount with that source" is N/A, which its
-    // rules test for.
-    case FieldKind::kContainerMountDest: {
-      const std::string& pattern = registry_.EnvName(id.arg);
-      for (const containers::ContainerMount& mount : m->mounts) {
-        if (fnmatch(pattern.c_str(), mount.source.c_str(), 0) == 0) return Str(out, mount.dest);
+    // Falco's value for "no such mount" is N/A, which its rules test for.
+    case FieldKind::kContainerMount:
+    case FieldKind::kContainerMountSource:
+    case FieldKind::kContainerMountDest:
+    case FieldKind::kContainerMountMode:
+    case FieldKind::kContainerMountRdwr:
+    case FieldKind::kContainerMountPropagation: {
+      const containers::ContainerMount* mount =
+          MountBy(*m, registry_.EnvName(id.arg), id.kind == FieldKind::kContainerMountSource);
+      if (mount == nullptr) return Str(out, "N/A");
+      switch (id.kind) {
+        case FieldKind::kContainerMount: {
+          std::string& s = Scratch();
+          absl::StrAppend(&s, mount->source, ":", mount->dest, ":", mount->mode, ":",
+                          mount->rw ? "true" : "false", ":", mount->propagation);
+          return Str(out, s);
+        }
+        case FieldKind::kContainerMountSource:
+          return Str(out, mount->source);
+        case FieldKind::kContainerMountDest:
+          return Str(out, mount->dest);
+        case FieldKind::kContainerMountMode:
+          return Str(out, mount->mode);
+        case FieldKind::kContainerMountRdwr:
+          return Str(out, mount->rw ? "true" : "false");
+        default:
+          return Str(out, mount->propagation);
       }
-      return Str(out, "N/A");
     }
     // The rest comes from runtimes and Kubernetes, which Kestrel does not
     // ask yet: absent (FieldSource), so a rule reading them is named at

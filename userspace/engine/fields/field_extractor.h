@@ -77,6 +77,9 @@ class FieldExtractor : public filter::FieldReader {
   // What the runtime says about `thread`'s container; null on the host or
   // before it arrived. Valid until the next call.
   const containers::ContainerMetadata* MetadataOf(const ThreadInfo& thread);
+  // The metadata of the pod sandbox `m` belongs to (`m` itself when it is
+  // one), or null when none or not arrived; valid until the next event.
+  const containers::ContainerMetadata* SandboxOf(const containers::ContainerMetadata& m);
 
   bool ReadParam(FieldId id, bool raw, filter::FieldValue& out);
   const ThreadInfo* Parent(const ThreadInfo* t) const;
@@ -107,6 +110,7 @@ class FieldExtractor : public filter::FieldReader {
   absl::flat_hash_map<std::string, state::ContainerId> containers_;  // by cgroup path
   containers::ContainerMetadataCache* metadata_ = nullptr;
   std::shared_ptr<const containers::ContainerMetadata> held_metadata_;
+  std::shared_ptr<const containers::ContainerMetadata> held_sandbox_;  // SandboxOf's
   const dns::AddressNames* address_names_ = nullptr;
   // Taken at the event's first name read: its names stay valid until the
   // next event.
