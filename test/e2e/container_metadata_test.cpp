@@ -123,5 +123,26 @@ TEST_F(ContainerMetadataTest, AlertsCarryWhatTheRuntimeSays) {
   EXPECT_TRUE(absl::StrContains(r.err, "; containers known ")) << r.err;
 }
 
+// `rules validate` reads the config `kestrel run` would: with a runtime
+// answering on its sockets, a rule reading container metadata is not named.
+TEST_F(ContainerMetadataTest, ValidateReadsTheSocketsFromTheConfig) {
+  const std::string rules = dir_.File("privileged.yaml");
+  WriteWhole(rules,
+             "- rule: Privileged\n  desc: d\n  condition: evt.type = execve and "
+             "container.privileged = true\n  output: o\n  priority: WARNING\n");
+  const std::string config = dir_.File("kestrel.yaml");
+  WriteWhole(config, absl::StrCat("rules_files: [", rules,
+                                  "]\ncontainer_engines:\n  docker:\n    sockets: []\n"
+                                  "  podman:\n    sockets: [",
+                                  service_->socket(), "]\n"));
+  CliResult r = RunKestrel({"rules", "validate", "-c", config});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "valid: 1 rules loaded (1 enabled), 0 skipped\n");
+  r = RunKestrel({"rules", "validate", "-o", "container_engines.docker.sockets=[]", "-o",
+                  "container_engines.podman.sockets=[/nonexistent/podman.sock]", rules});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(absl::StrContains(r.out, "warning: rule 'Privileged': cannot fire here")) << r.out;
+}
+
 }  // namespace
 }  // namespace kestrel::e2e

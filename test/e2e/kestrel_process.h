@@ -66,7 +66,8 @@ class KestrelProcess {
   // With `as_user`, runs as that uid and gid (see RunKestrelAs).
   explicit KestrelProcess(const std::vector<std::string>& args,
                           std::optional<uid_t> as_user = std::nullopt)
-      : KestrelProcess(args, as_user ? std::optional<RunAs>(RunAs{.uid = *as_user}) : std::nullopt) {}
+      : KestrelProcess(args,
+                       as_user ? std::optional<RunAs>(RunAs{.uid = *as_user}) : std::nullopt) {}
   KestrelProcess(const std::vector<std::string>& args, std::optional<RunAs> as);
   ~KestrelProcess();  // kills (SIGKILL) and reaps a process still running
   KestrelProcess(const KestrelProcess&) = delete;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "kestrel_process.h"
 
 namespace kestrel::e2e {
@@ -185,7 +186,12 @@ TEST_F(RulesValidateTest, MissingFileAndUsage) {
   EXPECT_EQ(r.out,
             (dir_ / "none.yaml").string() +
                 ": error: cannot open the file: No such file or directory\ninvalid: 1 error\n");
-  EXPECT_EQ(RunKestrel({"rules", "validate"}).exit_code, 2);
+  // No file: the config's rules_files, else Kestrel's own rules.
+  const CliResult defaults = RunKestrel({"rules", "validate"});
+  EXPECT_EQ(defaults.exit_code, 0) << defaults.out;
+  EXPECT_TRUE(absl::StartsWith(defaults.out, "valid: ")) << defaults.out;
+  EXPECT_EQ(RunKestrel({"rules", "validate", "--bogus"}).exit_code, 2);
+  EXPECT_EQ(RunKestrel({"rules", "validate", "-o", "no_such_key=1"}).exit_code, 2);
   EXPECT_EQ(RunKestrel({"rules"}).exit_code, 2);
   CliResult help = RunKestrel({"rules", "--help"});
   EXPECT_EQ(help.exit_code, 0);

@@ -9,7 +9,9 @@
 #include "engine/fields/field_registry.h"
 #include "engine/output/escape.h"
 #include "engine/rules/ruleset.h"
+#include "run_config.h"
 #include "run_container_runtimes.h"
+#include "run_default_rules.h"
 #include "run_rules.h"
 
 namespace kestrel::cli {
@@ -22,17 +24,40 @@ std::string Escaped(std::string_view s) {
   return out;
 }
 
+// -c then each -o, as `kestrel run` reads them; the exit code on failure.
+std::optional<int> ReadConfig(const CLI::App& app, const RulesOptions& options, RunConfig& config) {
+  if (options.config) {
+    std::vector<std::string> warnings;
+    const absl::Status s = LoadRunConfigFile(*options.config, config, warnings);
+    for (const std::string& w : warnings) std::printf("%s\n", Escaped(w).c_str());
+    if (!s.ok()) return UsageError(app, std::string(s.message()));
+  }
+  for (const std::string& o : options.overrides) {
+    if (absl::Status s = ApplyRunOverride(o, config); !s.ok())
+      return UsageError(app, std::string(s.message()));
+  }
+  if (absl::Status s = CheckRunConfig(config); !s.ok())
+    return UsageError(app, std::string(s.message()));
+  return std::nullopt;
+}
+
 // Loads as `kestrel run` does, outputs included: a file that validates
 // also starts.
-int RunValidate(const RulesOptions& options) {
+int RunValidate(const CLI::App& app, const RulesOptions& options) {
+  RunConfig config;
+  if (std::optional<int> failed = ReadConfig(app, options, config)) return *failed;
   engine::fields::FieldRegistry fields;
-  if (!AnsweringRuntimeSockets(RunConfig{}).empty()) {
+  if (!AnsweringRuntimeSockets(config).empty()) {
     fields.SetFilled(engine::fields::FieldSource::kContainerRuntime);
   }
   std::vector<engine::rules::Diagnostic> diags;
   RunRulesOptions load;
-  load.paths = options.files;
+  load.paths = !options.files.empty()        ? options.files
+               : !config.rules_files.empty() ? config.rules_files
+                                             : std::vector<std::string>{DefaultRulesDir()};
   load.strict = options.strict;
+  load.minimum_priority = config.priority;
+  load.max_file_bytes = config.rules_file_max_bytes;
   absl::StatusOr<std::unique_ptr<RunRules>> loaded = LoadRunRules(load, fields, diags);
   size_t errors = 0;
   for (const engine::rules::Diagnostic& d : diags) {
@@ -62,10 +87,23 @@ void DefineRulesOptions(CLI::App& app, RulesOptions& options) {
                  "ITEM: MESSAGE, then how many rules loaded and were skipped",
                  "kestrel rules validate /etc/kestrel/rules.d");
   validate->parse_complete_callback([&options] { options.action = "validate"; });
-  validate->add_option("FILE", options.files, "rules files or directories, in load order")
-      ->required();
+  validate->add_option("FILE", options.files,
+                       "rules files or directories, in load order (default: the config's "
+                       "rules_files, else Kestrel's rules)");
   validate->add_flag("--strict", options.strict,
                      "a rule naming a field Kestrel lacks is an error, not a skipped rule");
+  validate
+      ->add_option("-c,--config", options.config,
+                   "the config `kestrel run` would read: its container_engines sockets decide "
+                   "which fields are filled here, its rules_files are the default FILEs")
+      ->type_name("FILE")
+      ->check(CLI::ExistingFile);
+  validate
+      ->add_option("-o,--option", options.overrides,
+                   "set a config key, after -c, as `kestrel run -o` (repeatable)")
+      ->type_name("KEY=VALUE")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
 }
 
 int RunRulesVerb(const std::vector<std::string>& args) {
@@ -78,7 +116,7 @@ int RunRulesVerb(const std::vector<std::string>& args) {
   RulesOptions options;
   DefineRulesOptions(*app, options);
   if (std::optional<int> done = ParseVerb(*app, args)) return *done;
-  return RunValidate(options);
+  return RunValidate(*app, options);
 }
 
 }  // namespace kestrel::cli

@@ -3,6 +3,7 @@
 #ifndef KESTREL_CLI_RULES_COMMAND_H_
 #define KESTREL_CLI_RULES_COMMAND_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,10 @@ struct RulesOptions {
   std::string action;              // the sub-command given: "validate"
   std::vector<std::string> files;  // files or directories, in load order
   bool strict = false;             // a rule naming a missing field is an error
+  // As `kestrel run` takes them: which container runtimes answer decides
+  // which fields count as filled; rules_files is read when no file is given.
+  std::optional<std::string> config;
+  std::vector<std::string> overrides;
 };
 
 inline constexpr char kRulesDescription[] = "check rules files without capturing";
