@@ -161,15 +161,21 @@ TEST(BenchCliTest, EngineStateHasTheConditionsRow) {
     EXPECT_NE(row.find(rss ? "\"unit\":\"MB\"" : "\"unit\":\"events/s\""), std::string::npos)
         << row;
   }
-  // The stages, then the rules rows (issue 20) and the engine's RSS.
-  ASSERT_EQ(names.size(), 10u) << r.out;
+  // The stages, then the rules rows (issue 20), the base over events from
+  // 50 host cgroups and 50 containers (issue 36) and the engine's RSS.
+  ASSERT_EQ(names.size(), 12u) << r.out;
   EXPECT_TRUE(absl::StartsWith(names[4], "rules: Kestrel's default rules")) << names[4];
   EXPECT_TRUE(absl::StartsWith(names[5], "rules: base + 1,000 on absent event types")) << names[5];
   EXPECT_TRUE(absl::StartsWith(names[6], "rules: base + 100 non-matching on openat")) << names[6];
   EXPECT_TRUE(absl::StartsWith(names[7], "rules: base + 1,000 non-matching on openat")) << names[7];
   EXPECT_TRUE(absl::StartsWith(names[8], "rules: base + 1,000 non-matching fd.name contains"))
       << names[8];
-  EXPECT_TRUE(absl::StartsWith(names[9], "RSS, engine with")) << names[9];
+  EXPECT_EQ(names[9], "rules: base, events from 50 processes on the host");
+  EXPECT_EQ(names[10], "rules: base, events from 50 containers");
+  EXPECT_NE(rows[10].find("\"ratio_of\":\"rules: base, events from 50 processes on the host\""),
+            std::string::npos)
+      << rows[10];
+  EXPECT_TRUE(absl::StartsWith(names[11], "RSS, engine with")) << names[11];
   EXPECT_EQ(names[0], "decode only");
   EXPECT_EQ(names[1], "decode + state");
   EXPECT_EQ(names[2], "decode + state, against libsinsp");

@@ -1,5 +1,9 @@
 #include "run_rules_worker.h"
 
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <utility>
 
 namespace kestrel::cli {
@@ -42,6 +46,10 @@ bool RulesLoadWorker::Busy() {
 }
 
 void RulesLoadWorker::Loop() {
+  // Below the reader: on a machine the capture keeps busy, a large compile
+  // takes longer rather than taking the reader's CPU (Linux nices a thread
+  // by its id). Failing to is harmless.
+  (void)setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), kNice);
   std::unique_lock<std::mutex> lock(mu_);
   for (;;) {
     wake_.wait(lock, [this] { return requested_ || stopping_; });
