@@ -442,6 +442,7 @@ int RunLive(RunSetup& setup, engine::alerts::AlertOutputs& outputs) {
     if (std::optional<RulesLoadWorker::Result> loaded = reloads->Take()) {
       ApplyReload(*std::move(loaded), setup, handle.get(), pipeline, shedder, tamper, emit);
     }
+    reloads->Retire(pipeline.TakeRetiredRules());
     if (absl::StatusOr<std::optional<engine::alerts::Alert>> shed =
             shedder.Check(BootClockNs(), WallClockNs(), pipeline.counters().records);
         !shed.ok()) {

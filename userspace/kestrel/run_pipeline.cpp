@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <climits>
+#include <utility>
 
 #include "engine/decode/drop_marker.h"
 #include "engine/decode/event_decoder.h"
@@ -47,7 +48,9 @@ void RunPipeline::ReadAs(const engine::SchemaTable& schema, std::string hostname
 }
 
 void RunPipeline::SetRules(std::shared_ptr<const RunRules> rules) {
-  rules_ = std::move(rules);
+  // The rules replaced are not freed here, on the reader: a large set takes
+  // tens of milliseconds to free, time in which a flood fills the ring.
+  retired_ = std::exchange(rules_, std::move(rules));
   pending_.reset();
   if (address_names_ != nullptr && rules_) address_names_->Watch(rules_->ruleset->AddressNames());
   if (capture_ != nullptr && rules_) capture_->UseRules(*rules_->ruleset);

@@ -72,6 +72,10 @@ class RunPipeline {
     extractor_.SetContainerMetadata(cache);
   }
 
+  // The rules the last swap replaced, for another thread to free (a large
+  // set takes tens of milliseconds); freed at the next swap otherwise.
+  std::shared_ptr<const RunRules> TakeRetiredRules() { return std::move(retired_); }
+
   // Where the names the rules compare fd.*ip.name with are resolved (null:
   // nowhere, those fields are absent); the rules set from now on say which
   // names. Must outlive this.
@@ -119,6 +123,7 @@ class RunPipeline {
   engine::fields::FieldExtractor extractor_;
   std::shared_ptr<const RunRules> rules_;
   std::shared_ptr<const RunRules> pending_;
+  std::shared_ptr<const RunRules> retired_;
   uint64_t pending_from_ns_ = 0;
   std::vector<TypeInfo> types_;
   RunCounters counters_;

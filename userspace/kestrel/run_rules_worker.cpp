@@ -40,6 +40,15 @@ std::optional<RulesLoadWorker::Result> RulesLoadWorker::Take() {
   return result;
 }
 
+void RulesLoadWorker::Retire(std::shared_ptr<const RunRules> rules) {
+  if (!rules) return;
+  {
+    const std::lock_guard<std::mutex> lock(mu_);
+    retired_.push_back(std::move(rules));
+  }
+  wake_.notify_one();
+}
+
 bool RulesLoadWorker::Busy() {
   const std::lock_guard<std::mutex> lock(mu_);
   return requested_ || loading_;
@@ -52,7 +61,15 @@ void RulesLoadWorker::Loop() {
   (void)setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), kNice);
   std::unique_lock<std::mutex> lock(mu_);
   for (;;) {
-    wake_.wait(lock, [this] { return requested_ || stopping_; });
+    wake_.wait(lock, [this] { return requested_ || stopping_ || !retired_.empty(); });
+    if (!retired_.empty()) {
+      std::vector<std::shared_ptr<const RunRules>> retired = std::move(retired_);
+      retired_.clear();
+      lock.unlock();
+      retired.clear();  // here, off the reader
+      lock.lock();
+      continue;
+    }
     if (stopping_) return;
     requested_ = false;
     loading_ = true;

@@ -45,6 +45,9 @@ class RulesLoadWorker {
   // Whether a load is asked for or under way.
   bool Busy();
 
+  // Frees `rules` on the worker's thread, not the caller's.
+  void Retire(std::shared_ptr<const RunRules> rules);
+
  private:
   // The thread's nice value: its CPU share is a tenth of the reader's.
   static constexpr int kNice = 10;
@@ -60,6 +63,7 @@ class RulesLoadWorker {
   bool loading_ = false;
   bool stopping_ = false;
   std::optional<Result> done_;
+  std::vector<std::shared_ptr<const RunRules>> retired_;
   std::thread thread_;  // started by the constructor, once the rest is set
 };
 
