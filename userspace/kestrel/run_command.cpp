@@ -198,14 +198,13 @@ void PrintStatsLine(const RunPipeline& pipeline, pman_handle* handle, double rat
                   tamper.repairs());
   if (containers != nullptr) {
     const engine::containers::ContainerMetadataCache::Counters c = containers->counters();
+    const HeldEvents::Counters& held = pipeline.held_counters();
     absl::StrAppend(
         &line, "; containers known ", c.cached, " (fetched ", c.fetched, ", unknown ", c.unknown,
         ", failed ", c.failed, ", gone ", c.evicted, "), alerts before the metadata arrived ",
-        pipeline.counters().alerts_before_metadata, "; events held for it ",
-        pipeline.held_counters().held, " (judged with it ", pipeline.held_counters().with_metadata,
-        ", without ", pipeline.held_counters().without_metadata, ", alerting ",
-        pipeline.counters().alerts_judged_late, "; over the bounds ",
-        pipeline.held_counters().not_held, ")");
+        pipeline.counters().alerts_before_metadata, "; events held for it ", held.held,
+        " (judged with it ", held.with_metadata, ", without ", held.without_metadata, ", alerting ",
+        pipeline.counters().alerts_judged_late, "; over the bounds ", held.not_held, ")");
   }
   Say(line);
 }

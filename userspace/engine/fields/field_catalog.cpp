@@ -238,14 +238,14 @@ constexpr FieldDef kFields[] = {
      "the source of the container's mount whose destination matches PATH (a glob), or of its "
      "mount number N; N/A when there is none (absent: from the runtime)"},
     {"container.mount.mode", FieldKind::kContainerMountMode, S, FieldArg::kPath,
-     "the mode of the mount whose source matches PATH, or of mount number N (absent: from the "
-     "runtime)"},
+     "the mode of the mount whose source matches PATH, or of mount number N; N/A when there is "
+     "none (absent: from the runtime)"},
     {"container.mount.rdwr", FieldKind::kContainerMountRdwr, S, FieldArg::kPath,
      "true or false: whether the mount whose source matches PATH, or mount number N, is "
-     "writable (absent: from the runtime)"},
+     "writable; N/A when there is none (absent: from the runtime)"},
     {"container.mount.propagation", FieldKind::kContainerMountPropagation, S, FieldArg::kPath,
-     "the propagation of the mount whose source matches PATH, or of mount number N (absent: "
-     "from the runtime)"},
+     "the propagation of the mount whose source matches PATH, or of mount number N; N/A when "
+     "there is none (absent: from the runtime)"},
     {"k8s.pod.label", FieldKind::kK8sPodLabel, S, FieldArg::kKey,
      "the pod's label KEY, from its sandbox container (absent: not a pod's, or from the "
      "runtime)"},

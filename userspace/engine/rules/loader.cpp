@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <utility>
 
+#include "absl/functional/function_ref.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "engine/rules/condition_builder.h"
@@ -18,19 +19,26 @@ namespace {
 
 namespace fs = std::filesystem;
 
-void ForEachField(const filter::Expr& e, std::vector<const filter::FieldRef*>& out) {
-  if (const auto* c = std::get_if<filter::Comparison>(&e.node)) {
-    out.push_back(&c->field);
-    if (const auto* f = std::get_if<filter::FieldRef>(&c->operand.value)) out.push_back(f);
-    return;
+// Calls `visit` with each comparison of `e`, left to right.
+void ForEachComparison(const filter::Expr& e,
+                       absl::FunctionRef<void(const filter::Comparison&)> visit) {
+  if (const auto* c = std::get_if<filter::Comparison>(&e.node)) return visit(*c);
+  if (const auto* n = std::get_if<filter::Not>(&e.node)) {
+    return ForEachComparison(*n->operand, visit);
   }
-  if (const auto* n = std::get_if<filter::Not>(&e.node)) return ForEachField(*n->operand, out);
   if (const auto* a = std::get_if<filter::And>(&e.node)) {
-    for (const auto& o : a->operands) ForEachField(*o, out);
+    for (const auto& o : a->operands) ForEachComparison(*o, visit);
   }
   if (const auto* o = std::get_if<filter::Or>(&e.node)) {
-    for (const auto& x : o->operands) ForEachField(*x, out);
+    for (const auto& x : o->operands) ForEachComparison(*x, visit);
   }
+}
+
+void ForEachField(const filter::Expr& e, std::vector<const filter::FieldRef*>& out) {
+  ForEachComparison(e, [&](const filter::Comparison& c) {
+    out.push_back(&c.field);
+    if (const auto* f = std::get_if<filter::FieldRef>(&c.operand.value)) out.push_back(f);
+  });
 }
 
 std::string FieldName(const filter::FieldRef& f) {
@@ -38,42 +46,30 @@ std::string FieldName(const filter::FieldRef& f) {
 }
 
 // The names `e` compares fd.*ip.name with (FieldResolver::NamesAddresses),
-// into `names`; an error naming the comparison when it is not =, != or in
-// with names (Falco's rule for these fields).
+// into `names`; an error naming the first comparison that is not =, != or
+// in with names (Falco's rule for these fields).
 absl::Status CollectAddressNames(const filter::Expr& e, const filter::FieldResolver& fields,
                                  std::vector<std::string>& names) {
-  if (const auto* c = std::get_if<filter::Comparison>(&e.node)) {
-    if (!fields.NamesAddresses(c->field)) return absl::OkStatus();
-    const bool op_ok = c->op == filter::CompareOp::kEq || c->op == filter::CompareOp::kNe ||
-                       c->op == filter::CompareOp::kIn;
-    if (!op_ok || !c->field.transformers.empty()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(FieldName(c->field), " is compared with names by =, != and in only, not ",
-                       c->field.transformers.empty() ? std::string(filter::CompareOpName(c->op))
-                                                     : "through a transformer"));
-    }
-    if (const auto* one = std::get_if<filter::Literal>(&c->operand.value)) {
+  absl::Status status;
+  ForEachComparison(e, [&](const filter::Comparison& c) {
+    if (!status.ok() || !fields.NamesAddresses(c.field)) return;
+    const bool op_ok = c.op == filter::CompareOp::kEq || c.op == filter::CompareOp::kNe ||
+                       c.op == filter::CompareOp::kIn;
+    if (!op_ok || !c.field.transformers.empty()) {
+      status = absl::InvalidArgumentError(
+          absl::StrCat(FieldName(c.field), " is compared with names by =, != and in only, not ",
+                       c.field.transformers.empty() ? std::string(filter::CompareOpName(c.op))
+                                                    : "through a transformer"));
+    } else if (const auto* one = std::get_if<filter::Literal>(&c.operand.value)) {
       names.push_back(one->text);
-    } else if (const auto* list = std::get_if<std::vector<filter::Literal>>(&c->operand.value)) {
+    } else if (const auto* list = std::get_if<std::vector<filter::Literal>>(&c.operand.value)) {
       for (const filter::Literal& l : *list) names.push_back(l.text);
     } else {
-      return absl::InvalidArgumentError(
-          absl::StrCat(FieldName(c->field), " is compared with names, not with another field"));
+      status = absl::InvalidArgumentError(
+          absl::StrCat(FieldName(c.field), " is compared with names, not with another field"));
     }
-    return absl::OkStatus();
-  }
-  if (const auto* n = std::get_if<filter::Not>(&e.node)) {
-    return CollectAddressNames(*n->operand, fields, names);
-  }
-  const std::vector<filter::ExprPtr>* children = nullptr;
-  if (const auto* a = std::get_if<filter::And>(&e.node)) children = &a->operands;
-  if (const auto* o = std::get_if<filter::Or>(&e.node)) children = &o->operands;
-  if (children != nullptr) {
-    for (const filter::ExprPtr& child : *children) {
-      if (absl::Status s = CollectAddressNames(*child, fields, names); !s.ok()) return s;
-    }
-  }
-  return absl::OkStatus();
+  });
+  return status;
 }
 
 // What a condition is when every comparison on a field nothing here fills
