@@ -8,3 +8,9 @@ find_package(Threads REQUIRED)
 find_package(CLI11 CONFIG REQUIRED)  # header-only: target CLI11::CLI11
 pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)
 pkg_check_modules(CURL REQUIRED IMPORTED_TARGET libcurl)
+# The CRI client (engine/containers/cri). gRPC's package config expects
+# ZLIB::ZLIB, which it does not look for when ZLIB_FOUND is already set by
+# the pkg-config check above.
+find_package(ZLIB REQUIRED)
+find_package(Protobuf REQUIRED)
+find_package(gRPC CONFIG REQUIRED)

@@ -3,7 +3,8 @@
 # it only goes to the network when a package is missing. With --tests, also
 # what the tests need beyond the build: podman (with runc, since crun
 # refuses hybrid cgroups), busybox-static, of which the container tests
-# build their image, and curl, with which they ask podman's API.
+# build their image, curl, with which they ask podman's API, and containerd,
+# which the CRI tests start a private instance of.
 set -euo pipefail
 
 packages=(
@@ -12,10 +13,11 @@ packages=(
   libyaml-cpp-dev libre2-dev libabsl-dev libcli11-dev libzstd-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libcurl4-openssl-dev
+  libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
   clang-format clang-tidy-14
 )
 if [[ ${1:-} == --tests ]]; then
-  packages+=(podman runc busybox-static curl)
+  packages+=(podman runc busybox-static curl containerd)
 fi
 
 missing=()
