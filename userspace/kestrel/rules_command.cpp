@@ -47,7 +47,7 @@ int RunValidate(const CLI::App& app, const RulesOptions& options) {
   RunConfig config;
   if (std::optional<int> failed = ReadConfig(app, options, config)) return *failed;
   engine::fields::FieldRegistry fields;
-  if (!AnsweringRuntimeSockets(config).empty()) {
+  if (!AnsweringRuntimes(config).empty()) {
     fields.SetFilled(engine::fields::FieldSource::kContainerRuntime);
   }
   std::vector<engine::rules::Diagnostic> diags;

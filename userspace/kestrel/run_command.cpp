@@ -120,12 +120,15 @@ struct RunSetup {
 // metadata is read from the runtimes and the fields it fills count as
 // filled when rules load.
 void ConnectContainerRuntimes(RunSetup& setup) {
-  const std::vector<std::string> answering = AnsweringRuntimeSockets(setup.config);
-  if (answering.empty()) return;
+  engine::containers::ContainerMetadataCache::Options options;
+  options.sources = AnsweringRuntimes(setup.config);
+  if (options.sources.empty()) return;
   setup.fields.SetFilled(engine::fields::FieldSource::kContainerRuntime);
-  Say(absl::StrCat("container metadata from ", absl::StrJoin(answering, ", ")));
-  setup.containers = std::make_unique<engine::containers::ContainerMetadataCache>(
-      engine::containers::ContainerMetadataCache::Options{.sockets = answering});
+  std::vector<std::string> names;
+  for (const auto& source : options.sources) names.push_back(source->name());
+  Say(absl::StrCat("container metadata from ", absl::StrJoin(names, ", ")));
+  setup.containers =
+      std::make_unique<engine::containers::ContainerMetadataCache>(std::move(options));
 }
 
 void PrintDiagnostics(const std::vector<engine::rules::Diagnostic>& diags) {

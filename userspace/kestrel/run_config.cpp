@@ -194,6 +194,8 @@ const std::vector<Key>& Keys() {
        [](const YAML::Node& n, RunConfig& c) { return ParseStrings(n, c.docker_sockets); }},
       {"container_engines.podman.sockets",
        [](const YAML::Node& n, RunConfig& c) { return ParseStrings(n, c.podman_sockets); }},
+      {"container_engines.cri.sockets",
+       [](const YAML::Node& n, RunConfig& c) { return ParseStrings(n, c.cri_sockets); }},
       KESTREL_BOOL_KEY("capture.enabled", c.capture.enabled),
       KESTREL_STRING_KEY("capture.path_prefix", c.capture.path_prefix),
       {"capture.mode",

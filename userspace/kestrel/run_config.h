@@ -93,10 +93,13 @@ struct RunConfig {
   // largest file is about 0.1 MiB).
   uint64_t rules_file_max_bytes = engine::rules::kDefaultMaxInputFileBytes;
   // container_engines.docker.sockets / container_engines.podman.sockets:
-  // the Docker API sockets container metadata is read from (Falco's
-  // container plugin's engines, where Kestrel has them).
+  // the Docker API sockets container metadata is read from;
+  // container_engines.cri.sockets: the CRI's (containerd, CRI-O, k3s),
+  // where Falco looks for them.
   std::vector<std::string> docker_sockets = {"/var/run/docker.sock"};
   std::vector<std::string> podman_sockets = {"/run/podman/podman.sock"};
+  std::vector<std::string> cri_sockets = {"/run/containerd/containerd.sock", "/run/crio/crio.sock",
+                                          "/run/k3s/containerd/containerd.sock"};
   RunCaptureConfig capture;
   LoadSheddingConfig load_shedding;
 };

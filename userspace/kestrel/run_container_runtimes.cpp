@@ -1,20 +1,30 @@
 #include "run_container_runtimes.h"
 
 #include <chrono>
+#include <string>
 
-#include "engine/containers/runtime_client.h"
+#include "engine/containers/cri/cri_source.h"
 
 namespace kestrel::cli {
 
-std::vector<std::string> AnsweringRuntimeSockets(const RunConfig& config) {
+std::vector<std::unique_ptr<engine::containers::RuntimeSource>> AnsweringRuntimes(
+    const RunConfig& config) {
   // Short: a missing socket fails at once, and a hung runtime must not
   // hold the start for long.
-  constexpr std::chrono::milliseconds kTimeout(500);
-  std::vector<std::string> answering;
+  constexpr std::chrono::milliseconds kAnswerTimeout(500);
+  constexpr std::chrono::milliseconds kRequestTimeout(2000);
+  std::vector<std::unique_ptr<engine::containers::RuntimeSource>> sources;
   for (const std::vector<std::string>* sockets : {&config.docker_sockets, &config.podman_sockets}) {
     for (const std::string& socket : *sockets) {
-      if (engine::containers::RuntimeAnswers(socket, kTimeout)) answering.push_back(socket);
+      sources.push_back(engine::containers::MakeDockerApiSource(socket, kRequestTimeout));
     }
+  }
+  for (const std::string& socket : config.cri_sockets) {
+    sources.push_back(engine::containers::MakeCriSource(socket, kRequestTimeout));
+  }
+  std::vector<std::unique_ptr<engine::containers::RuntimeSource>> answering;
+  for (std::unique_ptr<engine::containers::RuntimeSource>& source : sources) {
+    if (source->Answers(kAnswerTimeout)) answering.push_back(std::move(source));
   }
   return answering;
 }

@@ -1,18 +1,20 @@
 // Which container runtimes `kestrel run` reads metadata from: those of the
-// configured Docker API sockets (container_engines.*.sockets) that answer
-// at start. `rules validate` asks the same ones, so it names the same
-// rules as a start would.
+// configured sockets (container_engines.*.sockets: Docker's API, the CRI)
+// that answer at start. `rules validate` asks the same ones, so it names
+// the same rules as a start would.
 #ifndef KESTREL_CLI_RUN_CONTAINER_RUNTIMES_H_
 #define KESTREL_CLI_RUN_CONTAINER_RUNTIMES_H_
 
-#include <string>
+#include <memory>
 #include <vector>
 
+#include "engine/containers/runtime_source.h"
 #include "run_config.h"
 
 namespace kestrel::cli {
 
-std::vector<std::string> AnsweringRuntimeSockets(const RunConfig& config);
+std::vector<std::unique_ptr<engine::containers::RuntimeSource>> AnsweringRuntimes(
+    const RunConfig& config);
 
 }  // namespace kestrel::cli
 

@@ -38,6 +38,10 @@ struct ContainerMetadata {
   std::string cmdline;      // the argv the runtime started (entrypoint, command), space-separated
   uint64_t start_ns = 0;    // State.StartedAt, ns since the epoch; 0 when not known
   std::string healthcheck;  // the health check's command, space-separated; empty: none
+  // A Kubernetes pod's: the id of its sandbox (the pod's labels and address
+  // are the sandbox's), and whether this is the sandbox itself.
+  std::string pod_sandbox_id;
+  bool is_pod_sandbox = false;
 };
 
 }  // namespace kestrel::engine::containers

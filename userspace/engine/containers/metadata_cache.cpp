@@ -3,15 +3,13 @@
 #include <utility>
 
 #include "engine/containers/docker_events.h"
-#include "engine/containers/docker_inspect.h"
-#include "engine/containers/runtime_client.h"
 
 namespace kestrel::engine::containers {
 
 ContainerMetadataCache::ContainerMetadataCache(Options options) : options_(std::move(options)) {
   thread_ = std::thread([this] { Loop(); });
-  for (const std::string& socket : options_.sockets) {
-    event_threads_.emplace_back([this, socket] { FollowEvents(socket); });
+  for (const std::unique_ptr<RuntimeSource>& source : options_.sources) {
+    event_threads_.emplace_back([this, &source = *source] { FollowEvents(source); });
   }
 }
 
@@ -46,25 +44,28 @@ bool ContainerMetadataCache::Asking(const std::string& id) const {
   return it == entries_.end() || !it->second.answered;
 }
 
-void ContainerMetadataCache::OnEvent(const std::string& action, const std::string& id) {
+void ContainerMetadataCache::OnChange(ContainerChange change, const std::string& id) {
+  if (!IsContainerId(id)) return;
   const std::lock_guard<std::mutex> lock(mu_);
-  if (action == "create" || action == "start") {
+  if (change == ContainerChange::kCreated) {
     Want(id);
-  } else if (action == "destroy" || action == "remove") {
-    if (entries_.erase(id) > 0) ++counters_.evicted;
+  } else if (entries_.erase(id) > 0) {
+    ++counters_.evicted;
   }
 }
 
-void ContainerMetadataCache::FollowEvents(const std::string& socket) {
+void ContainerMetadataCache::FollowEvents(RuntimeSource& source) {
   const auto stop = [this] {
     const std::lock_guard<std::mutex> lock(mu_);
     return stopping_;
   };
-  const auto on_line = [this](std::string_view line) {
-    if (std::optional<ContainerEvent> e = ParseDockerEvent(line)) OnEvent(e->action, e->id);
+  const auto on_change = [this](ContainerChange change, const std::string& id) {
+    OnChange(change, id);
   };
   while (!stop()) {
-    RuntimeFollow(socket, kContainerEventsPath, on_line, stop).IgnoreError();
+    // A runtime without an event stream (containerd before 1.7): its
+    // containers are fetched when first seen, and rechecked.
+    if (absl::IsUnimplemented(source.Follow(on_change, stop))) return;
     // The stream ended (the runtime restarted): again in a few seconds.
     std::unique_lock<std::mutex> lock(mu_);
     wake_.wait_for(lock, std::chrono::seconds(3), [this] { return stopping_; });
@@ -81,14 +82,13 @@ ContainerMetadataCache::Counters ContainerMetadataCache::counters() const {
 
 void ContainerMetadataCache::Fetch(const std::string& id) {
   bool unknown_everywhere = true;
-  for (const std::string& socket : options_.sockets) {
-    absl::StatusOr<std::string> body =
-        RuntimeGet(socket, "/containers/" + id + "/json", options_.timeout);
-    if (!body.ok()) {
-      if (!absl::IsNotFound(body.status())) unknown_everywhere = false;
+  for (const std::unique_ptr<RuntimeSource>& source : options_.sources) {
+    absl::StatusOr<ContainerMetadata> parsed = source->Inspect(id);
+    // Another runtime may know it; an answer that does not parse is final.
+    if (!parsed.ok() && !absl::IsInvalidArgument(parsed.status())) {
+      if (!absl::IsNotFound(parsed.status())) unknown_everywhere = false;
       continue;
     }
-    absl::StatusOr<ContainerMetadata> parsed = ParseDockerInspect(*body);
     const std::lock_guard<std::mutex> lock(mu_);
     // Removed while it was being asked about: the answer is stale.
     auto it = entries_.find(id);
@@ -104,11 +104,8 @@ void ContainerMetadataCache::Fetch(const std::string& id) {
     ++counters_.fetched;
     e.metadata = std::make_shared<const ContainerMetadata>(*std::move(parsed));
     // A pod's container: its sandbox holds the pod's labels and address.
-    std::string sandbox;
-    for (const auto& [key, value] : e.metadata->labels) {
-      if (key == "io.kubernetes.sandbox.id" && value != id && IsContainerId(value)) sandbox = value;
-    }
-    if (!sandbox.empty()) Want(sandbox);  // last: it may move `e`
+    const std::string sandbox = e.metadata->pod_sandbox_id;
+    if (IsContainerId(sandbox) && sandbox != id) Want(sandbox);  // last: it may move `e`
     return;
   }
   const std::lock_guard<std::mutex> lock(mu_);

@@ -1,7 +1,7 @@
 // Container metadata fetched from the runtimes on a thread of its own and
-// kept while the container lives. Each runtime's event stream is followed:
-// a container is fetched when created, before its first process runs, and
-// dropped when removed. The event path only looks up: a miss (a container
+// kept while the container lives. Each runtime's event stream is followed
+// where it has one: a container is fetched when created, before its first
+// process runs, and dropped when removed. The event path only looks up: a miss (a container
 // created before Kestrel, or a runtime that told nothing) asks for a fetch
 // and finds nothing, so the fields are absent for that event and present
 // for the container's later ones. Each container is asked about again now
@@ -21,15 +21,15 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "container_metadata.h"
+#include "runtime_source.h"
 
 namespace kestrel::engine::containers {
 
 class ContainerMetadataCache {
  public:
   struct Options {
-    // Docker API sockets (Docker's, Podman's compatible one), asked in order.
-    std::vector<std::string> sockets;
-    std::chrono::milliseconds timeout{2000};  // per request
+    // The runtimes, asked in order (runtime_source.h).
+    std::vector<std::unique_ptr<RuntimeSource>> sources;
     // How often a known container is asked about again (evicted when gone),
     // and an unknown one retried.
     std::chrono::milliseconds recheck{std::chrono::seconds(30)};
@@ -58,7 +58,7 @@ class ContainerMetadataCache {
 
   // What a runtime's event stream said: a container created (fetched now,
   // before its first process runs) or removed (dropped).
-  void OnEvent(const std::string& action, const std::string& id);
+  void OnChange(ContainerChange change, const std::string& id);
 
   Counters counters() const;
 
@@ -74,12 +74,12 @@ class ContainerMetadataCache {
   void Loop();
   // Asks the runtimes about `id`; called on the worker thread, unlocked.
   void Fetch(const std::string& id);
-  // Follows `socket`'s container events until the cache stops; reconnects.
-  void FollowEvents(const std::string& socket);
+  // Follows `source`'s container events until the cache stops; reconnects.
+  void FollowEvents(RuntimeSource& source);
   // Adds `id` and queues its fetch unless known or queued; under mu_.
   Entry& Want(const std::string& id);
 
-  const Options options_;
+  Options options_;
   mutable std::mutex mu_;
   std::condition_variable wake_;
   absl::flat_hash_map<std::string, Entry> entries_;
@@ -87,7 +87,7 @@ class ContainerMetadataCache {
   Counters counters_;
   bool stopping_ = false;
   std::thread thread_;                      // started by the constructor, once the rest is set
-  std::vector<std::thread> event_threads_;  // one per socket
+  std::vector<std::thread> event_threads_;  // one per source
 };
 
 }  // namespace kestrel::engine::containers

@@ -197,8 +197,8 @@ constexpr FieldDef kFields[] = {
      "or from the runtime)"},
     {"k8s.pod.id", FieldKind::kK8sPodId, S, kNo, "k8s.pod.uid, by its older name"},
     {"k8s.pod.sandbox_id", FieldKind::kK8sPodSandboxId, S, kNo,
-     "the pod sandbox's id, 12 hex digits: the container's io.kubernetes.sandbox.id label "
-     "(absent: not a pod's, or from the runtime)"},
+     "the pod sandbox's id, 12 hex digits, as the runtime names it (absent: not a pod's, or from "
+     "the runtime)"},
     {"k8s.pod.full_sandbox_id", FieldKind::kK8sPodFullSandboxId, S, kNo,
      "the pod sandbox's whole id (absent: not a pod's, or from the runtime)"},
     {"container.privileged", FieldKind::kContainerPrivileged, B, kNo,
@@ -207,7 +207,10 @@ constexpr FieldDef kFields[] = {
      "the container's mounts (absent: from the runtime)"},
     {"container.start_ts", FieldKind::kContainerStartTs, U, kNo,
      "the start of the process's pid namespace's init, ns since the epoch (as Falco, on the host "
-     "too)"},
+     "too); in a container's pid namespace, the container's start as its runtime says (absent: "
+     "from the runtime)"},
+    {"container.duration", FieldKind::kContainerDuration, U, kNo,
+     "ns from container.start_ts to the event (absent with container.start_ts)"},
     {"k8s.ns.name", FieldKind::kK8sNsName, S, kNo,
      "the Kubernetes namespace: the container's io.kubernetes.pod.namespace label (absent: not "
      "a pod's, or from the runtime)"},
@@ -247,12 +250,11 @@ constexpr FieldDef kFields[] = {
      "the propagation of the mount whose source matches PATH, or of mount number N; N/A when "
      "there is none (absent: from the runtime)"},
     {"k8s.pod.label", FieldKind::kK8sPodLabel, S, FieldArg::kKey,
-     "the pod's label KEY, from its sandbox container (absent: not a pod's, or from the "
-     "runtime)"},
+     "the pod's label KEY, from its sandbox (absent: not a pod's, or from the runtime)"},
     {"k8s.pod.labels", FieldKind::kK8sPodLabels, S, kNo,
      "the pod's labels as key:value joined by \", \" (absent: not a pod's, or from the runtime)"},
     {"k8s.pod.ip", FieldKind::kK8sPodIp, S, kNo,
-     "the pod's address: its sandbox container's (absent: not a pod's, or from the runtime)"},
+     "the pod's address: its sandbox's (absent: not a pod's, or from the runtime)"},
 };
 
 static_assert(std::size(kFields) == static_cast<size_t>(FieldKind::kFieldKindCount),

@@ -114,6 +114,7 @@ enum class FieldKind : uint16_t {
   kContainerPrivileged,
   kContainerMounts,
   kContainerStartTs,
+  kContainerDuration,
   kK8sNsName,
   kK8sPodName,
   kProcAexe,

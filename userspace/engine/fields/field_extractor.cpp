@@ -770,12 +770,9 @@ const state::ContainerId& FieldExtractor::ContainerOf(const ThreadInfo& thread) 
 
 const containers::ContainerMetadata* FieldExtractor::SandboxOf(
     const containers::ContainerMetadata& m) {
-  for (const auto& [k, v] : m.labels) {
-    if (k == "io.kubernetes.docker.type" && v == "podsandbox") return &m;
-  }
-  FieldValue sandbox;
-  if (!Label(sandbox, m, "io.kubernetes.sandbox.id")) return nullptr;
-  held_sandbox_ = metadata_->Find(std::string(sandbox.str));
+  if (m.is_pod_sandbox) return &m;
+  if (m.pod_sandbox_id.empty()) return nullptr;
+  held_sandbox_ = metadata_->Find(m.pod_sandbox_id);
   return held_sandbox_.get();
 }
 
@@ -784,6 +781,22 @@ const containers::ContainerMetadata* FieldExtractor::MetadataOf(const ThreadInfo
   if (metadata_ == nullptr || c.is_host()) return nullptr;
   held_metadata_ = metadata_->Find(c.full_id);
   return held_metadata_.get();
+}
+
+// Falco takes a container's start from its pid namespace's init, on the
+// host too (the host's init). Only the host namespace's init is in the
+// table; a container's own pid namespace started with the container.
+std::optional<uint64_t> FieldExtractor::ContainerStartNs() {
+  const ThreadInfo* t = ctx_.thread;
+  if (t == nullptr) return std::nullopt;
+  if (t->vpid == 0 || t->vpid == t->tgid) {
+    const ThreadInfo* init = ctx_.threads == nullptr ? nullptr : ctx_.threads->Find(1);
+    if (init == nullptr || init->start_ns == 0) return std::nullopt;
+    return init->start_ns;
+  }
+  const containers::ContainerMetadata* m = MetadataOf(*t);
+  if (m == nullptr || m->start_ns == 0) return std::nullopt;
+  return m->start_ns;
 }
 
 bool FieldExtractor::ContainerMetadataPending() {
@@ -816,16 +829,14 @@ bool FieldExtractor::ReadContainer(FieldId id, FieldValue& out) {
       if (ctx_.thread == nullptr) return false;
       if (ContainerOf(*ctx_.thread).is_host()) return Str(out, "host");
       break;
-    // Falco takes a container's start from its pid namespace's init, on the
-    // host too (the host's init). Only the host namespace's init is in the
-    // table; another namespace's start is not known.
     case FieldKind::kContainerStartTs: {
-      const ThreadInfo* t = ctx_.thread;
-      if (t == nullptr || ctx_.threads == nullptr) return false;
-      const bool host_pid_namespace = t->vpid == 0 || t->vpid == t->tgid;
-      const ThreadInfo* init = ctx_.threads->Find(1);
-      if (!host_pid_namespace || init == nullptr || init->start_ns == 0) return false;
-      return Uint(out, init->start_ns);
+      const std::optional<uint64_t> start = ContainerStartNs();
+      return start && Uint(out, *start);
+    }
+    case FieldKind::kContainerDuration: {
+      const std::optional<uint64_t> start = ContainerStartNs();
+      const uint64_t now = WallNs();
+      return start && now >= *start && Uint(out, now - *start);
     }
     default:
       break;
@@ -869,9 +880,8 @@ bool FieldExtractor::ReadContainer(FieldId id, FieldValue& out) {
       AppendLabels(s, *m);
       return Str(out, s);
     }
-    // A pod's labels and address are its sandbox container's (the kubelet
-    // labels each container of the pod with the sandbox's id); the sandbox
-    // itself says so by its io.kubernetes.docker.type label.
+    // A pod's labels and address are its sandbox's: the runtime names each
+    // container's sandbox (metadata_cache.h fetches it with the container).
     case FieldKind::kK8sPodLabel:
     case FieldKind::kK8sPodLabels:
     case FieldKind::kK8sPodIp: {
@@ -894,13 +904,11 @@ bool FieldExtractor::ReadContainer(FieldId id, FieldValue& out) {
     case FieldKind::kK8sPodId:
       return Label(out, *m, "io.kubernetes.pod.uid");
     case FieldKind::kK8sPodFullSandboxId:
-      return Label(out, *m, "io.kubernetes.sandbox.id");
-    case FieldKind::kK8sPodSandboxId: {
+      return !m->pod_sandbox_id.empty() && Str(out, m->pod_sandbox_id);
+    case FieldKind::kK8sPodSandboxId:
       // Short as container.id is.
-      if (!Label(out, *m, "io.kubernetes.sandbox.id")) return false;
-      out.str = out.str.substr(0, 12);
-      return true;
-    }
+      return !m->pod_sandbox_id.empty() &&
+             Str(out, std::string_view(m->pod_sandbox_id).substr(0, 12));
     case FieldKind::kContainerMounts: {
       std::string& s = Scratch();
       for (const containers::ContainerMount& mount : m->mounts) {

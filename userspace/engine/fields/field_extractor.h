@@ -77,6 +77,9 @@ class FieldExtractor : public filter::FieldReader {
   // What the runtime says about `thread`'s container; null on the host or
   // before it arrived. Valid until the next call.
   const containers::ContainerMetadata* MetadataOf(const ThreadInfo& thread);
+  // container.start_ts: the host pid namespace's init's start, or the
+  // container's start from its runtime; nullopt when not known.
+  std::optional<uint64_t> ContainerStartNs();
   // The metadata of the pod sandbox `m` belongs to (`m` itself when it is
   // one), or null when none or not arrived; valid until the next event.
   const containers::ContainerMetadata* SandboxOf(const containers::ContainerMetadata& m);
