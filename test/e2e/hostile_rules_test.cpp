@@ -52,7 +52,7 @@ class HostileRulesTest : public ::testing::Test {
 TEST_F(HostileRulesTest, AMacroChainTooDeepIsOneErrorNotACrash) {
   const std::string file = MacroChain("chain.yaml", 15'000, "");
   const CliResult r = RunKestrel({"rules", "validate", file});
-  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(r.exit_code, 2) << r.err;
   const int rule_line = 2 * 15'000 + 3;  // the rule's condition
   EXPECT_EQ(r.out, absl::StrCat(file, ":", rule_line,
                                 ":14: error: rule 'chained': macro 'm_14000' nests deeper than "
@@ -64,7 +64,7 @@ TEST_F(HostileRulesTest, NotChainsCostLinearTimeAndAShallowOneLoads) {
   // 5,000 took 44 s and 3.3 GB before: refused at once now.
   const std::string deep = MacroChain("deep.yaml", 5'000, "not ");
   CliResult r = RunKestrel({"rules", "validate", deep});
-  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_TRUE(absl::StrContains(r.out, "nests deeper than 1000 levels")) << r.out;
   // 400 macros with a `not` each: 800 levels, within the limit.
   const std::string shallow = MacroChain("shallow.yaml", 400, "not ");
@@ -77,7 +77,7 @@ TEST_F(HostileRulesTest, ADeviceAFifoAndAHugeFileAreRefusedUnread) {
   const std::string zero = Path("zero.yaml");
   std::filesystem::create_symlink("/dev/zero", zero);
   CliResult r = RunKestrel({"rules", "validate", zero});
-  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.out, zero +
                        ": error: is a character device, not a regular file: refused\n"
                        "invalid: 1 error\n");
@@ -85,13 +85,13 @@ TEST_F(HostileRulesTest, ADeviceAFifoAndAHugeFileAreRefusedUnread) {
   const std::string fifo = Path("fifo.yaml");
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
   r = RunKestrel({"rules", "validate", fifo});
-  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.out, fifo + ": error: is a FIFO, not a regular file: refused\ninvalid: 1 error\n");
 
   const std::string huge = Path("huge.yaml");
   std::filesystem::resize_file(Write("huge.yaml", "# padding\n"), (16u << 20) + 1);
   r = RunKestrel({"rules", "validate", huge});
-  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.out, huge +
                        ": error: is 16777217 bytes, more than the 16777216-byte limit: "
                        "refused\ninvalid: 1 error\n");
@@ -153,7 +153,7 @@ TEST_F(HostileRulesTest, AnEmptyRulesDirectoryIsAWarningAndAnErrorWhenStrict) {
   r = RunKestrel({"run", "--dry-run", "--strict", "-r", empty});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   r = RunKestrel({"rules", "validate", "--strict", empty});
-  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_EQ(r.exit_code, 2) << r.out;
   EXPECT_TRUE(
       absl::StrContains(r.out, empty + ": error: the directory holds no *.yaml or *.yml file\n"))
       << r.out;

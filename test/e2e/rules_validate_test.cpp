@@ -63,7 +63,7 @@ TEST_F(RulesValidateTest, ValidFilePrintsCountsAndSkippedRules) {
 TEST_F(RulesValidateTest, StrictMakesAMissingFieldAnError) {
   const std::string file = Write("valid.yaml", kValid);
   CliResult r = RunKestrel({"rules", "validate", "--strict", file});
-  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.out, file +
                        ":13:14: error: rule 'Pod shell': field 'k8s.deployment.name' is not one "
                        "Kestrel has\n"
@@ -109,7 +109,7 @@ TEST_F(RulesValidateTest, RulesReadingFieldsNothingHereFillsAreNamed) {
                        "sockets configured (container_engines)\n"
                        "valid: 3 rules loaded (2 enabled), 0 skipped\n");
   r = RunKestrel({"rules", "validate", "--strict", file});
-  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(Lines(r.out).back(), "invalid: 2 errors") << r.out;
 }
 
@@ -128,7 +128,7 @@ TEST_F(RulesValidateTest, BrokenFileNamesTheLineAndColumn) {
   priority: LOUD
 )");
   CliResult r = RunKestrel({"rules", "validate", file});
-  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.out, file +
                        ":12:13: error: rule 'Loops': unknown priority 'LOUD' (emergency, alert, "
                        "critical, error, warning, notice, informational, debug)\n"
@@ -148,7 +148,7 @@ TEST_F(RulesValidateTest, BrokenFileNamesTheLineAndColumn) {
   priority: ERROR
 )");
   r = RunKestrel({"rules", "validate", second});
-  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.out, second +
                        ":3:54: error: rule 'Bad': condition does not parse: expected a value "
                        "after 'startswith', found the end of the condition\n" +
@@ -173,7 +173,7 @@ TEST_F(RulesValidateTest, AddressNamesTakeEqualsAndInOnly) {
   priority: NOTICE
 )");
   CliResult r = RunKestrel({"rules", "validate", file});
-  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.out, file +
                        ":8:14: error: rule 'Name part': condition does not compile: fd.sip.name is "
                        "compared with names by =, != and in only, not contains\n"
@@ -182,7 +182,7 @@ TEST_F(RulesValidateTest, AddressNamesTakeEqualsAndInOnly) {
 
 TEST_F(RulesValidateTest, MissingFileAndUsage) {
   CliResult r = RunKestrel({"rules", "validate", (dir_ / "none.yaml").string()});
-  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.out,
             (dir_ / "none.yaml").string() +
                 ": error: cannot open the file: No such file or directory\ninvalid: 1 error\n");
@@ -196,7 +196,14 @@ TEST_F(RulesValidateTest, MissingFileAndUsage) {
   CliResult help = RunKestrel({"rules", "--help"});
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_NE(help.out.find("validate"), std::string::npos) << help.out;
-  EXPECT_NE(help.out.find("1 an error was found"), std::string::npos) << help.out;
+  EXPECT_NE(help.out.find("2 an error was found"), std::string::npos) << help.out;
+}
+
+// The same bad file is the same failure for every verb that reads it.
+TEST_F(RulesValidateTest, ABadFileExitsAsRunDoes) {
+  const std::string file = Write("bad_for_both.yaml", "- rule: r\n  condition: evt.type =\n");
+  EXPECT_EQ(RunKestrel({"rules", "validate", file}).exit_code, 2);
+  EXPECT_EQ(RunKestrel({"run", "--dry-run", "--no-pin", "-r", file}).exit_code, 2);
 }
 
 }  // namespace

@@ -66,7 +66,7 @@ int RunValidate(const CLI::App& app, const RulesOptions& options) {
   }
   if (!loaded.ok()) {
     std::printf("invalid: %zu %s\n", errors, errors == 1 ? "error" : "errors");
-    return kExitFailure;
+    return kExitUsage;  // as `run` exits on the same file
   }
   const engine::rules::Ruleset& set = *(*loaded)->ruleset;
   size_t enabled = 0;
@@ -111,7 +111,7 @@ int RunRulesVerb(const std::vector<std::string>& args) {
       MakeVerbApp("rules",
                   "Checks Falco-format rules files without capturing.\n"
                   "Exit codes: 0 the files are valid (warnings, such as rules skipped for a\n"
-                  "field Kestrel lacks, do not count); 1 an error was found; 2 usage error.",
+                  "field Kestrel lacks, do not count); 2 an error was found, or a usage error.",
                   "kestrel rules validate rules/kestrel_rules.yaml");
   RulesOptions options;
   DefineRulesOptions(*app, options);
