@@ -38,6 +38,9 @@ struct ContainerMetadata {
   std::string cmdline;      // the argv the runtime started (entrypoint, command), space-separated
   uint64_t start_ns = 0;    // State.StartedAt, ns since the epoch; 0 when not known
   std::string healthcheck;  // the health check's command, space-separated; empty: none
+  // The runtime that answered, as its CRI names itself ("containerd",
+  // "cri-o"); empty from Docker's API, whose cgroup paths name the runtime.
+  std::string runtime;
   // A Kubernetes pod's: the id of its sandbox (the pod's labels and address
   // are the sandbox's), and whether this is the sandbox itself.
   std::string pod_sandbox_id;

@@ -162,8 +162,8 @@ constexpr FieldDef kFields[] = {
     {"container.id", FieldKind::kContainerId, S, kNo,
      "the container's short id (12 hex digits), or host"},
     {"container.type", FieldKind::kContainerType, S, kNo,
-     "the runtime the container's cgroup names: docker, podman, containerd, cri-o, cri (a "
-     "Kubernetes pod's, runtime unnamed), or host"},
+     "the runtime the container's cgroup names: docker, podman, containerd, cri-o, or host; a "
+     "Kubernetes pod's cgroup names none: the CRI that knows it (containerd, cri-o), else cri"},
     {"container.full_id", FieldKind::kContainerFullId, S, kNo,
      "the container's id, all 64 hex digits, or host"},
     {"container.name", FieldKind::kContainerName, S, kNo,

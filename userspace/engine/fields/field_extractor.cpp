@@ -815,9 +815,17 @@ bool FieldExtractor::ReadContainer(FieldId id, FieldValue& out) {
       if (ctx_.thread == nullptr) return false;
       return Str(out, ContainerOf(*ctx_.thread).id);
     }
-    case FieldKind::kContainerType:
+    // A kubelet's cgroupfs path names no runtime ("cri"); the CRI that
+    // answered about the container does.
+    case FieldKind::kContainerType: {
       if (ctx_.thread == nullptr) return false;
-      return Str(out, state::ContainerRuntimeName(ContainerOf(*ctx_.thread).runtime));
+      const state::ContainerRuntime runtime = ContainerOf(*ctx_.thread).runtime;
+      if (runtime == state::ContainerRuntime::kKubernetes) {
+        const containers::ContainerMetadata* m = MetadataOf(*ctx_.thread);
+        if (m != nullptr && !m->runtime.empty()) return Str(out, m->runtime);
+      }
+      return Str(out, state::ContainerRuntimeName(runtime));
+    }
     case FieldKind::kContainerFullId: {
       if (ctx_.thread == nullptr) return false;
       const state::ContainerId& c = ContainerOf(*ctx_.thread);

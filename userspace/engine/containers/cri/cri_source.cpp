@@ -3,6 +3,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include <atomic>
+#include <mutex>
 #include <thread>
 #include <utility>
 
@@ -47,7 +48,10 @@ class CriSource : public RuntimeSource {
     grpc::ClientContext ctx;
     ctx.set_deadline(std::chrono::system_clock::now() + timeout);
     runtime::v1::VersionResponse answer;
-    return stub_->Version(&ctx, runtime::v1::VersionRequest(), &answer).ok();
+    if (!stub_->Version(&ctx, runtime::v1::VersionRequest(), &answer).ok()) return false;
+    const std::lock_guard<std::mutex> lock(mu_);
+    runtime_name_ = answer.runtime_name();
+    return true;
   }
 
   absl::StatusOr<ContainerMetadata> Inspect(const std::string& id) override {
@@ -60,7 +64,7 @@ class CriSource : public RuntimeSource {
       runtime::v1::ContainerStatusResponse answer;
       const absl::Status s =
           FromGrpc(stub_->ContainerStatus(&ctx, ask, &answer), absl::StrCat(name_, ": ", id));
-      if (s.ok()) return FromCriContainerStatus(answer);
+      if (s.ok()) return WithRuntime(FromCriContainerStatus(answer));
       if (!absl::IsNotFound(s)) return s;
     }
     // Not a container: the pod's sandbox, which holds the pod's labels.
@@ -73,7 +77,7 @@ class CriSource : public RuntimeSource {
     const absl::Status s =
         FromGrpc(stub_->PodSandboxStatus(&ctx, ask, &answer), absl::StrCat(name_, ": ", id));
     if (!s.ok()) return s;
-    return FromCriPodSandboxStatus(answer);
+    return WithRuntime(FromCriPodSandboxStatus(answer));
   }
 
   absl::Status Follow(const std::function<void(ContainerChange, const std::string& id)>& on_change,
@@ -108,10 +112,18 @@ class CriSource : public RuntimeSource {
   }
 
  private:
+  absl::StatusOr<ContainerMetadata> WithRuntime(absl::StatusOr<ContainerMetadata> m) {
+    const std::lock_guard<std::mutex> lock(mu_);
+    if (m.ok()) m->runtime = runtime_name_;
+    return m;
+  }
+
   const std::string socket_;
   const std::string name_;
   const std::chrono::milliseconds timeout_;
   std::unique_ptr<runtime::v1::RuntimeService::Stub> stub_;
+  std::mutex mu_;
+  std::string runtime_name_;  // from Version: "containerd", "cri-o"
 };
 
 }  // namespace
