@@ -118,7 +118,8 @@ TEST_F(ContainerMetadataTest, AlertsCarryWhatTheRuntimeSays) {
       << *alert;
   EXPECT_TRUE(privileged) << r.out;
   EXPECT_TRUE(started) << r.out << r.err;
-  EXPECT_TRUE(absl::StrContains(r.err, "container metadata from docker API " + service_->socket())) << r.err;
+  EXPECT_TRUE(absl::StrContains(r.err, "container metadata from docker API " + service_->socket()))
+      << r.err;
   EXPECT_FALSE(absl::StrContains(r.err, "cannot fire here")) << r.err;
   EXPECT_TRUE(absl::StrContains(r.err, "; containers known ")) << r.err;
 }

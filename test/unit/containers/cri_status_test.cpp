@@ -29,7 +29,7 @@ constexpr char kContainerdInfo[] = R"json({
   "runtimeSpec": {"ociVersion": "1.0.2-dev",
                   "process": {"user": {"uid": 1000, "gid": 1000}, "args": ["sh", "-c", "sleep 60"]},
                   "linux": {"namespaces": [{"type": "pid"}, {"type": "ipc"}, {"type": "uts"},
-                                           {"type": "mount"}]}}
+                                           {"type": "mount"}, {"type": "network", "path": "/proc/4242/ns/net"}]}}
 })json";
 
 runtime::v1::ContainerStatusResponse ContainerAnswer() {
@@ -66,8 +66,8 @@ TEST(CriStatusTest, ContainerdContainer) {
   EXPECT_EQ(m->image_digest, "");
   EXPECT_EQ(m->image_id, "ff329beb82bc53abe5a970e07d26d5e508912dc444bdc6bb0473f37fb6442153");
   EXPECT_EQ(m->labels, (CriLabels{{"app", "web"},
-                               {"io.kubernetes.pod.name", "web-0"},
-                               {"io.kubernetes.pod.namespace", "shop"}}));
+                                  {"io.kubernetes.pod.name", "web-0"},
+                                  {"io.kubernetes.pod.namespace", "shop"}}));
   ASSERT_EQ(m->mounts.size(), 2u);
   EXPECT_EQ(m->mounts[0].source, "/etc");
   EXPECT_EQ(m->mounts[0].dest, "/host-etc");
@@ -81,7 +81,7 @@ TEST(CriStatusTest, ContainerdContainer) {
   EXPECT_TRUE(m->privileged);
   EXPECT_EQ(m->cmdline, "sh -c sleep 60");
   EXPECT_EQ(m->user, "1000");
-  EXPECT_TRUE(m->host_network);  // no network namespace of its own
+  EXPECT_TRUE(m->host_network);  // the pod's mode, though it joins the sandbox's by path
   EXPECT_FALSE(m->host_pid);
   EXPECT_FALSE(m->host_ipc);
 }

@@ -34,12 +34,19 @@ std::string Propagation(runtime::v1::MountPropagation p) {
 }
 
 // Whether the OCI spec's namespaces lack `type`: the container then shares
-// the host's.
+// the host's. (A namespace joined by path may be the host's too, which the
+// spec does not tell; CRI-O's info has nothing better.)
 bool SharesHostNamespace(const YAML::Node& namespaces, const char* type) {
   for (const YAML::Node& ns : namespaces) {
     if (json::StringOr(json::Member(ns, "type")) == type) return false;
   }
   return true;
+}
+
+// A CRI NamespaceMode as containerd writes it into its info: the enum's
+// number, or its name.
+bool IsNodeMode(const YAML::Node& mode) {
+  return mode.IsDefined() && mode.IsScalar() && (mode.Scalar() == "2" || mode.Scalar() == "NODE");
 }
 
 }  // namespace cri_status_parts
@@ -67,7 +74,16 @@ void ApplyCriInfo(std::string_view info, ContainerMetadata& m) {
         uid.IsDefined() && uid.IsScalar() && uid.Tag() == "?") {
       m.user = uid.Scalar();
     }
-    if (const YAML::Node ns = Path(spec, {"linux", "namespaces"}); ns.IsSequence()) {
+    // containerd keeps the pod's namespace modes: a host-network pod's
+    // containers join the sandbox's namespace by path, which the spec
+    // cannot tell from a pod network's.
+    if (const YAML::Node modes =
+            Path(root, {"config", "linux", "security_context", "namespace_options"});
+        modes.IsMap()) {
+      m.host_network = cri_status_parts::IsNodeMode(Member(modes, "network"));
+      m.host_pid = cri_status_parts::IsNodeMode(Member(modes, "pid"));
+      m.host_ipc = cri_status_parts::IsNodeMode(Member(modes, "ipc"));
+    } else if (const YAML::Node ns = Path(spec, {"linux", "namespaces"}); ns.IsSequence()) {
       m.host_network = cri_status_parts::SharesHostNamespace(ns, "network");
       m.host_pid = cri_status_parts::SharesHostNamespace(ns, "pid");
       m.host_ipc = cri_status_parts::SharesHostNamespace(ns, "ipc");
