@@ -2,7 +2,8 @@
 // (containerd.h) runs a real pod and its containers where the kubelet's
 // cgroupfs driver puts them; `kestrel run` is pointed at that containerd's
 // socket only, and the alerts for processes in the pod's containers carry
-// what containerd says about the container and its pod. containerd 1.6
+// what containerd says about the container and its pod, for a container
+// started before Kestrel too. containerd 1.6
 // has no CRI event stream, so the container's first process, which runs
 // before anything asked about it, is judged once its metadata is fetched.
 #include <gtest/gtest.h>
@@ -62,10 +63,35 @@ TEST_F(ContainerCriTest, AlertsCarryWhatTheCriSays) {
                           "uid=%k8s.pod.uid sandbox=%k8s.pod.full_sandbox_id "
                           "podlabel=%k8s.pod.label[tier] hostnet=%container.host_network "
                           "user=%container.user\n  priority: WARNING\n"
+                          "- rule: Early\n  desc: d\n  condition: evt.type = execve and "
+                          "proc.cmdline contains kestrel-e2e-cri-early\n  output: early "
+                          "%container.name of %k8s.pod.name in %k8s.ns.name\n  priority: "
+                          "WARNING\n"
                           "- rule: Started privileged\n  desc: d\n  condition: evt.type = execve "
                           "and proc.vpid = 1 and container.privileged = true and proc.cmdline "
                           "contains kestrel-e2e-cri\n  output: started privileged %proc.cmdline "
                           "in %container.name of %k8s.pod.name\n  priority: WARNING\n"));
+  // A pod whose container runs before Kestrel starts: known from the
+  // start snapshot's cgroups, asked about when first seen.
+  const std::string uid = absl::StrCat("4e2e0000-0000-4000-8000-", 200000000000 + getpid());
+  const std::string early_uid = absl::StrCat("4e2e0000-0000-4000-8000-", 300000000000 + getpid());
+  CriPodSpec early_pod;
+  early_pod.name = "early-0";
+  early_pod.kube_namespace = "batch";
+  early_pod.uid = early_uid;
+  early_pod.labels = {{"io.kubernetes.pod.name", "early-0"},
+                      {"io.kubernetes.pod.namespace", "batch"},
+                      {"io.kubernetes.pod.uid", early_uid}};
+  const std::string early_pod_id = cri.RunPod(early_pod);
+  ASSERT_EQ(early_pod_id.size(), 64u) << cri.error();
+  CriContainerSpec early;
+  early.name = "ticker";
+  early.image = kBusyboxImage;
+  early.command = {"/bin/sh", "-c", "while :; do /bin/echo kestrel-e2e-cri-early; sleep 0.2; done"};
+  early.labels = early_pod.labels;
+  const std::string early_id = cri.StartContainer(early_pod_id, early);
+  ASSERT_EQ(early_id.size(), 64u) << cri.error();
+
   KestrelProcess run({"run", "-r", dir_.File("rules.yaml"), "--no-pin", "-o", "rule_matching=all",
                       "-o", "container_engines.docker.sockets=[]", "-o",
                       "container_engines.podman.sockets=[]", "-o",
@@ -73,7 +99,6 @@ TEST_F(ContainerCriTest, AlertsCarryWhatTheCriSays) {
   ASSERT_TRUE(WaitUntilAlerting(run, dir_));
 
   // Labelled as the kubelet labels a pod and its containers.
-  const std::string uid = absl::StrCat("4e2e0000-0000-4000-8000-", 200000000000 + getpid());
   const std::map<std::string, std::string> pod_labels = {{"io.kubernetes.pod.name", "web-0"},
                                                          {"io.kubernetes.pod.namespace", "shop"},
                                                          {"io.kubernetes.pod.uid", uid}};
@@ -106,7 +131,9 @@ TEST_F(ContainerCriTest, AlertsCarryWhatTheCriSays) {
       "started privileged sh -c sleep 1; /bin/echo kestrel-e2e-cri in shell of web-0",
       kAlertTimeout);
   const std::optional<std::string> alert =
-      run.WaitForLine("cri cmd=echo kestrel-e2e-cri", kAlertTimeout);
+      run.WaitForLine("cri cmd=echo kestrel-e2e-cri ", kAlertTimeout);
+  const std::optional<std::string> before =
+      run.WaitForLine("early ticker of early-0 in batch", kAlertTimeout);
   run.Signal(SIGINT);
   const CliResult r = run.Wait();
   EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -119,6 +146,7 @@ TEST_F(ContainerCriTest, AlertsCarryWhatTheCriSays) {
                            uid, " sandbox=", pod, " podlabel=front hostnet=true user=0")))
       << *alert;
   EXPECT_TRUE(started) << r.out << r.err;
+  EXPECT_TRUE(before) << r.out << r.err;
   EXPECT_TRUE(absl::StrContains(r.err, "container metadata from CRI " + containerd.socket()))
       << r.err;
   EXPECT_FALSE(absl::StrContains(r.err, "cannot fire here")) << r.err;
