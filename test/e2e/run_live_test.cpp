@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <regex>
 #include <string>
 #include <vector>
@@ -75,8 +76,13 @@ class RunLiveTest : public ::testing::Test {
 
 TEST_F(RunLiveTest, RealTriggersRaiseExactJsonAlerts) {
   const std::string rules = dir_.File("rules.yaml");
+  // pmatch with a glob component, as Falco matches it: one path component.
+  const std::string glob_rule = absl::StrCat(
+      "- rule: Open by glob\n  desc: d\n  condition: evt.type = openat and fd.name pmatch (",
+      dir_.path(), "/no-such, ", dir_.path(), "/g*b/inner)\n  output: glob %fd.name\n",
+      "  priority: INFO\n");
   WriteWhole(rules, OpenRule(dir_.path()) + ExecRule(mark_) + ConnectRule(listener_.port()) +
-                        NamedConnectRule(listener_.port()));
+                        NamedConnectRule(listener_.port()) + glob_rule);
   // Every rule a connect matches alerts: the marker and the named one.
   KestrelProcess run(
       {"run", "-r", rules, "--no-pin", "-o", "json_output=true", "-o", "rule_matching=all"});
@@ -90,6 +96,11 @@ TEST_F(RunLiveTest, RealTriggersRaiseExactJsonAlerts) {
   const uint16_t client_port = listener_.Connect();
   const std::optional<std::string> connect_alert = run.WaitForLine("Connect marker", kAlertTimeout);
   const std::optional<std::string> named_alert = run.WaitForLine("Connect by name", kAlertTimeout);
+  std::filesystem::create_directories(dir_.File("glo/inner"));
+  OpenFile(dir_.File("glo/inner/file"));  // "glo" is no match for g*b: no alert
+  std::filesystem::create_directories(dir_.File("gloob/inner"));
+  OpenFile(dir_.File("gloob/inner/file"));
+  const std::optional<std::string> glob_alert = run.WaitForLine("Open by glob", kAlertTimeout);
   run.Signal(SIGINT);
   const CliResult r = run.Wait();
   EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -121,14 +132,18 @@ TEST_F(RunLiveTest, RealTriggersRaiseExactJsonAlerts) {
             absl::StrCat("\"127.0.0.1:", client_port, "->127.0.0.1:", listener_.port(), "\""));
   ASSERT_TRUE(named_alert) << r.out << r.err;
   EXPECT_EQ(JsonValue(*named_alert, "fd.sip.name"), "\"localhost\"");
+  ASSERT_TRUE(glob_alert) << r.out << r.err;
+  EXPECT_EQ(JsonValue(*glob_alert, "fd.name"),
+            absl::StrCat("\"", dir_.File("gloob/inner/file"), "\""));
   // Each trigger alerted once.
   EXPECT_EQ(With(run.lines(), opened + "\"").size(), 1u);
   EXPECT_EQ(With(run.lines(), "Exec marker").size(), 1u);
+  EXPECT_EQ(With(run.lines(), "Open by glob").size(), 1u);
   EXPECT_EQ(With(run.lines(), "Connect marker").size(), 1u);
   // The final stats: nothing dropped, the alerts by priority.
   EXPECT_TRUE(absl::StrContains(r.err, "dropped 0 (ring full 0,")) << r.err;
   EXPECT_TRUE(absl::StrContains(r.err, "(Critical 1, Warning ")) << r.err;
-  EXPECT_TRUE(absl::StrContains(r.err, ", Notice 1, Informational 1);")) << r.err;
+  EXPECT_TRUE(absl::StrContains(r.err, ", Notice 1, Informational 2);")) << r.err;
 }
 
 // The syscall-set test of issue 19: a rule on openat only, the table seen
@@ -264,8 +279,13 @@ std::vector<std::string> WithoutTimes(const std::vector<std::string>& alerts) {
 // stamps a record when its own program runs, microseconds apart.
 TEST_F(RunLiveTest, ReplayOfACaptureFileGivesTheLiveAlerts) {
   const std::string rules = dir_.File("rules.yaml");
+  // pmatch with a glob component, as Falco matches it: one path component.
+  const std::string glob_rule = absl::StrCat(
+      "- rule: Open by glob\n  desc: d\n  condition: evt.type = openat and fd.name pmatch (",
+      dir_.path(), "/no-such, ", dir_.path(), "/g*b/inner)\n  output: glob %fd.name\n",
+      "  priority: INFO\n");
   WriteWhole(rules, OpenRule(dir_.path()) + ExecRule(mark_) + ConnectRule(listener_.port()) +
-                        NamedConnectRule(listener_.port()));
+                        NamedConnectRule(listener_.port()) + glob_rule);
   KestrelProcess run(
       {"run", "-r", rules, "--no-pin", "-o", "json_output=true", "-o", "rule_matching=all"});
   ASSERT_TRUE(WaitUntilAlerting(run, dir_));

@@ -156,6 +156,18 @@ TEST_F(FilterProgramTest, PmatchMatchesWholePathComponents) {
   EXPECT_FALSE(Eval("fd.name pmatch (/et, /etc/shadow2, /usr)"));
 }
 
+// Falco matches a glob component against one component of the path.
+TEST_F(FilterProgramTest, PmatchTakesGlobComponents) {
+  EXPECT_TRUE(Eval("fd.name pmatch (/e*)"));
+  EXPECT_TRUE(Eval("fd.name pmatch (/usr, /*/shadow)"));
+  EXPECT_TRUE(Eval("fd.name pmatch (/et?/sha[a-z]ow)"));
+  EXPECT_TRUE(Eval("fd.name pmatch (/*)"));
+  EXPECT_FALSE(Eval("fd.name pmatch (/*/shadow/*)")) << "longer than the path";
+  EXPECT_FALSE(Eval("fd.name pmatch (/*/passwd, /usr/*)"));
+  EXPECT_FALSE(Eval("fd.name pmatch (/e)")) << "a literal stays a whole component";
+  EXPECT_FALSE(Eval("fd.name pmatch (/e*c/x*)"));
+}
+
 TEST_F(FilterProgramTest, NumberAndBoolOperators) {
   EXPECT_TRUE(Eval("evt.res < 0"));
   EXPECT_TRUE(Eval("evt.res = -13"));
