@@ -39,11 +39,34 @@ TEST_F(RunCommandTest, DryRunPrintsEachSyscallWithWhy) {
   EXPECT_TRUE(HasLine(r.out, "close  state")) << r.out;
   EXPECT_TRUE(HasLine(r.out, "execve  state")) << r.out;
   EXPECT_FALSE(Mentions(r.out, "getpid")) << r.out;
-  // Neither rule reads a result or a buffer.
+  // Neither rule reads a buffer; both can match a failed call.
   EXPECT_TRUE(absl::StrContains(r.err, "2 rules loaded (2 evaluated), 0 skipped;")) << r.err;
   EXPECT_TRUE(
-      absl::StrContains(r.err, "snaplen 0, io data off, drop_failed on, open paths omitted"))
+      absl::StrContains(r.err, "snaplen 0, io data off, drop_failed off, open paths omitted"))
       << r.err;
+}
+
+// Failed calls are dropped in the probe only when no evaluated rule can
+// match one, or when Falco's engine.modern_ebpf.drop_failed_exit says so.
+TEST_F(RunCommandTest, FailedCallsAreDroppedOnlyWhenNoRuleCanMatchOne) {
+  auto drop_failed = [&](const std::string& condition, std::vector<std::string> more = {}) {
+    const std::string file = dir_.File("failed.yaml");
+    WriteWhole(file, absl::StrCat("- rule: r\n  desc: x\n  condition: ", condition,
+                                  "\n  output: o\n  priority: WARNING\n"));
+    std::vector<std::string> args = {"run", "-r", file, "--dry-run"};
+    args.insert(args.end(), more.begin(), more.end());
+    const CliResult r = RunKestrel(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    if (absl::StrContains(r.err, "drop_failed on")) return std::string("on");
+    if (absl::StrContains(r.err, "drop_failed off")) return std::string("off");
+    return r.err;
+  };
+  EXPECT_EQ(drop_failed("evt.type = connect"), "off");  // EINPROGRESS, ECONNREFUSED ...
+  EXPECT_EQ(drop_failed("evt.type = openat and evt.rawres >= 0"), "on");
+  EXPECT_EQ(drop_failed("evt.type = execve and evt.res = SUCCESS"), "on");
+  EXPECT_EQ(drop_failed("evt.type = openat and (evt.rawres >= 0 or proc.name = sh)"), "off");
+  EXPECT_EQ(drop_failed("evt.type = connect", {"-o", "engine.modern_ebpf.drop_failed_exit=true"}),
+            "on");
 }
 
 // The kernel-resolved path of opened files is kept when a condition reads

@@ -1,6 +1,7 @@
 // `kestrel run` on the live probe: real triggers raise exact JSON alerts; a
 // rules change reloads live, the probe's table follows it through the pin
 // with no record lost; a capture file replays to the same alerts.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <unistd.h>
@@ -81,8 +82,12 @@ TEST_F(RunLiveTest, RealTriggersRaiseExactJsonAlerts) {
       "- rule: Open by glob\n  desc: d\n  condition: evt.type = openat and fd.name pmatch (",
       dir_.path(), "/no-such, ", dir_.path(), "/g*b/inner)\n  output: glob %fd.name\n",
       "  priority: INFO\n");
+  // A failed call reaches a rule that can match one, as in Falco.
+  const std::string failed_rule = absl::StrCat(
+      "- rule: Failed open\n  desc: d\n  condition: evt.type = openat and evt.arg.name = ",
+      dir_.File("missing"), "\n  output: failed %evt.arg.name %evt.res\n  priority: INFO\n");
   WriteWhole(rules, OpenRule(dir_.path()) + ExecRule(mark_) + ConnectRule(listener_.port()) +
-                        NamedConnectRule(listener_.port()) + glob_rule);
+                        NamedConnectRule(listener_.port()) + glob_rule + failed_rule);
   // Every rule a connect matches alerts: the marker and the named one.
   KestrelProcess run(
       {"run", "-r", rules, "--no-pin", "-o", "json_output=true", "-o", "rule_matching=all"});
@@ -101,6 +106,8 @@ TEST_F(RunLiveTest, RealTriggersRaiseExactJsonAlerts) {
   std::filesystem::create_directories(dir_.File("gloob/inner"));
   OpenFile(dir_.File("gloob/inner/file"));
   const std::optional<std::string> glob_alert = run.WaitForLine("Open by glob", kAlertTimeout);
+  EXPECT_LT(open(dir_.File("missing").c_str(), O_RDONLY), 0);
+  const std::optional<std::string> failed_alert = run.WaitForLine("Failed open", kAlertTimeout);
   run.Signal(SIGINT);
   const CliResult r = run.Wait();
   EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -135,6 +142,8 @@ TEST_F(RunLiveTest, RealTriggersRaiseExactJsonAlerts) {
   ASSERT_TRUE(glob_alert) << r.out << r.err;
   EXPECT_EQ(JsonValue(*glob_alert, "fd.name"),
             absl::StrCat("\"", dir_.File("gloob/inner/file"), "\""));
+  ASSERT_TRUE(failed_alert) << r.out << r.err;
+  EXPECT_EQ(JsonValue(*failed_alert, "evt.res"), "\"ENOENT\"");
   // Each trigger alerted once.
   EXPECT_EQ(With(run.lines(), opened + "\"").size(), 1u);
   EXPECT_EQ(With(run.lines(), "Exec marker").size(), 1u);
@@ -143,7 +152,7 @@ TEST_F(RunLiveTest, RealTriggersRaiseExactJsonAlerts) {
   // The final stats: nothing dropped, the alerts by priority.
   EXPECT_TRUE(absl::StrContains(r.err, "dropped 0 (ring full 0,")) << r.err;
   EXPECT_TRUE(absl::StrContains(r.err, "(Critical 1, Warning ")) << r.err;
-  EXPECT_TRUE(absl::StrContains(r.err, ", Notice 1, Informational 2);")) << r.err;
+  EXPECT_TRUE(absl::StrContains(r.err, ", Notice 1, Informational 3);")) << r.err;
 }
 
 // The syscall-set test of issue 19: a rule on openat only, the table seen
@@ -228,7 +237,7 @@ TEST_F(RunLiveTest, OpenPathsFollowTheRulesThroughAReload) {
   ASSERT_TRUE(kept) << r.out << r.err;
   EXPECT_TRUE(absl::StrContains(*kept, absl::StrCat("kept ", link, " path=", target))) << *kept;
   EXPECT_TRUE(plain) << r.out << r.err;
-  EXPECT_TRUE(absl::StrContains(r.err, "drop_failed on, open paths kept")) << r.err;
+  EXPECT_TRUE(absl::StrContains(r.err, "drop_failed off, open paths kept")) << r.err;
   EXPECT_TRUE(absl::StrContains(r.err, "syscalls no change; open paths omitted\n")) << r.err;
   // The engine's own change is not another process's.
   EXPECT_FALSE(absl::StrContains(r.err, "was changed by another process")) << r.err;

@@ -180,6 +180,7 @@ std::optional<int> Configure(CLI::App& app, RunSetup& setup) {
   setup.rules_options.strict = setup.options.strict;
   setup.rules_options.minimum_priority = setup.config.priority;
   setup.rules_options.max_file_bytes = setup.config.rules_file_max_bytes;
+  setup.rules_options.drop_failed_exit = setup.config.drop_failed_exit;
   return std::nullopt;
 }
 

@@ -186,6 +186,7 @@ const std::vector<Key>& Keys() {
          return ParseBounded(n, 1, 3600 * 1000, c.output_timeout_ms);
        }},
       KESTREL_BOOL_KEY("allow_outside_changes", c.allow_outside_changes),
+      KESTREL_BOOL_KEY("engine.modern_ebpf.drop_failed_exit", c.drop_failed_exit),
       {"rules_file_max_bytes",
        [](const YAML::Node& n, RunConfig& c) {
          return ParseBounded(n, 1024, uint64_t{1} << 30, c.rules_file_max_bytes);

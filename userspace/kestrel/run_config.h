@@ -100,6 +100,9 @@ struct RunConfig {
   std::vector<std::string> podman_sockets = {"/run/podman/podman.sock"};
   std::vector<std::string> cri_sockets = {"/run/containerd/containerd.sock", "/run/crio/crio.sock",
                                           "/run/k3s/containerd/containerd.sock"};
+  // engine.modern_ebpf.drop_failed_exit: Falco's; failed calls are dropped
+  // in the probe even where a rule could match one.
+  bool drop_failed_exit = false;
   RunCaptureConfig capture;
   LoadSheddingConfig load_shedding;
 };

@@ -28,10 +28,6 @@ absl::StatusOr<engine::filter::FieldSpec> FieldNeedsRecorder::Resolve(
   absl::StatusOr<engine::filter::FieldSpec> spec = fields_.Resolve(field);
   if (!spec.ok()) return spec;
   if (field.name == "evt.buffer" || IsParam(field, "data")) needs_.buffers = true;
-  if (field.name == "evt.res" || field.name == "evt.rawres" || field.name == "evt.failed" ||
-      IsParam(field, "res")) {
-    needs_.result = true;
-  }
   if (IsParam(field, "path") || IsParamByNumber(field) || field.name == "evt.args") {
     needs_.open_paths = true;
   }

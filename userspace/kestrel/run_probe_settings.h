@@ -14,7 +14,7 @@ namespace kestrel::cli {
 // What the conditions compiled through a FieldNeedsRecorder read.
 struct FieldNeeds {
   bool buffers = false;  // evt.buffer, evt.arg.data: I/O data must be copied
-  bool result = false;   // evt.res, evt.rawres, evt.failed: failed calls matter
+  bool result = false;   // failed calls matter: a rule can match one (run_rules.h)
   // evt.arg.path, evt.args or a parameter by number: the kernel-resolved
   // path of opened files may be read.
   bool open_paths = false;
@@ -49,7 +49,7 @@ inline constexpr uint32_t kRuleBufferSnaplen = 80;
 
 // `settings` adjusted to `needs`: I/O data off and snaplen 0 when no rule
 // reads a buffer (kRuleBufferSnaplen when one does), drop_failed on when no
-// rule reads a syscall's result.
+// rule can match a failed call.
 kestrel_capture_settings SettingsForNeeds(kestrel_capture_settings settings,
                                           const FieldNeeds& needs);
 

@@ -22,7 +22,9 @@ struct RunRules {
   std::unique_ptr<engine::rules::Ruleset> ruleset;
   // By rule index (ruleset->rules()); only the evaluated rules' are used.
   std::vector<engine::alerts::OutputFormat> outputs;
-  FieldNeeds needs;  // what the evaluated rules' conditions read
+  // What the evaluated rules' conditions read; `result` when one of them
+  // can match a failed call.
+  FieldNeeds needs;
   // The rules that are evaluated (enabled, compiled, at or above the
   // priority threshold) and the syscalls each can match.
   std::vector<RuleSyscalls> syscalls;
@@ -39,6 +41,9 @@ struct RunRulesOptions {
   engine::rules::Priority minimum_priority = engine::rules::Priority::kDebug;
   size_t max_file_bytes = engine::rules::kDefaultMaxInputFileBytes;
   const std::atomic<bool>* cancelled = nullptr;  // see engine::rules::LoadOptions
+  // engine.modern_ebpf.drop_failed_exit: drop failed calls in the probe
+  // even when a rule could match one (Falco's key, off by default).
+  bool drop_failed_exit = false;
 };
 
 // Loads and compiles the rules. Every diagnostic (warnings too) is added to

@@ -27,29 +27,18 @@
 #include "engine/fields/field_registry.h"
 #include "engine/rules/ruleset.h"
 #include "engine/state/thread_table.h"
+#include "fixture_replay.h"
 #include "shared/event_types.h"
 
 namespace kestrel::engine::rules {
 namespace {
 
-namespace fs = std::filesystem;
-
-constexpr char kFixtureDir[] = KESTREL_SOURCE_DIR "/test/fixtures/capture";
 constexpr char kDefaultRules[] = KESTREL_SOURCE_DIR "/rules/kestrel_rules.yaml";
 
 // String fields the generated rules compare, and whose values they draw.
 constexpr const char* kStringFields[] = {"evt.type",   "proc.name",    "proc.exe",
                                          "fd.name",    "fd.directory", "fd.filename",
                                          "proc.pname", "user.name",    "proc.cmdline"};
-
-std::vector<std::string> Fixtures() {
-  std::vector<std::string> out;
-  for (const auto& entry : fs::directory_iterator(kFixtureDir)) {
-    if (entry.path().extension() == ".kcap") out.push_back(entry.path().string());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
 
 struct Alert {
   uint64_t record = 0;
@@ -63,49 +52,6 @@ std::string Describe(const std::vector<Alert>& alerts, size_t from) {
     absl::StrAppend(&out, "  record ", alerts[i].record, ": ", alerts[i].rule, "\n");
   }
   return out;
-}
-
-// Replays `file` as `kestrel run` does (state first, but a close's fields
-// before the table forgets its descriptor) and calls `visit` on every
-// syscall event with its syscall number, the extractor set on it.
-template <typename Visit>
-void Replay(const std::string& file, fields::FieldExtractor& extractor, Visit visit) {
-  auto reader = capture_file::CaptureReader::Open(file);
-  ASSERT_TRUE(reader.ok()) << reader.status();
-  const SchemaTable& schema = (*reader)->schema();
-  ThreadTableOptions options;
-  options.proc_fallback = false;
-  ThreadTable threads(options);
-  uint64_t num = 0;
-  while (const kestrel_record_header* h = (*reader)->Next()) {
-    ++num;
-    absl::StatusOr<RecordView> view = RecordView::Parse(h, h->len, schema);
-    if (!view.ok()) continue;
-    if (h->type == KESTREL_EVT_GENERIC_SYSCALL) {
-      absl::StatusOr<GenericSyscall> sc = DecodeGenericSyscall(*view);
-      if (!sc.ok()) continue;
-      threads.ApplyGeneric(*h, *sc);
-      extractor.SetEvent(fields::MakeGenericContext(*h, *sc, threads, num, 0));
-      visit(num, sc->id);
-      continue;
-    }
-    if (h->type <= KESTREL_EVT_SYSCALL_BASE || h->type >= KESTREL_EVT_TYPE_MAX) {
-      threads.Apply(*view);
-      continue;
-    }
-    absl::StatusOr<DecodedEvent> event = DecodedEvent::Decode(*view, schema);
-    if (!event.ok()) continue;
-    const std::optional<uint32_t> nr = SyscallId(event->info().syscall);
-    if (!nr) {
-      threads.ApplyEvent(*event);
-      continue;
-    }
-    const bool close = event->info().syscall == "close";
-    if (!close) threads.ApplyEvent(*event);
-    extractor.SetEvent(fields::MakeEventContext(*event, threads, num, 0));
-    visit(num, *nr);
-    if (close) threads.ApplyEvent(*event);
-  }
 }
 
 // Every alert of `set` on `file`, evaluated through the index or rule by rule.

@@ -12,6 +12,7 @@
 #include "engine/rules/definitions.h"
 #include "engine/rules/input_file.h"
 #include "engine/rules/ruleset.h"
+#include "engine/rules/result_analysis.h"
 #include "engine/rules/syscall_analysis.h"
 
 namespace kestrel::engine::rules {
@@ -256,6 +257,7 @@ class RulesetBuilder {
     const SyscallSet syscalls = AnalyzeSyscalls(*cond);
     rule.syscalls = syscalls.syscalls;
     rule.any_syscall = syscalls.any;
+    rule.matches_failed = !MatchesOnlySuccess(*cond);
     if (syscalls.any && def.warn_evttypes) {
       defs.Warn(def.condition_place, item,
                 "the condition does not constrain evt.type: it is evaluated for every syscall");

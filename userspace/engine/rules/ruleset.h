@@ -74,6 +74,9 @@ struct Rule {
   // when the condition does not constrain evt.type.
   std::vector<uint32_t> syscalls;
   bool any_syscall = false;
+  // The condition can be true for a failed call (result_analysis.h): the
+  // probe must then keep failed calls.
+  bool matches_failed = true;
   // The condition reads a field whose value can arrive after the event
   // (FieldResolver::ArrivesLate): it may judge an event once that field is
   // there (EvaluateLate, Rejudge).
