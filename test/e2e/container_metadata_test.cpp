@@ -108,8 +108,9 @@ TEST_F(ContainerMetadataTest, AlertsCarryWhatTheRuntimeSays) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   ASSERT_TRUE(alert) << r.out << r.err;
   EXPECT_TRUE(absl::StrContains(
-      *alert, absl::StrCat("name=", name, " image=", kBusyboxImage,
-                           " repo=localhost/kestrel-e2e-busybox tag=latest privileged=true "
+      *alert, absl::StrCat("name=", name, " image=", BusyboxImage(), " repo=", kBusyboxRepository,
+                           " tag=pid", getpid(),
+                           " privileged=true "
                            "label=web dest=/host-etc none=N/A labels=app:web pod=web-0 ns=shop "
                            "uid=5f0c2a6e-1c1d-4e0a-9b1e-2d3c4b5a6f70 sandbox=",
                            sandbox.id.substr(0, 12),

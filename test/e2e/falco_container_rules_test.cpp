@@ -58,10 +58,14 @@ class FalcoContainerRulesTest : public ::testing::Test {
     service_ = std::make_unique<PodmanService>(
         absl::StrCat("/tmp/kestrel-e2e-falco-podman-", getpid(), ".sock"));
     dir_ = std::make_unique<RunTempDir>();
-    // Container Drift Detected (chmod) ships disabled; enabled the way a
+    // The Container Drift Detected rules ship disabled; enabled the way a
     // Falco user does it.
     WriteWhole(dir_->File("marker.yaml"), OpenRule(dir_->path()) +
                                               "- rule: Container Drift Detected (chmod)\n"
+                                              "  enabled: true\n"
+                                              "  override:\n"
+                                              "    enabled: replace\n"
+                                              "- rule: Container Drift Detected (open+create)\n"
                                               "  enabled: true\n"
                                               "  override:\n"
                                               "    enabled: replace\n");
@@ -282,6 +286,117 @@ TEST_F(FalcoContainerRulesTest, ContactK8sApiServerFromContainer) {
   EXPECT_FALSE(Alerted("Unexpected connection to K8s API Server", host_target));
 }
 
+// Launched with a capability the rule names, one Podman does not give by
+// default; without it, no alert.
+TEST_F(FalcoContainerRulesTest, LaunchExcessivelyCapableContainer) {
+  if (FalcoRulesDir() == nullptr) return;
+  const std::string mark = Mark("caps");
+  EXPECT_TRUE(AlertFor({"--cap-add", "SYS_ADMIN", "--network", "none"},
+                       {"/bin/sh", "-c", "sleep 1; true " + mark},
+                       "Excessively capable container started", mark));
+  const std::string plain = Mark("caps-default");
+  RunContainer({"--network", "none"}, {"/bin/sh", "-c", "sleep 1; true " + plain});
+  EXPECT_FALSE(Alerted("Excessively capable container started", plain));
+}
+
+// The image's busybox has a dpkg applet: run by that name it is, to the
+// rule, a package manager.
+TEST_F(FalcoContainerRulesTest, PackageManagementProcessInContainer) {
+  if (FalcoRulesDir() == nullptr) return;
+  const std::string mark = Mark("dpkg");
+  EXPECT_TRUE(
+      AlertFor({"--network", "none"},
+               {"/bin/sh", "-c", "sleep 1; /bin/dpkg -l " + mark + " >/dev/null 2>&1; true"},
+               "Package management process launched in container", mark));
+  RunTempDir host;
+  const std::string dpkg = host.File("dpkg");
+  std::filesystem::create_symlink("/bin/busybox", dpkg);
+  const std::string host_mark = Mark("dpkg-host");
+  RunArgv({dpkg, "-l", host_mark});
+  EXPECT_FALSE(Alerted("Package management process launched in container", host_mark));
+}
+
+// No kubectl in the image: busybox linked under that name is one by name,
+// all the rule reads.
+TEST_F(FalcoContainerRulesTest, KubernetesClientToolLaunchedInContainer) {
+  if (FalcoRulesDir() == nullptr) return;
+  const std::string mark = Mark("kubectl");
+  EXPECT_TRUE(AlertFor(
+      {"--network", "none"},
+      {"/bin/sh", "-c",
+       "sleep 1; ln -s /bin/busybox /kubectl && /kubectl get pods " + mark + " 2>/dev/null; true"},
+      "Kubernetes Client Tool Launched in Container", mark));
+  RunTempDir host;
+  const std::string kubectl = host.File("kubectl");
+  std::filesystem::create_symlink("/bin/busybox", kubectl);
+  const std::string host_mark = Mark("kubectl-host");
+  RunArgv({kubectl, "get", "pods", host_mark});
+  EXPECT_FALSE(Alerted("Kubernetes Client Tool Launched in Container", host_mark));
+}
+
+// Busybox's shell runs an applet named without a path as a function, with
+// no exec: base64 is named by its path. The shell holds the same words in
+// its command line and alerts too: the mark is base64's own command line.
+TEST_F(FalcoContainerRulesTest, DecodingPayloadInContainer) {
+  if (FalcoRulesDir() == nullptr) return;
+  const std::string file = "/tmp/" + Mark("base64");
+  const std::string args = "-d " + file;
+  EXPECT_TRUE(
+      AlertFor({"--network", "none"},
+               {"/bin/sh", "-c",
+                "sleep 1; echo a2VzdHJlbAo= >" + file + " && /bin/base64 " + args + " >/dev/null"},
+               "Decoding Payload in Container", "command=base64 " + args));
+  RunTempDir host;
+  const std::string host_file = host.File(Mark("base64-host"));
+  WriteWhole(host_file, "a2VzdHJlbAo=\n");
+  RunArgv({"base64", "-d", host_file});
+  EXPECT_FALSE(Alerted("Decoding Payload in Container", host_file));
+}
+
+// The rule counts a connect that succeeded (or is under way): the metadata
+// address is put on the loopback device of a network namespace of the
+// container's own (or the host process's own), with a listener there, and
+// goes with the namespace. The client retries until the listener is up; the
+// listener gives up if none comes, so no process outlives the test.
+// `applet` runs one of busybox's applets by exec (see
+// DecodingPayloadInContainer).
+std::string MetadataConnect(const std::string& applet, uint16_t port) {
+  const std::string p = std::to_string(port);
+  return absl::StrCat(applet, "ip addr add 169.254.169.254/32 dev lo && ", applet,
+                      "ip link set lo up && { ", applet, "timeout 5 ", applet, "nc -l -p ", p,
+                      " </dev/null & ", "for i in 1 2 3 4 5 6 7 8 9 10; do ", applet, "timeout 2 ",
+                      applet, "nc 169.254.169.254 ", p,
+                      " </dev/null && break; sleep 0.2; done; }; true");
+}
+
+TEST_F(FalcoContainerRulesTest, ContactCloudMetadataServiceFromContainer) {
+  if (FalcoRulesDir() == nullptr) return;
+  // NET_ADMIN to add the address. Each run's namespaces are its own: the
+  // port, from the pid, only tells runs' alerts apart.
+  const uint16_t port = 20000 + getpid() % 20000;
+  EXPECT_TRUE(AlertFor({"--network", "none", "--cap-add", "NET_ADMIN"},
+                       {"/bin/sh", "-c", "sleep 1; " + MetadataConnect("/bin/", port)},
+                       "Outbound connection to cloud instance metadata service",
+                       absl::StrCat("->169.254.169.254:", port)));
+  const uint16_t host_port = port + 1;
+  RunArgv(
+      {"unshare", "-n", "/bin/busybox", "sh", "-c", MetadataConnect("/bin/busybox ", host_port)});
+  EXPECT_FALSE(Alerted("Outbound connection to cloud instance metadata service",
+                       absl::StrCat("->169.254.169.254:", host_port)));
+}
+
+// cp creates its copy with the source's mode, 0755; touch creates 0666.
+TEST_F(FalcoContainerRulesTest, ContainerDriftOpenCreate) {
+  if (FalcoRulesDir() == nullptr) return;
+  const std::string mark = Mark("drift-create");
+  EXPECT_TRUE(
+      AlertFor({"--network", "none"}, {"/bin/sh", "-c", "sleep 1; cp /bin/busybox /" + mark},
+               "Drift detected (open+create), new executable created in a container", mark));
+  const std::string plain = Mark("drift-create-noexec");
+  RunContainer({"--network", "none"}, {"/bin/sh", "-c", "sleep 1; touch /" + plain});
+  EXPECT_FALSE(Alerted("Drift detected (open+create)", plain));
+}
+
 // The containers' actions, done on the host: none of these rules alerts.
 TEST_F(FalcoContainerRulesTest, TheSameActionsOnTheHostRaiseNone) {
   if (FalcoRulesDir() == nullptr) return;
@@ -296,16 +411,21 @@ TEST_F(FalcoContainerRulesTest, TheSameActionsOnTheHostRaiseNone) {
   const std::string mount_mark = Mark("mount-host");
   const std::string drop_mark = Mark("drop-host");
   const std::string debugfs_mark = Mark("debugfs-host");
+  // The first process of a pid namespace of its own, with every capability.
+  const std::string caps_mark = Mark("caps-host");
   RunArgv({"/bin/sh", "-c",
            absl::StrCat("cp /bin/busybox ", busybox_copy, " && ", busybox_copy, " ", drop_mark,
                         "; cp /bin/busybox ", debugfs, "; ", debugfs, " ", debugfs_mark,
                         " 2>/dev/null; touch ", drifted, " && chmod 755 ", drifted,
                         "; unshare -m /bin/busybox mount -t tmpfs ", mount_mark,
-                        " /mnt; /bin/busybox arping -c 1 -w 1 -I lo 127.0.0.1 >/dev/null 2>&1; "
+                        " /mnt; unshare -p -f /bin/busybox true ", caps_mark,
+                        "; /bin/busybox arping -c 1 -w 1 -I lo 127.0.0.1 >/dev/null 2>&1; "
                         "true")});
   EXPECT_FALSE(Alerted("Executing binary not part of base image", drop_mark));
   EXPECT_FALSE(Alerted("Debugfs launched started in a privileged container", debugfs_mark));
   EXPECT_FALSE(Alerted("Drift detected (chmod)", drifted));
+  EXPECT_FALSE(Alerted("Drift detected (open+create)", busybox_copy));
+  EXPECT_FALSE(Alerted("Excessively capable container started", caps_mark));
   EXPECT_FALSE(Alerted("Mount was executed inside a privileged container", mount_mark));
   EXPECT_EQ(count("Packet socket was created in a container"), packets_before);
   unlink(busybox_copy.c_str());

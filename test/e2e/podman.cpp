@@ -25,6 +25,8 @@ std::vector<std::string> Podman() {
 
 }  // namespace
 
+std::string BusyboxImage() { return absl::StrCat(kBusyboxRepository, ":pid", getpid()); }
+
 int RunArgv(const std::vector<std::string>& argv, std::string* out) {
   int pipe_fds[2];
   if (pipe2(pipe_fds, O_CLOEXEC) != 0) return -1;
@@ -69,17 +71,17 @@ bool BuildBusyboxImage() {
   const std::string tar = root.string() + ".tar";
   bool ok = RunArgv({"tar", "-C", root.string(), "-cf", tar, "."}) == 0;
   std::vector<std::string> import = Podman();
-  import.insert(import.end(), {"import", "-q", tar, kBusyboxImage});
+  import.insert(import.end(), {"import", "-q", tar, BusyboxImage()});
   ok = ok && RunArgv(import) == 0;
   fs::remove_all(root);
   fs::remove(tar);
-  if (!ok) std::fprintf(stderr, "podman import of %s failed\n", kBusyboxImage);
+  if (!ok) std::fprintf(stderr, "podman import of %s failed\n", BusyboxImage().c_str());
   return ok;
 }
 
 void RemoveBusyboxImage() {
   std::vector<std::string> rmi = Podman();
-  rmi.insert(rmi.end(), {"rmi", "-f", kBusyboxImage});
+  rmi.insert(rmi.end(), {"rmi", "-f", BusyboxImage()});
   RunArgv(rmi);
 }
 
@@ -120,7 +122,7 @@ ContainerRun RunContainer(const std::vector<std::string>& options,
   argv.insert(argv.end(), {"run", "--rm", "--cidfile", cidfile, "--ulimit", "nofile=1024:1024",
                            "--ulimit", "nproc=1000:1000"});
   argv.insert(argv.end(), options.begin(), options.end());
-  argv.push_back(kBusyboxImage);
+  argv.push_back(BusyboxImage());
   argv.insert(argv.end(), command.begin(), command.end());
   ContainerRun run;
   run.exit_code = RunArgv(argv, &run.out);

@@ -10,9 +10,16 @@
 
 namespace kestrel::e2e {
 
-inline constexpr char kBusyboxImage[] = "localhost/kestrel-e2e-busybox:latest";
+inline constexpr char kBusyboxRepository[] = "localhost/kestrel-e2e-busybox";
 
-// Imports kBusyboxImage (a tarball of /bin/busybox and its applet links);
+// kBusyboxRepository tagged with this process's pid, so that suites of other
+// checkouts run at the same time import and remove images of their own: with
+// one tag, a suite's import took it from the other suite's image, whose
+// containers then failed to start once the first suite removed the tag, and
+// whose teardown left its untagged image behind.
+std::string BusyboxImage();
+
+// Imports BusyboxImage() (a tarball of /bin/busybox and its applet links);
 // false, with why on stderr, when podman or busybox-static is missing.
 bool BuildBusyboxImage();
 void RemoveBusyboxImage();
@@ -23,7 +30,7 @@ struct ContainerRun {
   std::string out;
 };
 
-// `podman run --rm OPTIONS... kBusyboxImage COMMAND...`, waited for; the
+// `podman run --rm OPTIONS... BusyboxImage() COMMAND...`, waited for; the
 // container is gone when this returns.
 ContainerRun RunContainer(const std::vector<std::string>& options,
                           const std::vector<std::string>& command);
