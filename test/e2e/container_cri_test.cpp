@@ -86,7 +86,7 @@ TEST_F(ContainerCriTest, AlertsCarryWhatTheCriSays) {
   ASSERT_EQ(early_pod_id.size(), 64u) << cri.error();
   CriContainerSpec early;
   early.name = "ticker";
-  early.image = kBusyboxImage;
+  early.image = BusyboxImage();
   early.command = {"/bin/sh", "-c", "while :; do /bin/echo kestrel-e2e-cri-early; sleep 0.2; done"};
   early.labels = early_pod.labels;
   const std::string early_id = cri.StartContainer(early_pod_id, early);
@@ -114,7 +114,7 @@ TEST_F(ContainerCriTest, AlertsCarryWhatTheCriSays) {
 
   CriContainerSpec shell;
   shell.name = "shell";
-  shell.image = kBusyboxImage;
+  shell.image = BusyboxImage();
   // The second process starts a second in: by then the first one's exec
   // has had the metadata fetched.
   shell.command = {"/bin/sh", "-c", "sleep 1; /bin/echo kestrel-e2e-cri"};
@@ -139,8 +139,9 @@ TEST_F(ContainerCriTest, AlertsCarryWhatTheCriSays) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   ASSERT_TRUE(alert) << r.out << r.err;
   EXPECT_TRUE(absl::StrContains(
-      *alert, absl::StrCat("type=containerd name=shell image=", kBusyboxImage,
-                           " repo=localhost/kestrel-e2e-busybox tag=latest privileged=true "
+      *alert, absl::StrCat("type=containerd name=shell image=", BusyboxImage(),
+                           " repo=", kBusyboxRepository, " tag=pid", getpid(),
+                           " privileged=true "
                            "label=web labels=app:web dest=/host-etc rw=false pod=web-0 ns=shop "
                            "uid=",
                            uid, " sandbox=", pod, " podlabel=front hostnet=true user=0")))

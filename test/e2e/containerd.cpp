@@ -239,15 +239,15 @@ bool Containerd::ImportImages() {
   const fs::path build = fs::path(dir_) / "pause-build";
   fs::create_directories(build);
   std::ofstream(build / "Containerfile")
-      << "FROM " << kBusyboxImage << "\nCMD [\"/bin/sleep\", \"2147483647\"]\n";
+      << "FROM " << BusyboxImage() << "\nCMD [\"/bin/sleep\", \"2147483647\"]\n";
   const std::string archive = dir_ + "/images.tar";
   std::string why;
   if (RunArgv({"podman", "--runtime", "runc", "--cgroup-manager", "cgroupfs", "build", "-q", "-t",
                pause_image_, "-f", (build / "Containerfile").string(), build.string()}) != 0) {
     why = "podman build of the pause image failed";
   } else if (RunArgv({"podman", "save", "-q", "-m", "--format", "docker-archive", "-o", archive,
-                      kBusyboxImage, pause_image_}) != 0) {
-    why = absl::StrCat("podman save of ", kBusyboxImage, " failed (BuildBusyboxImage first)");
+                      BusyboxImage(), pause_image_}) != 0) {
+    why = absl::StrCat("podman save of ", BusyboxImage(), " failed (BuildBusyboxImage first)");
   }
   RunArgv({"podman", "rmi", "-f", pause_image_});
   if (why.empty() &&

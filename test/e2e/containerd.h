@@ -20,7 +20,7 @@ class Containerd {
   static std::string Missing();
 
   // Starts containerd in /tmp/kestrel-e2e-containerd-<pid>, waits up to
-  // 20 s for its CRI to answer, and imports kBusyboxImage (which
+  // 20 s for its CRI to answer, and imports BusyboxImage() (which
   // BuildBusyboxImage must have made) and the pods' sandbox image into its
   // k8s.io namespace. ok() tells whether all of that worked.
   Containerd();

@@ -80,7 +80,7 @@ TEST_F(ContainerdHarnessTest, RunsPodContainersInKubepodsCgroupsAndLeavesNothing
 
     CriContainerSpec once;
     once.name = "once";
-    once.image = kBusyboxImage;
+    once.image = BusyboxImage();
     once.command = {"sh", "-c", "cat /proc/self/cgroup; echo hi"};
     once.labels = {{"role", "once"}};
     const CriRun run = cri.Run(pod, once);
@@ -99,7 +99,7 @@ TEST_F(ContainerdHarnessTest, RunsPodContainersInKubepodsCgroupsAndLeavesNothing
     std::ofstream(shared + "/marker") << "from the host";
     CriContainerSpec sleeper;
     sleeper.name = "sleeper";
-    sleeper.image = kBusyboxImage;
+    sleeper.image = BusyboxImage();
     sleeper.command = {"sleep", "1000"};
     sleeper.privileged = true;
     sleeper.mounts = {{shared, "/shared", true}};

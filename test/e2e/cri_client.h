@@ -34,7 +34,7 @@ struct CriMount {
 
 struct CriContainerSpec {
   std::string name;
-  std::string image;  // a name the runtime has, e.g. kBusyboxImage
+  std::string image;  // a name the runtime has, e.g. BusyboxImage()
   std::vector<std::string> command;
   std::vector<std::string> args;
   std::map<std::string, std::string> labels;
