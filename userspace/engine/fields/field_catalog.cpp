@@ -192,6 +192,9 @@ constexpr FieldDef kFields[] = {
      "the container's address (absent: from the runtime)"},
     {"container.user", FieldKind::kContainerUser, S, kNo,
      "the user the container's processes run as, as configured (absent: from the runtime)"},
+    {"container.healthcheck", FieldKind::kContainerHealthcheck, S, kNo,
+     "the command line of the container's health check; N/A when it has none (absent: from the "
+     "runtime)"},
     {"k8s.pod.uid", FieldKind::kK8sPodUid, S, kNo,
      "the Kubernetes pod's uid: the container's io.kubernetes.pod.uid label (absent: not a pod's, "
      "or from the runtime)"},
@@ -282,6 +285,7 @@ FieldSource SourceOf(FieldKind kind) {
     case FieldKind::kContainerHostIpc:
     case FieldKind::kContainerIp:
     case FieldKind::kContainerUser:
+    case FieldKind::kContainerHealthcheck:
     case FieldKind::kProcIsContainerHealthcheck:
     // The CRI labels a pod's containers with the pod's name, namespace, uid
     // and sandbox; the runtime's metadata carries them.

@@ -136,6 +136,7 @@ enum class FieldKind : uint16_t {
   kContainerHostIpc,
   kContainerIp,
   kContainerUser,
+  kContainerHealthcheck,
   kK8sPodUid,
   kK8sPodId,
   kK8sPodSandboxId,

@@ -879,6 +879,9 @@ bool FieldExtractor::ReadContainer(FieldId id, FieldValue& out) {
       return Str(out, m->ip);
     case FieldKind::kContainerUser:
       return Str(out, m->user);
+    // Falco's N/A when the container has no health check (or disabled it).
+    case FieldKind::kContainerHealthcheck:
+      return Str(out, m->healthcheck.empty() ? std::string_view("N/A") : m->healthcheck);
     case FieldKind::kContainerLabel:
       return Label(out, *m, registry_.EnvName(id.arg));
     // As Falco's container plugin: without the CRI's io.kubernetes.* and
