@@ -71,7 +71,7 @@ TEST(HelpTest, UnknownFlagOfAVerbExits2NamingIt) {
 }
 
 TEST(HelpTest, VersionPrintsKestrelAndLibpmanAbi) {
-  const std::string expected = "kestrel 0.1.0\nlibpman ABI 1\n";
+  const std::string expected = "kestrel 0.1.0\nlibpman ABI 2\n";
   for (const std::vector<std::string>& args :
        std::vector<std::vector<std::string>>{{"--version"}, {"version"}}) {
     const CliResult r = RunKestrel(args);

@@ -36,8 +36,10 @@
 extern "C" {
 #endif
 
-/* The ABI this header describes; pman_abi_version() returns the library's. */
-#define PMAN_ABI_VERSION 1
+/* The ABI this header describes; pman_abi_version() returns the library's.
+ * It is the shared library's soname (libpman.so.N) and changes whenever a
+ * call or a flag is removed: docs/libpman.md, "ABI history", says what. */
+#define PMAN_ABI_VERSION 2
 
 /* Where pman_pin and pman_control_open go when given no directory. */
 #define PMAN_DEFAULT_PIN_DIR "/sys/fs/bpf/kestrel"

@@ -13,10 +13,21 @@ set(pman_public_headers
 
 # Every driver/modern_bpf/shared/ header the public headers reach, followed
 # through their quoted includes, so a header added to shared/ later is
-# installed once a public header includes it.
+# installed once a public header includes it. The walk also starts from the
+# layouts docs/libpman.md sends embedders to: no public header includes
+# event_types.h or syscall_ids.h, yet a consumer needs them to name a record
+# type or a syscall id.
 set(pman_shared_dir "${PROJECT_SOURCE_DIR}/driver/modern_bpf/shared")
-set(pman_shared_headers "")
+set(pman_shared_headers
+  capture_settings.h
+  counters.h
+  event_types.h
+  record_format.h
+  syscall_ids.h)
 set(pending ${pman_public_headers})
+foreach(name IN LISTS pman_shared_headers)
+  list(APPEND pending "${pman_shared_dir}/${name}")
+endforeach()
 while(pending)
   list(POP_FRONT pending header)
   get_filename_component(header_dir "${header}" DIRECTORY)
@@ -63,8 +74,8 @@ install(EXPORT libpmanTargets NAMESPACE libpman::
 configure_package_config_file(packaging/libpmanConfig.cmake.in
   "${CMAKE_CURRENT_BINARY_DIR}/libpmanConfig.cmake"
   INSTALL_DESTINATION "${pman_cmake_dir}")
-# The package version is the ABI version: find_package(libpman 1) accepts
-# any library of ABI 1.
+# The package version is the ABI version: find_package(libpman 2) accepts
+# any library of ABI 2.
 write_basic_package_version_file("${CMAKE_CURRENT_BINARY_DIR}/libpmanConfigVersion.cmake"
   VERSION ${KESTREL_PMAN_ABI_VERSION} COMPATIBILITY SameMajorVersion)
 install(FILES
@@ -77,4 +88,5 @@ install(FILES
 string(REGEX REPLACE "[^/]+" ".." pman_pc_to_prefix "${CMAKE_INSTALL_LIBDIR}/pkgconfig")
 configure_file(packaging/libpman.pc.in "${CMAKE_CURRENT_BINARY_DIR}/libpman.pc" @ONLY)
 install(FILES "${CMAKE_CURRENT_BINARY_DIR}/libpman.pc"
+  "${CMAKE_CURRENT_SOURCE_DIR}/packaging/libpman-cxx-runtime.pc"
   DESTINATION "${CMAKE_INSTALL_LIBDIR}/pkgconfig" COMPONENT libpman)
