@@ -4,6 +4,7 @@
 #include <sys/syscall.h>
 
 #include <string>
+#include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -26,6 +27,28 @@ class RunCommandTest : public ::testing::Test {
   void SetUp() override {
     rules_ = dir_.File("rules.yaml");
     WriteWhole(rules_, OpenRule(dir_.path()) + ConnectRule(4242));
+  }
+  // A rules file holding one rule.
+  std::string OneRule(const std::string& name, const std::string& condition,
+                      const std::string& output = "o") {
+    const std::string file = dir_.File(name + ".yaml");
+    WriteWhole(file, absl::StrCat("- rule: ", name, "\n  desc: x\n  condition: ", condition,
+                                  "\n  output: \"", output, "\"\n  priority: WARNING\n"));
+    return file;
+  }
+  // Which of `choices` follows `setting ` in the settings line of
+  // `run --dry-run -r RULES MORE...`; its stderr when none does.
+  std::string DryRunSetting(const std::string& rules, const std::string& setting,
+                            const std::vector<std::string>& choices,
+                            const std::vector<std::string>& more = {}) {
+    std::vector<std::string> args = {"run", "-r", rules, "--dry-run"};
+    args.insert(args.end(), more.begin(), more.end());
+    const CliResult r = RunKestrel(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    for (const std::string& c : choices) {
+      if (absl::StrContains(r.err, absl::StrCat(setting, " ", c))) return c;
+    }
+    return r.err;
   }
   RunTempDir dir_;
   std::string rules_;
@@ -50,16 +73,7 @@ TEST_F(RunCommandTest, DryRunPrintsEachSyscallWithWhy) {
 // match one, or when Falco's engine.modern_ebpf.drop_failed_exit says so.
 TEST_F(RunCommandTest, FailedCallsAreDroppedOnlyWhenNoRuleCanMatchOne) {
   auto drop_failed = [&](const std::string& condition, std::vector<std::string> more = {}) {
-    const std::string file = dir_.File("failed.yaml");
-    WriteWhole(file, absl::StrCat("- rule: r\n  desc: x\n  condition: ", condition,
-                                  "\n  output: o\n  priority: WARNING\n"));
-    std::vector<std::string> args = {"run", "-r", file, "--dry-run"};
-    args.insert(args.end(), more.begin(), more.end());
-    const CliResult r = RunKestrel(args);
-    EXPECT_EQ(r.exit_code, 0) << r.err;
-    if (absl::StrContains(r.err, "drop_failed on")) return std::string("on");
-    if (absl::StrContains(r.err, "drop_failed off")) return std::string("off");
-    return r.err;
+    return DryRunSetting(OneRule("failed", condition), "drop_failed", {"on", "off"}, more);
   };
   EXPECT_EQ(drop_failed("evt.type = connect"), "off");  // EINPROGRESS, ECONNREFUSED ...
   EXPECT_EQ(drop_failed("evt.type = openat and evt.rawres >= 0"), "on");
@@ -74,27 +88,14 @@ TEST_F(RunCommandTest, FailedCallsAreDroppedOnlyWhenNoRuleCanMatchOne) {
 // capture files; a rule on other syscalls printing it changes nothing.
 TEST_F(RunCommandTest, OpenPathsAreKeptOnlyWhenSomethingReadsThem) {
   auto paths_line = [&](const std::string& rules, std::vector<std::string> more = {}) {
-    std::vector<std::string> args = {"run", "-r", rules, "--dry-run"};
-    args.insert(args.end(), more.begin(), more.end());
-    const CliResult r = RunKestrel(args);
-    EXPECT_EQ(r.exit_code, 0) << r.err;
-    if (absl::StrContains(r.err, "open paths omitted")) return std::string("omitted");
-    if (absl::StrContains(r.err, "open paths kept")) return std::string("kept");
-    return r.err;
-  };
-  auto rule = [&](const std::string& name, const std::string& condition,
-                  const std::string& output) {
-    const std::string file = dir_.File(name + ".yaml");
-    WriteWhole(file, absl::StrCat("- rule: ", name, "\n  desc: x\n  condition: ", condition,
-                                  "\n  output: \"", output, "\"\n  priority: WARNING\n"));
-    return file;
+    return DryRunSetting(rules, "open paths", {"omitted", "kept"}, more);
   };
   EXPECT_EQ(paths_line(rules_), "omitted");
-  EXPECT_EQ(paths_line(rule("cond", "evt.type = openat and evt.arg.path = /etc/shadow", "x")),
+  EXPECT_EQ(paths_line(OneRule("cond", "evt.type = openat and evt.arg.path = /etc/shadow", "x")),
             "kept");
-  EXPECT_EQ(paths_line(rule("printed", "evt.type in (open, openat)", "%evt.arg.path")), "kept");
-  EXPECT_EQ(paths_line(rule("args", "evt.type = creat", "%evt.args")), "kept");
-  EXPECT_EQ(paths_line(rule("elsewhere", "evt.type = connect", "%evt.args %evt.arg[1]")),
+  EXPECT_EQ(paths_line(OneRule("printed", "evt.type in (open, openat)", "%evt.arg.path")), "kept");
+  EXPECT_EQ(paths_line(OneRule("args", "evt.type = creat", "%evt.args")), "kept");
+  EXPECT_EQ(paths_line(OneRule("elsewhere", "evt.type = connect", "%evt.args %evt.arg[1]")),
             "omitted");
   EXPECT_EQ(paths_line(rules_, {"-o", "capture.enabled=true"}), "kept");
 }

@@ -55,29 +55,22 @@ class CriSource : public RuntimeSource {
   }
 
   absl::StatusOr<ContainerMetadata> Inspect(const std::string& id) override {
-    {
-      grpc::ClientContext ctx;
-      ctx.set_deadline(std::chrono::system_clock::now() + timeout_);
-      runtime::v1::ContainerStatusRequest ask;
-      ask.set_container_id(id);
-      ask.set_verbose(true);
-      runtime::v1::ContainerStatusResponse answer;
-      const absl::Status s =
-          FromGrpc(stub_->ContainerStatus(&ctx, ask, &answer), absl::StrCat(name_, ": ", id));
-      if (s.ok()) return WithRuntime(FromCriContainerStatus(answer));
-      if (!absl::IsNotFound(s)) return s;
-    }
+    runtime::v1::ContainerStatusRequest container;
+    container.set_container_id(id);
+    container.set_verbose(true);
+    runtime::v1::ContainerStatusResponse container_answer;
+    absl::Status s =
+        Call(&runtime::v1::RuntimeService::Stub::ContainerStatus, container, container_answer, id);
+    if (s.ok()) return WithRuntime(FromCriContainerStatus(container_answer));
+    if (!absl::IsNotFound(s)) return s;
     // Not a container: the pod's sandbox, which holds the pod's labels.
-    grpc::ClientContext ctx;
-    ctx.set_deadline(std::chrono::system_clock::now() + timeout_);
-    runtime::v1::PodSandboxStatusRequest ask;
-    ask.set_pod_sandbox_id(id);
-    ask.set_verbose(true);
-    runtime::v1::PodSandboxStatusResponse answer;
-    const absl::Status s =
-        FromGrpc(stub_->PodSandboxStatus(&ctx, ask, &answer), absl::StrCat(name_, ": ", id));
+    runtime::v1::PodSandboxStatusRequest sandbox;
+    sandbox.set_pod_sandbox_id(id);
+    sandbox.set_verbose(true);
+    runtime::v1::PodSandboxStatusResponse sandbox_answer;
+    s = Call(&runtime::v1::RuntimeService::Stub::PodSandboxStatus, sandbox, sandbox_answer, id);
     if (!s.ok()) return s;
-    return WithRuntime(FromCriPodSandboxStatus(answer));
+    return WithRuntime(FromCriPodSandboxStatus(sandbox_answer));
   }
 
   absl::Status Follow(const std::function<void(ContainerChange, const std::string& id)>& on_change,
@@ -112,6 +105,17 @@ class CriSource : public RuntimeSource {
   }
 
  private:
+  // One unary call, bounded by the timeout.
+  template <typename Request, typename Response>
+  absl::Status Call(grpc::Status (runtime::v1::RuntimeService::Stub::*method)(grpc::ClientContext*,
+                                                                              const Request&,
+                                                                              Response*),
+                    const Request& request, Response& response, const std::string& id) {
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + timeout_);
+    return FromGrpc(((*stub_).*method)(&ctx, request, &response), absl::StrCat(name_, ": ", id));
+  }
+
   absl::StatusOr<ContainerMetadata> WithRuntime(absl::StatusOr<ContainerMetadata> m) {
     const std::lock_guard<std::mutex> lock(mu_);
     if (m.ok()) m->runtime = runtime_name_;
