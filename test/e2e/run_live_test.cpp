@@ -85,7 +85,7 @@ TEST_F(RunLiveTest, RealTriggersRaiseExactJsonAlerts) {
   // A failed call reaches a rule that can match one, as in Falco.
   const std::string failed_rule = absl::StrCat(
       "- rule: Failed open\n  desc: d\n  condition: evt.type = openat and evt.arg.name = ",
-      dir_.File("missing"), "\n  output: failed %evt.arg.name %evt.res\n  priority: INFO\n");
+      dir_.File("missing"), "\n  output: failed %fd.name %evt.res\n  priority: INFO\n");
   WriteWhole(rules, OpenRule(dir_.path()) + ExecRule(mark_) + ConnectRule(listener_.port()) +
                         NamedConnectRule(listener_.port()) + glob_rule + failed_rule);
   // Every rule a connect matches alerts: the marker and the named one.
@@ -144,6 +144,7 @@ TEST_F(RunLiveTest, RealTriggersRaiseExactJsonAlerts) {
             absl::StrCat("\"", dir_.File("gloob/inner/file"), "\""));
   ASSERT_TRUE(failed_alert) << r.out << r.err;
   EXPECT_EQ(JsonValue(*failed_alert, "evt.res"), "\"ENOENT\"");
+  EXPECT_EQ(JsonValue(*failed_alert, "fd.name"), absl::StrCat("\"", dir_.File("missing"), "\""));
   // Each trigger alerted once.
   EXPECT_EQ(With(run.lines(), opened + "\"").size(), 1u);
   EXPECT_EQ(With(run.lines(), "Exec marker").size(), 1u);

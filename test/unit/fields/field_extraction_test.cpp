@@ -84,7 +84,25 @@ TEST_F(FieldExtractionTest, FailedOpenHasErrnoAndNoDescriptor) {
   EXPECT_EQ(Text("evt.rawres"), "-2");
   EXPECT_EQ(Text("evt.failed"), "true");
   EXPECT_EQ(Text("fd.num"), "<none>");
-  EXPECT_EQ(Text("fd.name"), "<none>");
+  EXPECT_EQ(Text("fd.name"), "<none>");  // no name argument to name it by
+}
+
+// As Falco: a failed open made no descriptor, and fd.name is the file it
+// asked for, made absolute (cat's working directory is /etc).
+TEST_F(FieldExtractionTest, FailedOpenIsNamedByWhatItAskedFor) {
+  sys_.SetEvent(CatRecord(KESTREL_EVT_OPENAT,
+                          {{ReturnName(KESTREL_EVT_OPENAT), -13},
+                           {"dirfd", AT_FDCWD},
+                           {"flags", O_RDONLY},
+                           {"mode", 0}},
+                          {{"name", Str("shadow")}}));
+  EXPECT_EQ(Text("evt.res"), "EACCES");
+  EXPECT_EQ(Text("fd.num"), "<none>");
+  EXPECT_EQ(Text("fd.name"), "/etc/shadow");
+  EXPECT_EQ(Text("fd.nameraw"), "shadow");
+  EXPECT_EQ(Text("fd.directory"), "/etc");
+  EXPECT_EQ(Text("fd.typechar"), "<none>");
+  EXPECT_EQ(Text("fd.filename"), "<none>");
 }
 
 TEST_F(FieldExtractionTest, OpenForWritingAndExecutableCreation) {

@@ -629,10 +629,43 @@ bool FieldExtractor::ReadUser(FieldId id, FieldValue& out) {
   }
 }
 
+std::string_view FieldExtractor::FailedOpenName(bool raw) {
+  if (ctx_.event == nullptr) return {};
+  const EventInfo& info = ctx_.event->info();
+  if (info.syscall != "open" && info.syscall != "openat" && info.syscall != "openat2" &&
+      info.syscall != "creat") {
+    return {};
+  }
+  const std::optional<int64_t> ret = Return();
+  if (!ret || *ret >= 0) return {};
+  const int i = info.ParamIndex(std::string_view("name"));
+  return i < 0 ? std::string_view() : ParamPath(i, raw);
+}
+
+std::string_view FieldExtractor::ParamPath(int index, bool raw) {
+  const std::string_view s = ParamBytes(*ctx_.event, index);
+  if (s.empty() || raw) return s;
+  std::string& resolved = Scratch();
+  return AppendStateText(resolved, index, false) ? std::string_view(resolved) : AbsolutePath(s);
+}
+
 bool FieldExtractor::ReadFd(FieldId id, FieldValue& out) {
   if (id.kind == FieldKind::kFdNum) return ctx_.fd >= 0 && Int(out, ctx_.fd);
   const FdInfo* fd = ctx_.fd_info;
-  if (fd == nullptr) return false;
+  if (fd == nullptr) {
+    // A failed open made no descriptor; Falco names the file it asked for.
+    const std::string_view name = FailedOpenName(id.kind == FieldKind::kFdNameraw);
+    if (name.empty()) return false;
+    switch (id.kind) {
+      case FieldKind::kFdName:
+      case FieldKind::kFdNameraw:
+        return Str(out, name);
+      case FieldKind::kFdDirectory:
+        return Str(out, DirName(name));
+      default:
+        return false;
+    }
+  }
   // Which end is the client: a socket that accepted (or listens) is the
   // server's, one that connected the client's. Worked out only by the
   // socket fields: most reads are of a file's name.
@@ -729,11 +762,7 @@ bool FieldExtractor::ReadFsPath(FieldId id, FieldValue& out) {
     for (std::string_view n : names) {
       const int i = info.ParamIndex(n);
       if (i < 0 || IsNumericParam(*ctx_.event, i)) continue;
-      const std::string_view s = ParamBytes(*ctx_.event, i);
-      if (s.empty()) continue;
-      if (raw) return s;
-      std::string& resolved = Scratch();
-      return AppendStateText(resolved, i, false) ? std::string_view(resolved) : AbsolutePath(s);
+      if (const std::string_view s = ParamPath(i, raw); !s.empty()) return s;
     }
     return {};
   };

@@ -98,6 +98,12 @@ class FieldExtractor : public filter::FieldReader {
   // The folder parameter `index` (a relative path) is relative to; empty
   // when it is not known.
   std::string_view BaseDirOf(int index) const;
+  // The file a failed open, openat, openat2 or creat asked for (as given
+  // when `raw`, else made absolute); empty for any other event.
+  std::string_view FailedOpenName(bool raw);
+  // Parameter `index`, a path: as given when `raw`, else made absolute
+  // against its dirfd's folder or the cwd.
+  std::string_view ParamPath(int index, bool raw);
 
   const FieldRegistry& registry_;
   state::UserDirectory* users_;
