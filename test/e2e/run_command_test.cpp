@@ -130,6 +130,15 @@ TEST_F(RunCommandTest, OverridesWinOverTheConfigFile) {
   r = RunKestrel({"run", "-c", config, "-r", other, "-o", "priority=debug", "--dry-run"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(HasLine(r.out, "connect  state")) << r.out;
+
+  // Falco's key[]=value appends to the config's list.
+  const std::string exec_rules = dir_.File("exec.yaml");
+  WriteWhole(exec_rules, ExecRule("kestrel-append"));
+  r = RunKestrel({"run", "-c", config, "-o", "rules_files[]=" + exec_rules, "-o", "priority=debug",
+                  "--dry-run"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(HasLine(r.out, "connect  rule \"Connect marker\", state")) << r.out;
+  EXPECT_TRUE(absl::StrContains(r.out, "execve  rule \"Exec marker\"")) << r.out;
 }
 
 TEST_F(RunCommandTest, ABadConfigLineIsAnErrorNamingIt) {

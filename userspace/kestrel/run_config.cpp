@@ -21,6 +21,8 @@ using Setter = std::function<absl::Status(const YAML::Node&, RunConfig&)>;
 struct Key {
   const char* name;
   Setter set;
+  // A list key's list, which `-o key[]=value` appends to; null otherwise.
+  std::vector<std::string>* (*list)(RunConfig&) = nullptr;
 };
 
 // "a list", "a mapping", "empty": what a node is, for a message.
@@ -128,6 +130,11 @@ absl::Status ParseStrings(const YAML::Node& node, std::vector<std::string>& out)
   Key {                                                                    \
     key, [](const YAML::Node& n, RunConfig& c) { return Scalar(n, expr); } \
   }
+#define KESTREL_LIST_KEY(key, expr)                                               \
+  Key {                                                                           \
+    key, [](const YAML::Node& n, RunConfig& c) { return ParseStrings(n, expr); }, \
+        [](RunConfig& c) -> std::vector<std::string>* { return &(expr); }         \
+  }
 #define KESTREL_DOUBLE_KEY(key, expr)                                           \
   Key {                                                                         \
     key, [](const YAML::Node& n, RunConfig& c) { return ParseDouble(n, expr); } \
@@ -135,8 +142,7 @@ absl::Status ParseStrings(const YAML::Node& node, std::vector<std::string>& out)
 
 const std::vector<Key>& Keys() {
   static const std::vector<Key> keys = {
-      {"rules_files",
-       [](const YAML::Node& n, RunConfig& c) { return ParseStrings(n, c.rules_files); }},
+      KESTREL_LIST_KEY("rules_files", c.rules_files),
       KESTREL_BOOL_KEY("json_output", c.json_output),
       KESTREL_BOOL_KEY("json_include_output_property", c.json_include_output_property),
       KESTREL_BOOL_KEY("json_include_tags_property", c.json_include_tags_property),
@@ -162,10 +168,7 @@ const std::vector<Key>& Keys() {
       KESTREL_BOOL_KEY("program_output.enabled", c.program_output.enabled),
       KESTREL_STRING_KEY("program_output.program", c.program_output.program),
       KESTREL_BOOL_KEY("program_output.keep_alive", c.program_output.keep_alive),
-      {"base_syscalls.custom_set",
-       [](const YAML::Node& n, RunConfig& c) {
-         return ParseStrings(n, c.base_syscalls.custom_set);
-       }},
+      KESTREL_LIST_KEY("base_syscalls.custom_set", c.base_syscalls.custom_set),
       KESTREL_BOOL_KEY("base_syscalls.repair", c.base_syscalls.repair),
       KESTREL_BOOL_KEY("buffered_outputs", c.buffered_outputs),
       KESTREL_DOUBLE_KEY("outputs.rate", c.outputs.rate),
@@ -191,12 +194,9 @@ const std::vector<Key>& Keys() {
        [](const YAML::Node& n, RunConfig& c) {
          return ParseBounded(n, 1024, uint64_t{1} << 30, c.rules_file_max_bytes);
        }},
-      {"container_engines.docker.sockets",
-       [](const YAML::Node& n, RunConfig& c) { return ParseStrings(n, c.docker_sockets); }},
-      {"container_engines.podman.sockets",
-       [](const YAML::Node& n, RunConfig& c) { return ParseStrings(n, c.podman_sockets); }},
-      {"container_engines.cri.sockets",
-       [](const YAML::Node& n, RunConfig& c) { return ParseStrings(n, c.cri_sockets); }},
+      KESTREL_LIST_KEY("container_engines.docker.sockets", c.docker_sockets),
+      KESTREL_LIST_KEY("container_engines.podman.sockets", c.podman_sockets),
+      KESTREL_LIST_KEY("container_engines.cri.sockets", c.cri_sockets),
       KESTREL_BOOL_KEY("capture.enabled", c.capture.enabled),
       KESTREL_STRING_KEY("capture.path_prefix", c.capture.path_prefix),
       {"capture.mode",
@@ -261,6 +261,7 @@ const std::vector<Key>& Keys() {
 #undef KESTREL_BOOL_KEY
 #undef KESTREL_STRING_KEY
 #undef KESTREL_DOUBLE_KEY
+#undef KESTREL_LIST_KEY
 
 const Key* FindKey(std::string_view name) {
   for (const Key& key : Keys()) {
@@ -385,12 +386,19 @@ absl::Status ApplyRunOverride(std::string_view assignment, RunConfig& config) {
   if (eq == std::string_view::npos || eq == 0) {
     return absl::InvalidArgumentError(absl::StrCat("-o ", Quote(assignment), ": needs key=value"));
   }
-  const std::string_view name = assignment.substr(0, eq);
+  std::string_view name = assignment.substr(0, eq);
   const std::string value(assignment.substr(eq + 1));
+  // Falco's `key[]=value`: appended to the list the key holds.
+  const bool append = name.ends_with("[]");
+  if (append) name.remove_suffix(2);
   const Key* key = FindKey(name);
   if (key == nullptr) {
     return absl::InvalidArgumentError(absl::StrCat(
         "-o: unknown key ", Quote(name), " (keys: ", absl::StrJoin(RunConfigKeys(), ", "), ")"));
+  }
+  if (append && key->list == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("-o ", std::string(name), "[]: ", std::string(name), " is not a list"));
   }
   YAML::Node node;
   try {
@@ -401,6 +409,16 @@ absl::Status ApplyRunOverride(std::string_view assignment, RunConfig& config) {
   }
   // `-o file_output.filename=` is an empty string, not YAML's null.
   if (node.IsNull()) node = YAML::Node(value);
+  if (append) {
+    std::vector<std::string> more;
+    if (absl::Status s = ParseStrings(node, more); !s.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("-o ", std::string(name), "[]: ", s.message()));
+    }
+    std::vector<std::string>& list = *key->list(config);
+    list.insert(list.end(), more.begin(), more.end());
+    return absl::OkStatus();
+  }
   if (absl::Status s = key->set(node, config); !s.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("-o ", std::string(name), ": ", s.message()));
   }

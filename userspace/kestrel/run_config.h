@@ -121,8 +121,9 @@ absl::Status LoadRunConfigText(std::string_view yaml, const std::string& path, R
 // load_shedding.stop_fill below its start_fill.
 absl::Status CheckRunConfig(const RunConfig& config);
 
-// Applies one `-o key=value` (the value is YAML: `-o rules_files=[a,b]`).
-// An unknown key or a bad value is an error naming it.
+// Applies one `-o key=value` (the value is YAML: `-o rules_files=[a,b]`), or
+// Falco's `-o key[]=value`, which appends to a list key. An unknown key, a
+// bad value or `[]` on a key that is no list is an error naming it.
 absl::Status ApplyRunOverride(std::string_view assignment, RunConfig& config);
 
 // Every key the config takes, dotted, in the order --help lists them.

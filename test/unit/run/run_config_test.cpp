@@ -150,6 +150,24 @@ TEST(RunOverrideTest, OverridesSetKeysWithYamlValues) {
   EXPECT_EQ(c.file_output.filename, "/var/log/k.log");
 }
 
+// Falco's `-o key[]=value` appends to a list key.
+TEST(RunOverrideTest, BracketsAppendToAList) {
+  RunConfig c;
+  ASSERT_TRUE(ApplyRunOverride("rules_files=[a.yaml]", c).ok());
+  ASSERT_TRUE(ApplyRunOverride("rules_files[]=b.yaml", c).ok());
+  ASSERT_TRUE(ApplyRunOverride("rules_files[]=[c.yaml, d.yaml]", c).ok());
+  EXPECT_EQ(c.rules_files, (std::vector<std::string>{"a.yaml", "b.yaml", "c.yaml", "d.yaml"}));
+  const size_t defaults = c.cri_sockets.size();
+  ASSERT_TRUE(ApplyRunOverride("container_engines.cri.sockets[]=/run/x.sock", c).ok());
+  ASSERT_EQ(c.cri_sockets.size(), defaults + 1);
+  EXPECT_EQ(c.cri_sockets.back(), "/run/x.sock");
+  EXPECT_EQ(ApplyRunOverride("json_output[]=true", c).message(),
+            "-o json_output[]: json_output is not a list");
+  EXPECT_EQ(ApplyRunOverride("rules_files[]={a: b}", c).message(),
+            "-o rules_files[]: needs a list of names");
+  EXPECT_EQ(ApplyRunOverride("nope[]=x", c).code(), absl::StatusCode::kInvalidArgument);
+}
+
 TEST(RunOverrideTest, UnknownKeysAndBadValuesAreErrors) {
   RunConfig c;
   absl::Status s = ApplyRunOverride("json_outptu=true", c);
