@@ -11,8 +11,8 @@
 #include "engine/rules/condition_builder.h"
 #include "engine/rules/definitions.h"
 #include "engine/rules/input_file.h"
-#include "engine/rules/ruleset.h"
 #include "engine/rules/result_analysis.h"
+#include "engine/rules/ruleset.h"
 #include "engine/rules/syscall_analysis.h"
 
 namespace kestrel::engine::rules {
