@@ -7,7 +7,9 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -154,6 +156,30 @@ TEST_F(RunLiveTest, RealTriggersRaiseExactJsonAlerts) {
   EXPECT_TRUE(absl::StrContains(r.err, "dropped 0 (ring full 0,")) << r.err;
   EXPECT_TRUE(absl::StrContains(r.err, "(Critical 1, Warning ")) << r.err;
   EXPECT_TRUE(absl::StrContains(r.err, ", Notice 1, Informational 3);")) << r.err;
+}
+
+// Falco's -M and -P: the run stops by itself after the duration, as after
+// a SIGINT, and its pid is in the pid file while it runs, gone after.
+TEST_F(RunLiveTest, DurationStopsTheRunAndThePidFileNamesIt) {
+  const std::string rules = dir_.File("rules.yaml");
+  WriteWhole(rules, OpenRule(dir_.path()));
+  const std::string pidfile = dir_.File("kestrel.pid");
+  KestrelProcess run({"run", "-r", rules, "--no-pin", "-M", "3", "-P", pidfile});
+  ASSERT_TRUE(WaitUntilAlerting(run, dir_));
+  std::stringstream pid;
+  pid << std::ifstream(pidfile).rdbuf();
+  EXPECT_EQ(pid.str(), absl::StrCat(run.pid(), "\n"));
+  const auto started = std::chrono::steady_clock::now();
+  const CliResult r = run.Wait();
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(10));
+  EXPECT_TRUE(absl::StrContains(r.err, "records attempted")) << r.err;  // the final stats
+  EXPECT_FALSE(std::filesystem::exists(pidfile));
+  // A pid file nowhere to be written is a usage error, before anything starts.
+  const CliResult bad = RunKestrel({"run", "-r", rules, "--no-pin", "-P", "/nonexistent/k.pid"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_TRUE(absl::StrContains(bad.err, "-P /nonexistent/k.pid: cannot write the pid file: "))
+      << bad.err;
 }
 
 // The syscall-set test of issue 19: a rule on openat only, the table seen

@@ -26,6 +26,7 @@
 #include "run_default_rules.h"
 #include "run_load_shedding.h"
 #include "run_options.h"
+#include "run_pidfile.h"
 #include "run_pipeline.h"
 #include "run_probe_settings.h"
 #include "run_reload.h"
@@ -416,6 +417,11 @@ int RunLive(RunSetup& setup, engine::alerts::AlertOutputs& outputs) {
                             : Clock::duration::max();
   auto next_stats =
       setup.options.stats_interval_s ? Clock::now() + interval : Clock::time_point::max();
+  const auto stop_at =
+      setup.options.duration_s
+          ? Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                               std::chrono::duration<double>(*setup.options.duration_s))
+          : Clock::time_point::max();
   uint64_t events_at_last_stats = 0;
   auto last_stats = Clock::now();
   auto next = [&]() -> const kestrel_record_header* {
@@ -426,7 +432,7 @@ int RunLive(RunSetup& setup, engine::alerts::AlertOutputs& outputs) {
   };
   // Flags and files are looked at between batches, not per record.
   constexpr int kBatch = 4096;
-  while (!g_stop) {
+  while (!g_stop && Clock::now() < stop_at) {
     int taken = 0;
     while (taken < kBatch) {
       const kestrel_record_header* header = next();
@@ -535,6 +541,16 @@ int RunRun(const std::vector<std::string>& args) {
                       OmittedParamsForNeeds(setup.rules->needs, setup.config.capture.enabled))));
     Say(DescribeShedding(SheddingPlanOf(setup), setup.config.load_shedding));
     return kExitOk;
+  }
+  // Written once the run is sure to start, removed when it ends.
+  std::unique_ptr<PidFile> pidfile;
+  if (setup.options.pidfile) {
+    absl::StatusOr<std::unique_ptr<PidFile>> written = PidFile::Write(*setup.options.pidfile);
+    if (!written.ok()) {
+      Say(std::string(written.status().message()));
+      return kExitUsage;
+    }
+    pidfile = *std::move(written);
   }
   absl::StatusOr<std::unique_ptr<engine::alerts::AlertOutputs>> outputs =
       engine::alerts::AlertOutputs::Start(OutputsOf(setup.config));

@@ -41,6 +41,14 @@ void DefineRunOptions(CLI::App& app, RunOptions& options) {
                  "print a stats line on stderr every S seconds")
       ->type_name("S")
       ->check(Seconds(24 * 3600, "a day"));
+  app.add_option("-M,--duration", options.duration_s,
+                 "stop after S seconds, as a SIGINT would (Falco's -M); live runs only")
+      ->type_name("S")
+      ->check(Seconds(365.0 * 24 * 3600, "a year"))
+      ->excludes(replay);
+  app.add_option("-P,--pidfile", options.pidfile,
+                 "write this process's pid to FILE while it runs (Falco's -P); removed on exit")
+      ->type_name("FILE");
   app.add_flag("--strict", options.strict,
                "a rule naming a field Kestrel lacks is an error, not a warning and a skip");
   CLI::Option* pin = PinDirOption(app, &options.pin_dir);

@@ -19,6 +19,8 @@ struct RunOptions {
   std::optional<std::string> replay;   // --replay: a capture file instead of the probe
   bool dry_run = false;
   std::optional<double> stats_interval_s;
+  std::optional<double> duration_s;    // -M: stop after this long (live only)
+  std::optional<std::string> pidfile;  // -P: this process's pid, while it runs
   bool strict = false;
   std::string pin_dir = PMAN_DEFAULT_PIN_DIR;
   bool no_pin = false;
