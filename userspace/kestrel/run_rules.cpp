@@ -39,9 +39,6 @@ absl::StatusOr<std::unique_ptr<RunRules>> LoadRunRules(
   loaded->ruleset = *std::move(ruleset);
   loaded->ruleset->SetMinimumPriority(options.minimum_priority);
   loaded->needs = recorder.needs();
-  // Failed calls matter when an evaluated rule can match one, named
-  // result field or not (evt.type = connect matches an EINPROGRESS).
-  loaded->needs.result = false;
 
   bool output_errors = false;
   for (const engine::rules::Rule& rule : loaded->ruleset->rules()) {
@@ -65,6 +62,8 @@ absl::StatusOr<std::unique_ptr<RunRules>> LoadRunRules(
     }
     ++loaded->evaluated;
     if (printed.needs().open_paths && CanMatchAnOpen(rule)) loaded->needs.open_paths = true;
+    // Failed calls matter when an evaluated rule can match one, named result
+    // field or not (evt.type = connect matches an EINPROGRESS).
     if (rule.matches_failed && !options.drop_failed_exit) loaded->needs.result = true;
     loaded->syscalls.push_back({rule.name, rule.syscalls, rule.any_syscall, rule.priority});
   }
