@@ -28,7 +28,7 @@ case $kind in
     sanitizers=address,undefined
     targets=(kestrel_unit_tests kestrel_integration_tests kestrel_alerts_tests
              kestrel_capture_file_tests kestrel_containers_tests kestrel_dns_tests kestrel_fields_tests
-             kestrel_filter_tests kestrel_rules_tests kestrel_run_tests kestrel_state_tests)
+             kestrel_filter_tests kestrel_rules_tests kestrel_agent_tests kestrel_state_tests)
     tests='^(unit|integration)\.'
     # Whole suites, by their ctest names (cmake/KestrelTests.cmake).
     excluded='^integration\.(ProcessEventsTest|NetworkEventsTest|DescriptorEventsTest|FileEventsTest|LongPathTest|FileIoEventsTest|FileNameEventsTest|FilesystemEventsTest|KernelEventsTest|SystemEventsTest)$'

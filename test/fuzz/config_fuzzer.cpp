@@ -8,16 +8,16 @@
 #include <vector>
 
 #include "absl/strings/str_split.h"
-#include "run_config.h"
+#include "agent/config/run_config.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  kestrel::cli::RunConfig config;
+  kestrel::agent::RunConfig config;
   std::vector<std::string> warnings;
-  (void)kestrel::cli::LoadRunConfigText(text, "fuzz.yaml", config, warnings);
+  (void)kestrel::agent::LoadRunConfigText(text, "fuzz.yaml", config, warnings);
   for (absl::string_view line : absl::StrSplit(absl::string_view(text.data(), text.size()), '\n')) {
     if (line.find('=') == absl::string_view::npos) continue;
-    (void)kestrel::cli::ApplyRunOverride(std::string_view(line.data(), line.size()), config);
+    (void)kestrel::agent::ApplyRunOverride(std::string_view(line.data(), line.size()), config);
   }
   return 0;
 }

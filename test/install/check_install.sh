@@ -32,29 +32,19 @@ soname=$(objdump -p "$libdir/libpman.so" | awk '$1 == "SONAME" {print $2}')
 abi=$(sed -nE 's/^#define PMAN_ABI_VERSION ([0-9]+)$/\1/p' "$include/libpman.h")
 [[ $soname == "libpman.so.$abi" ]] || fail "soname $soname, expected libpman.so.$abi"
 
-# Only the public headers are installed by name, and everything they and
-# the layouts docs/libpman.md names include is installed too: all of them
-# compile together with the installed tree as the only include path.
+# Only the public headers are installed by name (libpman's three and the
+# agent's kestrel.h), and everything they and the layouts docs/libpman.md
+# names include is installed too: all of them compile together with the
+# installed tree as the only include path.
 headers=$(cd "$include" && ls *.h | tr '\n' ' ')
-[[ $headers == "libpman.h libpman_control.h libpman_recorder.h " ]] ||
+[[ $headers == "kestrel.h libpman.h libpman_control.h libpman_recorder.h " ]] ||
   fail "installed headers: $headers"
 (cd "$include" && find . -name '*.h' | sort | sed -E 's|^\./(.*)|#include <\1>|') >"$work/all_headers.c"
 cc -std=c11 -Wall -Wextra -Werror -fsyntax-only -I"$include" "$work/all_headers.c" ||
   fail "the installed headers do not compile on their own (a missing #include target?)"
 
-# Exactly the functions the installed headers declare leave libpman.so. The
-# list is the compiler's reading of the headers (-aux-info), not a second
-# hand-kept one; static inline helpers of shared/ are not extern.
-printf '#include <%s>\n' libpman.h libpman_control.h libpman_recorder.h >"$work/public.c"
-gcc -std=c11 -fsyntax-only -aux-info "$work/decls" -I"$include" "$work/public.c"
-declared=$(sed -nE 's@^/\* [^ ]*/include/kestrel/[^ ]+:[0-9]+:N. \*/ extern [^(]*[ *]([A-Za-z_][A-Za-z0-9_]*) \(.*@\1@p' \
-  "$work/decls" | sort -u)
-exported=$(nm -D --defined-only "$libdir/libpman.so" | awk '{print $3}' | sort -u)
-if [[ $declared != "$exported" ]]; then
-  diff <(echo "$declared") <(echo "$exported") >&2 || true
-  fail "libpman.so's exports (>) differ from the installed headers' functions (<)"
-fi
-echo "exports: $(echo "$exported" | wc -l) functions, those of the headers"
+# Exactly the functions the installed headers declare leave libpman.so.
+"$here/check_exports.sh" "$libdir/libpman.so" "$include" libpman.h libpman_control.h libpman_recorder.h
 
 run_example() {
   if [[ $(id -u) -ne 0 ]]; then

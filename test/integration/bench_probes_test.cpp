@@ -18,7 +18,7 @@
 #include "internal/libpman_bench.h"
 #include "probe_session.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 namespace {
 
 constexpr uint64_t kCalls = 5000;
@@ -124,4 +124,4 @@ TEST(BenchProbesTest, LentRingReaderRefusesWhatIsNotARing) {
 }
 
 }  // namespace
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench

@@ -10,8 +10,8 @@
 #include <string_view>
 
 #include "engine/decode/record_view.h"
+#include "kestrel/common/stderr_log.h"
 #include "shared/event_types.h"
-#include "stderr_log.h"
 
 namespace kestrel::testing {
 namespace {}  // namespace

@@ -11,7 +11,7 @@
 #include <regex>
 #include <sstream>
 
-#include "stderr_log.h"
+#include "kestrel/common/stderr_log.h"
 
 namespace kestrel::testing {
 namespace {

@@ -21,9 +21,9 @@
 #include <thread>
 #include <vector>
 
-#include "cgroup_id.h"
 #include "engine/decode/generic_syscall.h"
 #include "engine/decode/record_view.h"
+#include "kestrel/common/cgroup_id.h"
 #include "kestrel_cli.h"
 #include "probe_session.h"
 #include "recorder_fixture.h"

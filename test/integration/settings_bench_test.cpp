@@ -12,13 +12,13 @@ namespace {
 
 TEST(SettingsBenchTest, ReportHasEveryMeasurement) {
   KESTREL_REQUIRE_BPF_PRIVILEGES();
-  absl::StatusOr<cli::bench::BenchReport> report = cli::bench::RunSettingsBench(1);
+  absl::StatusOr<bench::BenchReport> report = bench::RunSettingsBench(1);
   ASSERT_TRUE(report.ok()) << report.status();
   EXPECT_EQ(report->mode, "settings");
   // Seven rows per storage mode, then six array/bss ratios.
   ASSERT_EQ(report->rows.size(), 20u);
   int mmap_rows = 0;
-  for (const cli::bench::BenchRow& row : report->rows) {
+  for (const bench::BenchRow& row : report->rows) {
     std::cout << row.name << ": " << row.value << " " << row.unit;
     if (row.ratio) std::cout << " (x" << *row.ratio << " vs " << row.ratio_of << ")";
     std::cout << "\n";
@@ -40,9 +40,7 @@ TEST(SettingsBenchTest, ReportHasEveryMeasurement) {
   EXPECT_FALSE(report->notes.empty());
 }
 
-TEST(SettingsBenchTest, RefusesNoRepetitions) {
-  EXPECT_FALSE(cli::bench::RunSettingsBench(0).ok());
-}
+TEST(SettingsBenchTest, RefusesNoRepetitions) { EXPECT_FALSE(bench::RunSettingsBench(0).ok()); }
 
 }  // namespace
 }  // namespace kestrel::testing

@@ -1,6 +1,6 @@
 // `kestrel stats` end to end: it loads the real probe, runs, and reports the
 // rings and the counters of that run.
-#include "stats_command.h"
+#include "kestrel/control/stats_command.h"
 
 #include <gtest/gtest.h>
 

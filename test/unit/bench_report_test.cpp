@@ -10,14 +10,18 @@
 #include <string>
 #include <vector>
 
-#include "bench/bench_options.h"
 #include "bench/bench_report_printer.h"
 #include "bench/bench_stats.h"
 #include "bench/record_tally.h"
 #include "bench/syscall_loop.h"
+#include "kestrel/bench/bench_options.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 namespace {
+
+using cli::AllBenchModes;
+using cli::BenchOptions;
+using cli::MakeBenchApp;
 
 // Parses the words after `kestrel bench` as the verb does; nullopt for a
 // usage error.
@@ -197,4 +201,4 @@ TEST(BenchReportPrinterTest, TableShowsRatioTargetAndWhatTheRatioIsOf) {
 }
 
 }  // namespace
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench

@@ -1,5 +1,5 @@
 // What `capture` selects in the probe and what it then prints.
-#include "capture_state.h"
+#include "kestrel/capture/capture_state.h"
 
 #include <gtest/gtest.h>
 #include <sys/syscall.h>

@@ -1,4 +1,4 @@
-#include "recorder_options.h"
+#include "kestrel/recorder/recorder_options.h"
 
 #include <gtest/gtest.h>
 #include <sys/syscall.h>

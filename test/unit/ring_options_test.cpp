@@ -1,4 +1,4 @@
-#include "ring_options.h"
+#include "kestrel/common/ring_options.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -6,10 +6,10 @@
 #include <sstream>
 #include <string>
 
-#include "capture_options.h"
 #include "engine/decode/event_schema.h"
 #include "engine/decode/falco_event_table.h"
 #include "engine/decode/syscall_names.h"
+#include "kestrel/capture/capture_options.h"
 #include "verb_parse.h"
 
 namespace kestrel::engine {

@@ -1,6 +1,6 @@
 // The settings' command-line flags, registered from the settings table on
 // an app built here, parsed as a verb would.
-#include "setting_flags.h"
+#include "kestrel/common/setting_flags.h"
 
 #include <gtest/gtest.h>
 
@@ -59,7 +59,7 @@ TEST(SettingFlagsTest, NothingGivenOverridesNothing) {
   kestrel_capture_settings s{};
   s.snaplen = 80;
   const kestrel_capture_settings before = s;
-  ASSERT_TRUE(ApplySettingOverrides(p.overrides, s).ok());
+  ASSERT_TRUE(agent::ApplySettingOverrides(p.overrides, s).ok());
   EXPECT_EQ(std::memcmp(&s, &before, sizeof(s)), 0);
 }
 
@@ -68,7 +68,7 @@ TEST(SettingFlagsTest, ValuesAtTheEdgesAreApplied) {
                           "--sampling-ratio=4294967295", "--io-data", "--pid", "4194303"});
   ASSERT_TRUE(p.ok) << p.error;
   kestrel_capture_settings s{};
-  ASSERT_TRUE(ApplySettingOverrides(p.overrides, s).ok());
+  ASSERT_TRUE(agent::ApplySettingOverrides(p.overrides, s).ok());
   EXPECT_EQ(s.snaplen, 16384u);
   EXPECT_EQ(s.drop_failed, 1);
   EXPECT_EQ(s.dropping_mode, 1);
@@ -78,7 +78,7 @@ TEST(SettingFlagsTest, ValuesAtTheEdgesAreApplied) {
 
   const Parsed low = Parse({"--snaplen", "0", "--sampling-ratio", "1", "--pid", "0"});
   ASSERT_TRUE(low.ok) << low.error;
-  ASSERT_TRUE(ApplySettingOverrides(low.overrides, s).ok());
+  ASSERT_TRUE(agent::ApplySettingOverrides(low.overrides, s).ok());
   EXPECT_EQ(s.snaplen, 0u);
   EXPECT_EQ(s.sampling_ratio, 1u);
   EXPECT_EQ(s.target_tgid, 0u);
@@ -110,11 +110,11 @@ TEST(SettingFlagsTest, ApplyRefusesWhatNoFlagCouldHaveSet) {
   const kestrel_capture_settings before = s;
   SettingOverrides bad;
   bad.values = {{"snaplen", 100}, {"own_tgid", 5}};
-  EXPECT_FALSE(ApplySettingOverrides(bad, s).ok());
+  EXPECT_FALSE(agent::ApplySettingOverrides(bad, s).ok());
   bad.values = {{"snaplen", KESTREL_MAX_SNAPLEN + 1}};
-  EXPECT_FALSE(ApplySettingOverrides(bad, s).ok());
+  EXPECT_FALSE(agent::ApplySettingOverrides(bad, s).ok());
   bad.values = {{"target_tgids", 1}};
-  EXPECT_FALSE(ApplySettingOverrides(bad, s).ok());
+  EXPECT_FALSE(agent::ApplySettingOverrides(bad, s).ok());
   EXPECT_EQ(std::memcmp(&s, &before, sizeof(s)), 0);
 }
 

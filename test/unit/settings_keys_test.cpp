@@ -1,4 +1,4 @@
-#include "settings_keys.h"
+#include "agent/probe/settings_keys.h"
 
 #include <gtest/gtest.h>
 
@@ -13,7 +13,7 @@ TEST(SettingsKeysTest, EveryKeyFormatsAndSetRoundTrips) {
       "snaplen=4096",       "drop_failed=true",      "dropping_mode=1",
       "sampling_ratio=7",   "capture_io_data=on",    "target_tgid=11",
       "target_tgids=12,13", "target_cgroups=99,100", "fullcapture_ports=8000-8080"};
-  absl::StatusOr<kestrel_capture_settings> next = ApplyAssignments(s, assignments);
+  absl::StatusOr<kestrel_capture_settings> next = agent::ApplyAssignments(s, assignments);
   ASSERT_TRUE(next.ok()) << next.status();
   EXPECT_EQ(next->snaplen, 4096u);
   EXPECT_EQ(next->drop_failed, 1);
@@ -29,18 +29,18 @@ TEST(SettingsKeysTest, EveryKeyFormatsAndSetRoundTrips) {
   EXPECT_EQ(next->fullcapture_port_hi, 8080);
   // What `get` prints, `set` accepts and reproduces.
   std::vector<std::string> printed;
-  for (const std::string& key : SettingKeys()) {
+  for (const std::string& key : agent::SettingKeys()) {
     if (key == "boot_time_ns" || key == "own_tgid") continue;
-    absl::StatusOr<std::string> v = FormatSetting(*next, key);
+    absl::StatusOr<std::string> v = agent::FormatSetting(*next, key);
     ASSERT_TRUE(v.ok()) << key;
     printed.push_back(key + "=" + *v);
   }
-  absl::StatusOr<kestrel_capture_settings> again = ApplyAssignments(s, printed);
+  absl::StatusOr<kestrel_capture_settings> again = agent::ApplyAssignments(s, printed);
   ASSERT_TRUE(again.ok()) << again.status();
   EXPECT_EQ(std::memcmp(&*again, &*next, sizeof(s)), 0);
-  EXPECT_EQ(*FormatSetting(*next, "target_tgids"), "12,13");
-  EXPECT_EQ(*FormatSetting(s, "target_tgids"), "none");
-  EXPECT_EQ(*FormatSetting(s, "fullcapture_ports"), "none");
+  EXPECT_EQ(*agent::FormatSetting(*next, "target_tgids"), "12,13");
+  EXPECT_EQ(*agent::FormatSetting(s, "target_tgids"), "none");
+  EXPECT_EQ(*agent::FormatSetting(s, "fullcapture_ports"), "none");
 }
 
 TEST(SettingsKeysTest, BadInputChangesNothingAndSaysWhy) {
@@ -72,7 +72,7 @@ TEST(SettingsKeysTest, BadInputChangesNothingAndSaysWhy) {
       {"snaplen", "not KEY=VALUE"},
   };
   for (const auto& [arg, why] : bad) {
-    absl::StatusOr<kestrel_capture_settings> r = ApplyAssignments(s, {"snaplen=100", arg});
+    absl::StatusOr<kestrel_capture_settings> r = agent::ApplyAssignments(s, {"snaplen=100", arg});
     ASSERT_FALSE(r.ok()) << arg;
     EXPECT_NE(r.status().message().find(why), std::string::npos) << r.status();
     EXPECT_NE(r.status().message().find("nothing was changed"), std::string::npos);
@@ -83,7 +83,7 @@ TEST(SettingsKeysTest, BadInputChangesNothingAndSaysWhy) {
 // Every bound at both edges, through the keys `kestrel settings set` takes.
 TEST(SettingsKeysTest, BoundsAreAcceptedUpToTheEdge) {
   const kestrel_capture_settings s{};
-  absl::StatusOr<kestrel_capture_settings> next = ApplyAssignments(
+  absl::StatusOr<kestrel_capture_settings> next = agent::ApplyAssignments(
       s, {"snaplen=16384", "sampling_ratio=4294967295", "target_tgid=4194303",
           "target_tgids=1,2,3,4,5,6,7,4194303", "target_cgroups=1,2,3,18446744073709551615",
           "fullcapture_ports=0-65535", "drop_failed=1"});
@@ -94,22 +94,23 @@ TEST(SettingsKeysTest, BoundsAreAcceptedUpToTheEdge) {
   EXPECT_EQ(next->target_tgids[7], 4194303u);
   EXPECT_EQ(next->target_cgroups[3], 18446744073709551615u);
   EXPECT_EQ(next->fullcapture_port_hi, 65535);
-  next = ApplyAssignments(*next,
-                          {"snaplen=0", "sampling_ratio=1", "target_tgid=0", "target_tgids=none",
-                           "target_cgroups=", "fullcapture_ports=1-1", "drop_failed=0"});
+  next = agent::ApplyAssignments(
+      *next, {"snaplen=0", "sampling_ratio=1", "target_tgid=0", "target_tgids=none",
+              "target_cgroups=", "fullcapture_ports=1-1", "drop_failed=0"});
   ASSERT_TRUE(next.ok()) << next.status();
   EXPECT_EQ(next->snaplen, 0u);
   EXPECT_EQ(next->sampling_ratio, 1u);
   EXPECT_EQ(next->target_tgids[7], 0u);
   EXPECT_EQ(next->target_cgroups[3], 0u);
-  EXPECT_EQ(*FormatSetting(*next, "fullcapture_ports"), "1-1");
+  EXPECT_EQ(*agent::FormatSetting(*next, "fullcapture_ports"), "1-1");
 }
 
 TEST(SettingsKeysTest, KeysAreTheTablesInItsOrder) {
-  EXPECT_EQ(SettingKeys(), (std::vector<std::string>{
-                               "boot_time_ns", "snaplen", "own_tgid", "target_tgid", "drop_failed",
-                               "dropping_mode", "capture_io_data", "sampling_ratio",
-                               "fullcapture_ports", "target_tgids", "target_cgroups"}));
+  EXPECT_EQ(
+      agent::SettingKeys(),
+      (std::vector<std::string>{"boot_time_ns", "snaplen", "own_tgid", "target_tgid", "drop_failed",
+                                "dropping_mode", "capture_io_data", "sampling_ratio",
+                                "fullcapture_ports", "target_tgids", "target_cgroups"}));
 }
 
 }  // namespace

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "cli_app.h"
+#include "kestrel/common/cli_app.h"
 
 namespace kestrel::cli {
 

@@ -7,7 +7,7 @@
 #include "absl/status/statusor.h"
 #include "bench/bench_report.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 
 // overhead_bench.cpp: what the probe adds to every syscall, against the
 // floors any tracer pays and against installed peers.
@@ -18,6 +18,6 @@ absl::StatusOr<BenchReport> RunOverheadBench(int repetitions);
 // reader, and the reader's memory.
 absl::StatusOr<BenchReport> RunThroughputBench(int repetitions);
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench
 
 #endif  // KESTREL_TOOLS_BENCH_BENCH_MODES_H_

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 
 struct BenchRow {
   std::string name;              // e.g. "getppid, probe attached, not interesting"
@@ -37,6 +37,6 @@ struct BenchReport {
   std::vector<std::string> notes;  // machine, repetitions, skipped peers
 };
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench
 
 #endif  // KESTREL_TOOLS_BENCH_BENCH_REPORT_H_

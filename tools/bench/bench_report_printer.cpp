@@ -5,7 +5,7 @@
 
 #include "absl/strings/str_format.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 namespace {
 
 std::string FormatValue(double v) {
@@ -105,4 +105,4 @@ std::string FormatReportsAsJson(const std::vector<BenchReport>& reports) {
   return out + "]}\n";
 }
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench

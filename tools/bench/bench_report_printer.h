@@ -7,13 +7,13 @@
 
 #include "bench/bench_report.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 
 std::string FormatReportsAsTable(const std::vector<BenchReport>& reports);
 
 // One JSON object: {"reports": [{"mode": ..., "rows": [...], "notes": [...]}]}.
 std::string FormatReportsAsJson(const std::vector<BenchReport>& reports);
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench
 
 #endif  // KESTREL_TOOLS_BENCH_BENCH_REPORT_PRINTER_H_

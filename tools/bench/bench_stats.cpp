@@ -4,7 +4,7 @@
 
 #include "absl/strings/str_format.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 
 double Median(std::vector<double> values) {
   if (values.empty()) return 0;
@@ -47,4 +47,4 @@ std::string Judge(BenchRow& row, double compared, double target, bool higher_is_
   return TargetVerdict(compared, target, higher_is_better);
 }
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench

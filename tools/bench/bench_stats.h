@@ -8,7 +8,7 @@
 
 #include "bench/bench_report.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 
 // The median; the mean of the two middle values for an even count; 0 when empty.
 double Median(std::vector<double> values);
@@ -25,6 +25,6 @@ std::string TargetVerdict(double value, double target, bool higher_is_better = f
 // value) and returns TargetVerdict's text for the note.
 std::string Judge(BenchRow& row, double compared, double target, bool higher_is_better = false);
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench
 
 #endif  // KESTREL_TOOLS_BENCH_BENCH_STATS_H_

@@ -22,7 +22,7 @@
 #include "engine/output/event_printer.h"
 #include "engine/state/thread_table.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 namespace {
 
 namespace cf = engine::capture_file;
@@ -280,4 +280,4 @@ absl::StatusOr<BenchReport> RunCaptureFileBench(const CaptureFileBenchOptions& o
   return report;
 }
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench

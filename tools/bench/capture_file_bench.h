@@ -9,7 +9,7 @@
 #include "absl/status/statusor.h"
 #include "bench/bench_report.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 
 struct CaptureFileBenchOptions {
   int repetitions = 3;                // the report keeps the median
@@ -25,6 +25,6 @@ struct CaptureFileBenchOptions {
 // default) and 3.
 absl::StatusOr<BenchReport> RunCaptureFileBench(const CaptureFileBenchOptions& options);
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench
 
 #endif  // KESTREL_TOOLS_BENCH_CAPTURE_FILE_BENCH_H_

@@ -6,7 +6,7 @@
 #include "engine/filter/parser.h"
 #include "shared/event_types.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 namespace {
 
 // Shaped like the conditions of Falco's default rules.
@@ -60,4 +60,4 @@ void ConditionsStage::Visit(const engine::RecordView& view) {
   for (const engine::filter::FilterProgram::ConditionId id : ids_) matches_ += program_.Matches(id);
 }
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench

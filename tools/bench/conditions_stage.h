@@ -14,7 +14,7 @@
 #include "engine/filter/filter_program.h"
 #include "engine/state/thread_table.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 
 class ConditionsStage {
  public:
@@ -42,6 +42,6 @@ class ConditionsStage {
   uint64_t matches_ = 0;
 };
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench
 
 #endif  // KESTREL_TOOLS_BENCH_CONDITIONS_STAGE_H_

@@ -11,7 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 namespace {
 
 bool IsDir(const std::string& path) {
@@ -72,4 +72,4 @@ bool ContainerCgroups::Join(int i) const {
   return ok;
 }
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench

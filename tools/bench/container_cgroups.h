@@ -14,7 +14,7 @@
 
 #include "absl/status/statusor.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 
 class ContainerCgroups {
  public:
@@ -37,6 +37,6 @@ class ContainerCgroups {
   std::vector<std::string> dirs_;
 };
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench
 
 #endif  // KESTREL_TOOLS_BENCH_CONTAINER_CGROUPS_H_

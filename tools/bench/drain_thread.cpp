@@ -9,7 +9,7 @@
 
 #include "bench/syscall_loop.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 
 DrainThread::DrainThread(std::function<void()> step, DrainPlacement placement)
     : step_(std::move(step)) {
@@ -43,4 +43,4 @@ double DrainThread::CpuSeconds() const {
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
 }
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench

@@ -9,7 +9,7 @@
 #include <functional>
 #include <thread>
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 
 // How long an idle drain step sleeps before it looks again.
 inline constexpr int kIdleWaitMs = 5;
@@ -42,6 +42,6 @@ class DrainThread {
   std::thread thread_;
 };
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench
 
 #endif  // KESTREL_TOOLS_BENCH_DRAIN_THREAD_H_

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "agent/config/default_rules.h"
 #include "bench/bench_stats.h"
 #include "bench/conditions_stage.h"
 #include "bench/generated_rules.h"
@@ -21,10 +22,9 @@
 #include "engine/decode/generic_syscall.h"
 #include "engine/decode/record_view.h"
 #include "engine/state/thread_table.h"
-#include "run_default_rules.h"
 #include "shared/event_types.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 namespace {
 
 // libsinsp's parsing and state update rate, Falco 0.63, measured on this
@@ -180,7 +180,7 @@ absl::StatusOr<BenchReport> RunEngineBench(const EngineBenchOptions& options) {
     }
   }
 
-  const std::string defaults = cli::DefaultRulesDir();
+  const std::string defaults = agent::DefaultRulesDir();
   const std::string base = options.rules_file.empty() ? defaults : options.rules_file;
   const std::string base_name =
       options.rules_file.empty() ? "Kestrel's default rules" : options.rules_file;
@@ -299,4 +299,4 @@ absl::StatusOr<BenchReport> RunEngineBench(const EngineBenchOptions& options) {
   return report;
 }
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench

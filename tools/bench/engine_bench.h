@@ -9,7 +9,7 @@
 #include "absl/status/statusor.h"
 #include "bench/bench_report.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 
 struct EngineBenchOptions {
   uint64_t events = 2'000'000;  // records in the stored stream
@@ -32,6 +32,6 @@ struct EngineBenchOptions {
 // (Falco 0.63 on this machine class) and against half the decode rate.
 absl::StatusOr<BenchReport> RunEngineBench(const EngineBenchOptions& options);
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench
 
 #endif  // KESTREL_TOOLS_BENCH_ENGINE_BENCH_H_

@@ -6,7 +6,7 @@
 
 #include "kestrel_bench_floor.skel.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 
 absl::StatusOr<std::unique_ptr<FloorProbe>> FloorProbe::Load() {
   std::unique_ptr<FloorProbe> probe(new FloorProbe());
@@ -63,4 +63,4 @@ void FloorProbe::StartDrain(DrainPlacement placement) {
 
 void FloorProbe::StopDrain() { drain_.reset(); }
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench

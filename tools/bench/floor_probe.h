@@ -16,7 +16,7 @@ struct kestrel_bench_floor;
 struct ring_buffer;
 struct bpf_link;
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 
 class FloorProbe {
  public:
@@ -44,6 +44,6 @@ class FloorProbe {
   std::unique_ptr<DrainThread> drain_;
 };
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench
 
 #endif  // KESTREL_TOOLS_BENCH_FLOOR_PROBE_H_

@@ -7,7 +7,7 @@
 
 #include "absl/strings/str_format.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 
 int CountSyscallHookLinks() {
   int count = 0;
@@ -37,4 +37,4 @@ std::string ForeignHooksNote(const std::string& when, int count) {
       count, when);
 }
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench

@@ -7,7 +7,7 @@
 
 #include <string>
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 
 // Number of links attached to the sys_enter / sys_exit raw tracepoints.
 int CountSyscallHookLinks();
@@ -15,6 +15,6 @@ int CountSyscallHookLinks();
 // A sentence for the report when there are any, else "".
 std::string ForeignHooksNote(const std::string& when, int count);
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench
 
 #endif  // KESTREL_TOOLS_BENCH_FOREIGN_HOOKS_H_

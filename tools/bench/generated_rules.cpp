@@ -4,7 +4,7 @@
 
 #include "absl/strings/str_format.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 namespace {
 
 // Syscalls the bench's load never makes (stored_stream.cpp).
@@ -44,4 +44,4 @@ std::string GeneratedRulesYaml(int count, GeneratedRuleKind kind) {
   return yaml;
 }
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench

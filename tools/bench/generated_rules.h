@@ -5,7 +5,7 @@
 
 #include <string>
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 
 enum class GeneratedRuleKind {
   // On event types the stored stream never has (mkdir, unlink, mprotect ...):
@@ -22,6 +22,6 @@ enum class GeneratedRuleKind {
 // `count` rules of `kind` as a Falco-format rules file.
 std::string GeneratedRulesYaml(int count, GeneratedRuleKind kind);
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench
 
 #endif  // KESTREL_TOOLS_BENCH_GENERATED_RULES_H_

@@ -12,7 +12,7 @@
 
 #include "absl/strings/numbers.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 
 absl::StatusOr<KestrelRunChild> KestrelRunChild::Start(const std::vector<std::string>& args) {
   return StartVerb("run", args);
@@ -117,4 +117,4 @@ std::optional<RunAccounting> FinalAccounting(const std::vector<std::string>& lin
   return found;
 }
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench

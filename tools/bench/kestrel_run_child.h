@@ -14,7 +14,7 @@
 
 #include "absl/status/statusor.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 
 class KestrelRunChild {
  public:
@@ -61,6 +61,6 @@ struct RunAccounting {
 // The accounting line among `lines`, if the run printed a whole one.
 std::optional<RunAccounting> FinalAccounting(const std::vector<std::string>& lines);
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench
 
 #endif  // KESTREL_TOOLS_BENCH_KESTREL_RUN_CHILD_H_

@@ -18,7 +18,7 @@
 #include "bench/bench_stats.h"
 #include "bench/kestrel_run_child.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 namespace {
 
 constexpr double kFalcoSlowdown = 2.35;  // Falco 0.63, stable rules, this machine class
@@ -231,4 +231,4 @@ absl::Status AddLiveRulesRows(BenchReport& report, const std::string& rules,
   return absl::OkStatus();
 }
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench

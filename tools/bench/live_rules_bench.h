@@ -13,13 +13,13 @@
 #include "absl/status/status.h"
 #include "bench/bench_report.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 
 // Adds the three live rows to `report`: `repetitions` pairs of runs of
 // `seconds` each, `rules` (a file or folder) named `rules_name`.
 absl::Status AddLiveRulesRows(BenchReport& report, const std::string& rules,
                               const std::string& rules_name, int repetitions, double seconds);
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench
 
 #endif  // KESTREL_TOOLS_BENCH_LIVE_RULES_BENCH_H_

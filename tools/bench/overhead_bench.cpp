@@ -20,7 +20,7 @@
 #include "bench/probe_under_test.h"
 #include "bench/syscall_loop.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 namespace {
 
 constexpr int kLoadCpu = 0;
@@ -73,7 +73,7 @@ struct State {
 // Added ns per iteration of each workload, one entry per repetition.
 using Samples = std::map<Workload, std::vector<double>>;
 
-std::string Row(Workload w, const std::string& state) {
+std::string RowName(Workload w, const std::string& state) {
   return absl::StrFormat("%s: %s", WorkloadName(w), state);
 }
 
@@ -263,7 +263,7 @@ BenchRow AddedCostRow(const Measurements& m, Workload w, const std::string& name
   const std::vector<double> pooled = SamplesOf(m.pooled, name, w);
   const std::vector<double> added = SamplesOf(m.added, name, w);
   const bool toggled = !pooled.empty();
-  BenchRow row{.name = Row(w, label),
+  BenchRow row{.name = RowName(w, label),
                .value = toggled ? Median(pooled) : Median(added),
                .unit = "ns added/iter"};
   std::vector<std::string> notes;
@@ -273,7 +273,7 @@ BenchRow AddedCostRow(const Measurements& m, Workload w, const std::string& name
     // Toggled states were measured in the same rounds as their floor: the
     // ratio of the pooled medians uses every pair at once.
     row.ratio = toggled ? row.value / Median(SamplesOf(m.pooled, of, w)) : Median(ratios);
-    row.ratio_of = Row(w, of);
+    row.ratio_of = RowName(w, of);
     if (target) notes.push_back(Judge(row, *row.ratio, *target));
     if (std::string s = RatioSpread(ratios); !s.empty()) notes.push_back(s);
   }
@@ -287,7 +287,7 @@ BenchRow AddedCostRow(const Measurements& m, Workload w, const std::string& name
 void AddWorkloadRows(Workload w, const Measurements& m, const std::vector<State>& states,
                      BenchReport& report) {
   report.rows.push_back(
-      {.name = Row(w, "no probe"),
+      {.name = RowName(w, "no probe"),
        .value = Median(m.no_probe.count(w) ? m.no_probe.at(w) : std::vector<double>{}),
        .unit = "ns/iter",
        .note = absl::StrFormat("%u syscall(s) per iteration", SyscallsPerIteration(w))});
@@ -302,7 +302,7 @@ void AddWorkloadRows(Workload w, const Measurements& m, const std::vector<State>
                      absl::StrFormat("Falco: +%.0f ns on its VM", kFalcoCapturedGetppidNs)));
   } else {
     report.rows.push_back(OpenCloseAgainstFalco(
-        Row(w, CapturedLabel(w)), SamplesOf(m.pooled, kCaptured, w),
+        RowName(w, CapturedLabel(w)), SamplesOf(m.pooled, kCaptured, w),
         SamplesOf(m.pooled, kEmptyHook, Workload::kGetppid), SamplesOf(m.added, kCaptured, w),
         SamplesOf(m.added, kEmptyHook, Workload::kGetppid)));
   }
@@ -379,4 +379,4 @@ absl::StatusOr<BenchReport> RunOverheadBench(int repetitions) {
   return report;
 }
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench

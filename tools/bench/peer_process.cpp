@@ -19,7 +19,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 namespace {
 
 constexpr int kStartTimeoutMs = 30000;
@@ -158,4 +158,4 @@ PeerProcess::~PeerProcess() {
   close(out_fd_);
 }
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench

@@ -14,7 +14,7 @@
 
 #include "absl/status/statusor.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 
 struct PeerSpec {
   std::string label;    // row name, e.g. "bpftrace (count syscalls)"
@@ -49,6 +49,6 @@ class PeerProcess {
   std::thread discard_;
 };
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench
 
 #endif  // KESTREL_TOOLS_BENCH_PEER_PROCESS_H_

@@ -7,9 +7,16 @@
 
 #include "absl/strings/str_format.h"
 #include "bench/syscall_loop.h"
-#include "stderr_log.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
+namespace {
+
+// libpman's warnings and errors, on stderr as every `kestrel` verb prints them.
+void LogToStderr(void*, pman_log_level level, const char* message) {
+  if (level >= PMAN_LOG_WARNING) std::fprintf(stderr, "kestrel bench: %s\n", message);
+}
+
+}  // namespace
 namespace {
 
 absl::Status PmanStatus(int rc, const char* what) {
@@ -46,7 +53,6 @@ absl::StatusOr<std::unique_ptr<ProbeUnderTest>> ProbeUnderTest::Load(uint32_t cp
   options.flags = flags;
   options.buffer_bytes = buffer_bytes;
   options.log_fn = LogToStderr;
-  options.log_ctx = CommandLogContext("kestrel bench");
   pman_handle* raw = nullptr;
   if (absl::Status s = PmanStatus(pman_init(&options, &raw), "pman_init"); !s.ok()) return s;
   std::unique_ptr<ProbeUnderTest> probe(new ProbeUnderTest(raw));
@@ -142,4 +148,4 @@ void ProbeUnderTest::StopDrain() { drain_.reset(); }
 
 double ProbeUnderTest::DrainCpuSeconds() const { return drain_ ? drain_->CpuSeconds() : 0; }
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench

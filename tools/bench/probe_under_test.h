@@ -16,7 +16,7 @@
 #include "bench/record_tally.h"
 #include "libpman.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 
 // The ring size the benches load the probe with, unless a row is about ring
 // sizes.
@@ -77,6 +77,6 @@ class ProbeUnderTest {
   std::unique_ptr<DrainThread> drain_;
 };
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench
 
 #endif  // KESTREL_TOOLS_BENCH_PROBE_UNDER_TEST_H_

@@ -11,7 +11,7 @@
 #include "absl/strings/str_format.h"
 #include "kestrel_bench_producer.skel.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 namespace {
 
 absl::Status Errno(int error, const std::string& what) {
@@ -92,4 +92,4 @@ absl::StatusOr<uint64_t> RawRingProducer::Dropped() const {
   return dropped;
 }
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench

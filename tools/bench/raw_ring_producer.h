@@ -14,7 +14,7 @@
 
 struct kestrel_bench_producer;
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 
 class RawRingProducer {
  public:
@@ -41,6 +41,6 @@ class RawRingProducer {
   uint64_t memory_bytes_ = 0;
 };
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench
 
 #endif  // KESTREL_TOOLS_BENCH_RAW_RING_PRODUCER_H_

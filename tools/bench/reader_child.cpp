@@ -17,7 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "bench/syscall_loop.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 namespace {
 
 // Long enough to load, attach and be measured; the child then exits itself.
@@ -119,4 +119,4 @@ absl::StatusOr<double> MeasureIdleReaderCpuPercent() {
   return (*after - *before) / kIdleSeconds * 100;
 }
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench

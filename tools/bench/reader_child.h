@@ -7,7 +7,7 @@
 
 #include "absl/status/statusor.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 
 // Peak VmRSS (VmHWM) in bytes of a reader capturing this process's getppid
 // calls while the bench writes well over a ring's worth of records.
@@ -16,6 +16,6 @@ absl::StatusOr<uint64_t> MeasureReaderPeakRss(uint64_t ring_bytes, uint32_t cpus
 // CPU use of an attached reader with nothing to read, in % of one CPU.
 absl::StatusOr<double> MeasureIdleReaderCpuPercent();
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench
 
 #endif  // KESTREL_TOOLS_BENCH_READER_CHILD_H_

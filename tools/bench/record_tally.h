@@ -8,7 +8,7 @@
 
 #include "shared/event_types.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 
 struct RecordTally {
   uint64_t load_records = 0;      // generic records of the load syscall
@@ -44,6 +44,6 @@ struct RecordTally {
   }
 };
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench
 
 #endif  // KESTREL_TOOLS_BENCH_RECORD_TALLY_H_

@@ -14,11 +14,11 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
+#include "agent/probe/probe_loader.h"
 #include "libpman.h"
 #include "libpman_recorder.h"
-#include "probe_loader.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -119,14 +119,14 @@ std::vector<double> TwoThreadRates(uint64_t calls) {
 }
 
 // The ring-buffer probe recording getppid of this process only.
-absl::StatusOr<HandlePtr> StartRingProbe() {
+absl::StatusOr<agent::HandlePtr> StartRingProbe() {
   pman_options o;
   pman_default_options(&o);
   o.buffer_bytes = 64ULL << 20;
   o.log_fn = Quiet;
   pman_handle* raw = nullptr;
   if (pman_init(&o, &raw) != 0) return absl::InternalError("pman_init failed");
-  HandlePtr h(raw);
+  agent::HandlePtr h(raw);
   kestrel_capture_settings s{};
   if (pman_open(raw) != 0 || pman_load(raw) != 0 || pman_get_capture_settings(raw, &s) != 0) {
     return absl::FailedPreconditionError("loading the ring-buffer probe failed");
@@ -218,7 +218,7 @@ absl::StatusOr<BenchReport> RunRecorderBench(const RecorderBenchOptions& options
 
   double ring_added = 0;
   {
-    absl::StatusOr<HandlePtr> probe = StartRingProbe();
+    absl::StatusOr<agent::HandlePtr> probe = StartRingProbe();
     if (!probe.ok()) return probe.status();
     pman_handle* h = probe->get();
     ring_added = Medians(
@@ -248,4 +248,4 @@ absl::StatusOr<BenchReport> RunRecorderBench(const RecorderBenchOptions& options
   return report;
 }
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench

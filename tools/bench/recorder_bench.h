@@ -9,7 +9,7 @@
 #include "absl/status/statusor.h"
 #include "bench/bench_report.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 
 struct RecorderBenchOptions {
   uint64_t calls_per_rep = 200'000;  // getppid calls per timed repetition
@@ -27,6 +27,6 @@ struct RecorderBenchOptions {
 // writing into a shared vs a per-CPU recorder (head contention).
 absl::StatusOr<BenchReport> RunRecorderBench(const RecorderBenchOptions& options);
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench
 
 #endif  // KESTREL_TOOLS_BENCH_RECORDER_BENCH_H_

@@ -18,15 +18,15 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
+#include "agent/probe/probe_loader.h"
 #include "bench/bench_stats.h"
 #include "bench/raw_ring_producer.h"
 #include "bench/syscall_loop.h"
 #include "libpman.h"
-#include "probe_loader.h"
 #include "shared/mpsc_ring_format.h"
 #include "shared/record_format.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 namespace {
 
 constexpr int kLoadThreads = 2;
@@ -103,7 +103,8 @@ RunResult Measure(const Source& source, double seconds) {
 void LogNothing(void*, pman_log_level, const char*) {}
 
 // The probe loaded (not attached) to capture this process's getppid calls.
-absl::StatusOr<HandlePtr> LoadProbeForGetppid(uint32_t cpus_per_buffer, uint64_t ring_bytes) {
+absl::StatusOr<agent::HandlePtr> LoadProbeForGetppid(uint32_t cpus_per_buffer,
+                                                     uint64_t ring_bytes) {
   pman_options o;
   pman_default_options(&o);
   o.cpus_per_buffer = cpus_per_buffer;
@@ -111,7 +112,7 @@ absl::StatusOr<HandlePtr> LoadProbeForGetppid(uint32_t cpus_per_buffer, uint64_t
   o.log_fn = LogNothing;
   pman_handle* raw = nullptr;
   if (int rc = pman_init(&o, &raw); rc != 0) return absl::ErrnoToStatus(-rc, "pman_init");
-  HandlePtr h(raw);
+  agent::HandlePtr h(raw);
   if (int rc = pman_open(raw); rc != 0) return absl::ErrnoToStatus(-rc, "pman_open");
   if (int rc = pman_load(raw); rc != 0) return absl::ErrnoToStatus(-rc, "pman_load");
   kestrel_capture_settings s{};
@@ -156,7 +157,7 @@ uint64_t DrainProbe(pman_handle* h, ProbeReadTally& tally) {
 }
 
 absl::StatusOr<RunResult> RunProbe(uint32_t cpus_per_buffer, uint64_t ring_bytes, double seconds) {
-  absl::StatusOr<HandlePtr> h = LoadProbeForGetppid(cpus_per_buffer, ring_bytes);
+  absl::StatusOr<agent::HandlePtr> h = LoadProbeForGetppid(cpus_per_buffer, ring_bytes);
   if (!h.ok()) return h.status();
   pman_handle* raw = h->get();
   pman_stats before{};
@@ -240,7 +241,7 @@ DrainResult TimeDrain(DrainFn&& drain) {
 uint64_t BacklogRecords(uint64_t ring_bytes) { return ring_bytes / 2 / 128; }
 
 absl::StatusOr<DrainResult> DrainProbeBacklog(uint32_t cpus_per_buffer, uint64_t ring_bytes) {
-  absl::StatusOr<HandlePtr> h = LoadProbeForGetppid(cpus_per_buffer, ring_bytes);
+  absl::StatusOr<agent::HandlePtr> h = LoadProbeForGetppid(cpus_per_buffer, ring_bytes);
   if (!h.ok()) return h.status();
   if (int rc = pman_attach(h->get()); rc != 0) return absl::ErrnoToStatus(-rc, "pman_attach");
   FillFromCpu0(BacklogRecords(ring_bytes));
@@ -443,4 +444,4 @@ absl::StatusOr<BenchReport> RunRingsBench(const RingsBenchOptions& options) {
   return report;
 }
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench

@@ -9,7 +9,7 @@
 #include "absl/status/statusor.h"
 #include "bench/bench_report.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 
 struct RingsBenchOptions {
   double seconds_per_run = 1.0;
@@ -20,6 +20,6 @@ struct RingsBenchOptions {
 
 absl::StatusOr<BenchReport> RunRingsBench(const RingsBenchOptions& options);
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench
 
 #endif  // KESTREL_TOOLS_BENCH_RINGS_BENCH_H_

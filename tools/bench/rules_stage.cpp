@@ -2,9 +2,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "run_rules.h"
+#include "agent/rules/run_rules.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 namespace {
 
 engine::ThreadTableOptions TableOptions() {
@@ -20,20 +20,20 @@ RulesStage::RulesStage() : table_(TableOptions()) {}
 absl::StatusOr<std::unique_ptr<RulesStage>> RulesStage::Make(const std::vector<std::string>& paths,
                                                              bool rule_by_rule) {
   auto stage = std::unique_ptr<RulesStage>(new RulesStage());
-  engine::alerts::OutputsConfig config;
+  agent::outputs::OutputsConfig config;
   config.stdout_enabled = false;  // alerts are rendered, then go nowhere
-  absl::StatusOr<std::unique_ptr<engine::alerts::AlertOutputs>> outputs =
-      engine::alerts::AlertOutputs::Start(config);
+  absl::StatusOr<std::unique_ptr<agent::outputs::AlertOutputs>> outputs =
+      agent::outputs::AlertOutputs::Start(config);
   if (!outputs.ok()) return outputs.status();
   stage->outputs_ = *std::move(outputs);
-  stage->pipeline_ = std::make_unique<RunPipeline>(stage->registry_, stage->table_,
-                                                   *stage->outputs_, 0, /*first_only=*/false);
+  stage->pipeline_ = std::make_unique<agent::RunPipeline>(
+      stage->registry_, stage->table_, *stage->outputs_, 0, /*first_only=*/false);
   if (!paths.empty()) {
-    RunRulesOptions options;
+    agent::RunRulesOptions options;
     options.paths = paths;
     std::vector<engine::rules::Diagnostic> diags;
-    absl::StatusOr<std::unique_ptr<RunRules>> rules =
-        LoadRunRules(options, stage->registry_, diags);
+    absl::StatusOr<std::unique_ptr<agent::RunRules>> rules =
+        agent::LoadRunRules(options, stage->registry_, diags);
     if (!rules.ok()) {
       std::string detail;
       for (const engine::rules::Diagnostic& d : diags) {
@@ -46,7 +46,7 @@ absl::StatusOr<std::unique_ptr<RulesStage>> RulesStage::Make(const std::vector<s
     }
     (*rules)->ruleset->SetRuleByRule(rule_by_rule);
     stage->evaluated_ = (*rules)->evaluated;
-    stage->pipeline_->SetRules(std::shared_ptr<const RunRules>(*std::move(rules)));
+    stage->pipeline_->SetRules(std::shared_ptr<const agent::RunRules>(*std::move(rules)));
   }
   stage->table_.SeedFromProc();
   return stage;
@@ -54,4 +54,4 @@ absl::StatusOr<std::unique_ptr<RulesStage>> RulesStage::Make(const std::vector<s
 
 size_t RulesStage::evaluated_rules() const { return evaluated_; }
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench

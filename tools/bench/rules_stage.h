@@ -9,13 +9,13 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "engine/alerts/alert_outputs.h"
+#include "agent/outputs/alert_outputs.h"
+#include "agent/pipeline/pipeline.h"
 #include "engine/fields/field_registry.h"
 #include "engine/state/thread_table.h"
-#include "run_pipeline.h"
 #include "shared/record_format.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 
 class RulesStage {
  public:
@@ -35,11 +35,11 @@ class RulesStage {
 
   engine::fields::FieldRegistry registry_;
   engine::ThreadTable table_;
-  std::unique_ptr<engine::alerts::AlertOutputs> outputs_;
-  std::unique_ptr<RunPipeline> pipeline_;
+  std::unique_ptr<agent::outputs::AlertOutputs> outputs_;
+  std::unique_ptr<agent::RunPipeline> pipeline_;
   size_t evaluated_ = 0;
 };
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench
 
 #endif  // KESTREL_TOOLS_BENCH_RULES_STAGE_H_

@@ -8,13 +8,13 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
+#include "agent/probe/probe_loader.h"
 #include "bench/bench_stats.h"
 #include "bench/syscall_loop.h"
 #include "internal/libpman_bench.h"
 #include "libpman.h"
-#include "probe_loader.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 namespace {
 
 constexpr uint32_t kUpdatesPerRun = 20000;
@@ -38,7 +38,7 @@ struct Samples {
   pman_settings_costs last{};
 };
 
-absl::StatusOr<HandlePtr> LoadDetached(uint32_t storage) {
+absl::StatusOr<agent::HandlePtr> LoadDetached(uint32_t storage) {
   pman_options opts;
   pman_default_options(&opts);
   opts.buffer_bytes = 1 << 20;
@@ -47,7 +47,7 @@ absl::StatusOr<HandlePtr> LoadDetached(uint32_t storage) {
   if (int rc = pman_init(&opts, &raw); rc != 0) {
     return absl::InternalError(absl::StrFormat("pman_init: %d", rc));
   }
-  HandlePtr handle(raw);
+  agent::HandlePtr handle(raw);
   if (pman_open(raw) != 0 || pman_load(raw) != 0) {
     return absl::FailedPreconditionError("loading the probe failed (root or CAP_BPF needed)");
   }
@@ -123,9 +123,9 @@ BenchRow RatioRow(const char* what, const std::vector<double>& array,
 
 absl::StatusOr<BenchReport> RunSettingsBench(int repetitions) {
   if (repetitions < 1) return absl::InvalidArgumentError("repetitions must be at least 1");
-  std::map<uint32_t, HandlePtr> handles;
+  std::map<uint32_t, agent::HandlePtr> handles;
   for (const Mode& m : kModes) {
-    absl::StatusOr<HandlePtr> h = LoadDetached(m.storage);
+    absl::StatusOr<agent::HandlePtr> h = LoadDetached(m.storage);
     if (!h.ok()) return h.status();
     handles[m.storage] = *std::move(h);
   }
@@ -165,4 +165,4 @@ absl::StatusOr<BenchReport> RunSettingsBench(int repetitions) {
   return report;
 }
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench

@@ -5,7 +5,7 @@
 #include "absl/status/statusor.h"
 #include "bench/bench_report.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 
 // Loads one probe per settings storage mode (.bss and the mmapable array),
 // with no interesting syscall, and reports for each, as medians of
@@ -16,6 +16,6 @@ namespace kestrel::cli::bench {
 // verification and JIT; then array/bss ratios. Needs CAP_BPF + CAP_PERFMON.
 absl::StatusOr<BenchReport> RunSettingsBench(int repetitions);
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench
 
 #endif  // KESTREL_TOOLS_BENCH_SETTINGS_BENCH_H_

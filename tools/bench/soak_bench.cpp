@@ -23,13 +23,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "agent/config/default_rules.h"
 #include "bench/bench_stats.h"
 #include "bench/kestrel_run_child.h"
 #include "bench/soak_load.h"
 #include "bench/soak_reloads.h"
-#include "run_default_rules.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -129,7 +129,7 @@ absl::StatusOr<std::vector<std::string>> CopyDefaultRules(const std::string& dir
   std::filesystem::create_directory(dir, error);
   if (error) return absl::InternalError(absl::StrCat("cannot create ", dir));
   std::vector<std::string> copies;
-  for (const auto& entry : std::filesystem::directory_iterator(DefaultRulesDir(), error)) {
+  for (const auto& entry : std::filesystem::directory_iterator(agent::DefaultRulesDir(), error)) {
     const std::string ext = entry.path().extension().string();
     if (!entry.is_regular_file() || (ext != ".yaml" && ext != ".yml")) continue;
     const std::string to = dir + "/" + entry.path().filename().string();
@@ -139,7 +139,7 @@ absl::StatusOr<std::vector<std::string>> CopyDefaultRules(const std::string& dir
     copies.push_back(to);
   }
   if (copies.empty()) {
-    return absl::InternalError(absl::StrCat("no rules files in ", DefaultRulesDir()));
+    return absl::InternalError(absl::StrCat("no rules files in ", agent::DefaultRulesDir()));
   }
   std::sort(copies.begin(), copies.end());
   return copies;
@@ -355,4 +355,4 @@ absl::StatusOr<BenchReport> RunSoakBench(const SoakBenchOptions& options) {
   return report;
 }
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench

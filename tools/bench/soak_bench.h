@@ -9,7 +9,7 @@
 #include "absl/status/statusor.h"
 #include "bench/bench_report.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 
 struct SoakBenchOptions {
   double duration_s = 600;
@@ -18,6 +18,6 @@ struct SoakBenchOptions {
 
 absl::StatusOr<BenchReport> RunSoakBench(const SoakBenchOptions& options);
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench
 
 #endif  // KESTREL_TOOLS_BENCH_SOAK_BENCH_H_

@@ -15,7 +15,7 @@
 
 #include "bench/syscall_loop.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 namespace {
 
 constexpr int kOpensPerRound = 20;
@@ -105,4 +105,4 @@ SoakLoad::~SoakLoad() {
   for (pid_t pid : workers_) waitpid(pid, nullptr, 0);
 }
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 
 struct SoakLoadOptions {
   int rounds_per_second = 200;  // per CPU; each round spawns one program
@@ -34,6 +34,6 @@ class SoakLoad {
   int failed_ = 0;
 };
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench
 
 #endif  // KESTREL_TOOLS_BENCH_SOAK_LOAD_H_

@@ -11,7 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "bench/kestrel_run_child.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 namespace {
 
 // Appended to the good rules: a condition cut short, as an editor's
@@ -101,4 +101,4 @@ void SoakReloads::See(const std::string& line) {
   }
 }
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench

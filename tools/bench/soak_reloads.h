@@ -13,7 +13,7 @@
 
 #include "absl/status/status.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 
 class SoakReloads {
  public:
@@ -61,6 +61,6 @@ class SoakReloads {
   Tally tally_;
 };
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench
 
 #endif  // KESTREL_TOOLS_BENCH_SOAK_RELOADS_H_

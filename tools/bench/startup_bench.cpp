@@ -16,14 +16,14 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "agent/probe/probe_loader.h"
 #include "bench/bench_stats.h"
 #include "bench/kestrel_run_child.h"
 #include "libpman.h"
 #include "libpman_control.h"
-#include "probe_loader.h"
 #include "shared/event_types.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 namespace {
 
 // Issue 34's targets.
@@ -112,15 +112,15 @@ absl::StatusOr<std::vector<uint8_t>> PinnedSyscallTable() {
 
 // A probe of this process, loaded (fillers as `table` needs them, or all
 // with `flags`), attached, tracing only this process.
-absl::StatusOr<HandlePtr> LoadProbeInThisProcess(const std::vector<uint8_t>& table,
-                                                 uint32_t flags) {
+absl::StatusOr<agent::HandlePtr> LoadProbeInThisProcess(const std::vector<uint8_t>& table,
+                                                        uint32_t flags) {
   pman_options options;
   pman_default_options(&options);
   options.flags |= flags;
   options.buffer_bytes = PMAN_BUFFER_BYTES_SMALL;
   pman_handle* raw = nullptr;
   if (pman_init(&options, &raw) != 0) return absl::InternalError("pman_init failed");
-  HandlePtr handle(raw);
+  agent::HandlePtr handle(raw);
   kestrel_capture_settings settings{};
   if (pman_open(raw) != 0 || pman_load(raw) != 0 ||
       pman_get_capture_settings(raw, &settings) != 0) {
@@ -162,7 +162,7 @@ std::vector<ProgramCost> ProgramCosts(pman_handle* h) {
 absl::StatusOr<double> LiveEnableMs() {
   std::vector<uint8_t> table(pman_syscall_table_size(), 0);
   table[SYS_getppid] = 1;
-  absl::StatusOr<HandlePtr> probe = LoadProbeInThisProcess(table, 0);
+  absl::StatusOr<agent::HandlePtr> probe = LoadProbeInThisProcess(table, 0);
   if (!probe.ok()) return probe.status();
   pman_handle* h = probe->get();
   std::atomic<bool> stop{false};
@@ -280,7 +280,7 @@ absl::StatusOr<BenchReport> RunStartupBench(const StartupBenchOptions& options) 
   // What the run's load is made of: each program its syscall set loads,
   // most expensive first, then every program of the probe.
   for (const bool eager : {false, true}) {
-    absl::StatusOr<HandlePtr> probe =
+    absl::StatusOr<agent::HandlePtr> probe =
         LoadProbeInThisProcess(run_table, eager ? PMAN_OPT_LOAD_ALL_FILLERS : 0);
     if (!probe.ok()) return probe.status();
     std::vector<ProgramCost> costs = ProgramCosts(probe->get());
@@ -311,4 +311,4 @@ absl::StatusOr<BenchReport> RunStartupBench(const StartupBenchOptions& options) 
   return report;
 }
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench

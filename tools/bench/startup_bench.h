@@ -8,7 +8,7 @@
 #include "absl/status/statusor.h"
 #include "bench/bench_report.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 
 struct StartupBenchOptions {
   int repetitions = 5;
@@ -26,6 +26,6 @@ struct StartupBenchOptions {
 // enabling a syscall whose filler is not loaded to its first record.
 absl::StatusOr<BenchReport> RunStartupBench(const StartupBenchOptions& options);
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench
 
 #endif  // KESTREL_TOOLS_BENCH_STARTUP_BENCH_H_

@@ -17,14 +17,14 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
+#include "agent/probe/probe_loader.h"
 #include "bench/container_cgroups.h"
 #include "engine/decode/syscall_names.h"
 #include "engine/state/state_syscalls.h"
 #include "libpman.h"
-#include "probe_loader.h"
 #include "shared/event_types.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 namespace {
 
 constexpr auto kTimeCap = std::chrono::seconds(30);
@@ -152,7 +152,7 @@ absl::StatusOr<StoredStream> RecordMixedStream(uint64_t events, int cgroup_count
   options.buffer_bytes = PMAN_BUFFER_BYTES_LARGE;
   pman_handle* raw = nullptr;
   if (absl::Status s = Check(pman_init(&options, &raw), "pman_init"); !s.ok()) return s;
-  HandlePtr handle(raw);
+  agent::HandlePtr handle(raw);
   if (absl::Status s = Check(pman_open(raw), "pman_open"); !s.ok()) return s;
   if (absl::Status s = Check(pman_load(raw), "pman_load"); !s.ok()) return s;
   const std::vector<uint8_t> table = CapturedSyscalls();
@@ -202,4 +202,4 @@ absl::StatusOr<StoredStream> RecordMixedStream(uint64_t events, int cgroup_count
   return stream;
 }
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench

@@ -9,7 +9,7 @@
 
 #include "absl/status/statusor.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 
 struct StoredStream {
   std::vector<uint8_t> bytes;     // records back to back, as they left the ring
@@ -27,6 +27,6 @@ struct StoredStream {
 absl::StatusOr<StoredStream> RecordMixedStream(uint64_t events, int cgroups = 0,
                                                bool as_containers = false);
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench
 
 #endif  // KESTREL_TOOLS_BENCH_STORED_STREAM_H_

@@ -13,7 +13,7 @@
 
 #include "bench/bench_stats.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 namespace {
 
 // Direct syscalls: no libc wrapper may cache or skip them.
@@ -141,4 +141,4 @@ uint64_t RunPacedUntilStopped(Workload w, double per_second, const std::atomic<b
   return n;
 }
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench

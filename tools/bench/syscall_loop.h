@@ -10,7 +10,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 
 // x86_64 ids, the ones the loops issue.
 inline constexpr uint32_t kGetppidId = 110;
@@ -61,6 +61,6 @@ uint64_t RunUntilStopped(Workload w, const std::atomic<bool>& stop);
 // Iterates at most `per_second` iterations per second until `stop` is set.
 uint64_t RunPacedUntilStopped(Workload w, double per_second, const std::atomic<bool>& stop);
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench
 
 #endif  // KESTREL_TOOLS_BENCH_SYSCALL_LOOP_H_

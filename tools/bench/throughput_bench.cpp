@@ -17,7 +17,7 @@
 #include "bench/syscall_loop.h"
 #include "internal/libpman_bench.h"
 
-namespace kestrel::cli::bench {
+namespace kestrel::bench {
 namespace {
 
 constexpr double kWindowSeconds = 1.0;
@@ -485,4 +485,4 @@ absl::StatusOr<BenchReport> RunThroughputBench(int repetitions) {
   return report;
 }
 
-}  // namespace kestrel::cli::bench
+}  // namespace kestrel::bench

@@ -11,28 +11,28 @@
 
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "bash_completion.h"
-#include "bench/bench_command.h"
-#include "bench/bench_options.h"
-#include "capture_command.h"
-#include "capture_options.h"
-#include "cli_app.h"
-#include "cli_validators.h"
-#include "dump_command.h"
-#include "fields_command.h"
+#include "kestrel/bench/bench_command.h"
+#include "kestrel/bench/bench_options.h"
+#include "kestrel/capture/capture_command.h"
+#include "kestrel/capture/capture_options.h"
+#include "kestrel/capture/dump_command.h"
+#include "kestrel/common/bash_completion.h"
+#include "kestrel/common/cli_app.h"
+#include "kestrel/common/cli_validators.h"
+#include "kestrel/common/verb.h"
+#include "kestrel/control/settings_command.h"
+#include "kestrel/control/settings_options.h"
+#include "kestrel/control/stats_command.h"
+#include "kestrel/control/stats_options.h"
+#include "kestrel/control/syscalls_command.h"
+#include "kestrel/control/syscalls_options.h"
+#include "kestrel/recorder/recorder_command.h"
+#include "kestrel/recorder/recorder_options.h"
+#include "kestrel/rules/fields_command.h"
+#include "kestrel/rules/rules_command.h"
+#include "kestrel/run/run_command.h"
+#include "kestrel/run/run_options.h"
 #include "libpman.h"
-#include "recorder_command.h"
-#include "recorder_options.h"
-#include "rules_command.h"
-#include "run_command.h"
-#include "run_options.h"
-#include "settings_command.h"
-#include "settings_options.h"
-#include "stats_command.h"
-#include "stats_options.h"
-#include "syscalls_command.h"
-#include "syscalls_options.h"
-#include "verb.h"
 
 namespace kestrel::cli {
 namespace {
@@ -70,7 +70,7 @@ const Verb kVerbs[] = {
      DefineForListing<DumpOptions, DefineDumpOptions>},
     {"run", kRunDescription, RunRun, DefineForListing<RunOptions, DefineRunOptions>},
     {"bench", "measure the probe's overhead and throughput", RunBench,
-     DefineForListing<bench::BenchOptions, bench::DefineBenchOptions>},
+     DefineForListing<BenchOptions, DefineBenchOptions>},
     {"completion", "print a shell completion script (bash)", RunCompletion,
      DefineForListing<CompletionOptions, DefineCompletionOptions>},
     {"version", "print the versions of kestrel and of libpman's ABI", RunVersion,

@@ -2,7 +2,7 @@
 // ContainerMetadata: fields from the messages, the rest from the verbose
 // info document in containerd's and CRI-O's shapes, and info documents
 // that are broken or hostile.
-#include "engine/containers/cri/cri_status.h"
+#include "agent/containers/cri/cri_status.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,8 @@
 #include <utility>
 #include <vector>
 
-namespace kestrel::engine::containers {
+namespace kestrel::agent::containers {
+using namespace ::kestrel::engine::containers;  // NOLINT(google-build-using-namespace)
 namespace {
 
 using CriLabels = std::vector<std::pair<std::string, std::string>>;
@@ -162,4 +163,4 @@ TEST(CriStatusTest, PodSandbox) {
 }
 
 }  // namespace
-}  // namespace kestrel::engine::containers
+}  // namespace kestrel::agent::containers

@@ -41,11 +41,6 @@ class RuntimeSource {
       const std::function<bool()>& stop) = 0;
 };
 
-// Docker's Engine API on the unix socket `socket`, each request bounded by
-// `timeout`.
-std::unique_ptr<RuntimeSource> MakeDockerApiSource(std::string socket,
-                                                   std::chrono::milliseconds timeout);
-
 }  // namespace kestrel::engine::containers
 
 #endif  // KESTREL_ENGINE_CONTAINERS_RUNTIME_SOURCE_H_

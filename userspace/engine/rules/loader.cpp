@@ -272,6 +272,14 @@ absl::StatusOr<std::unique_ptr<Ruleset>> Ruleset::Load(const std::vector<std::st
                                                        const LoadOptions& options,
                                                        const filter::FieldResolver& fields,
                                                        std::vector<Diagnostic>* diags) {
+  return Load(paths, {}, options, fields, diags);
+}
+
+absl::StatusOr<std::unique_ptr<Ruleset>> Ruleset::Load(const std::vector<std::string>& paths,
+                                                       const std::vector<Text>& texts,
+                                                       const LoadOptions& options,
+                                                       const filter::FieldResolver& fields,
+                                                       std::vector<Diagnostic>* diags) {
   Definitions defs;
   for (const std::string& path : paths) {
     for (const std::string& file : FilesOf(path, options, defs)) {
@@ -283,6 +291,14 @@ absl::StatusOr<std::unique_ptr<Ruleset>> Ruleset::Load(const std::vector<std::st
       }
       ReadRulesText(*text, file, defs);
     }
+  }
+  for (const Text& text : texts) {
+    if (text.yaml.size() > options.max_file_bytes) {
+      defs.Error(Place{text.name}, "",
+                 absl::StrCat("larger than the limit of ", options.max_file_bytes, " bytes"));
+      continue;
+    }
+    ReadRulesText(text.yaml, text.name, defs);
   }
   return RulesetBuilder::Build(defs, options, fields, diags);
 }

@@ -106,6 +106,18 @@ class Ruleset {
                                                        const filter::FieldResolver& fields,
                                                        std::vector<Diagnostic>* diags);
 
+  // YAML text given by a program rather than a file, loaded after the
+  // files; `name` stands for a file in diagnostics.
+  struct Text {
+    std::string name;
+    std::string yaml;
+  };
+  static absl::StatusOr<std::unique_ptr<Ruleset>> Load(const std::vector<std::string>& paths,
+                                                       const std::vector<Text>& texts,
+                                                       const LoadOptions& options,
+                                                       const filter::FieldResolver& fields,
+                                                       std::vector<Diagnostic>* diags);
+
   // The same from YAML text, `file` naming it in diagnostics (tests, stdin).
   static absl::StatusOr<std::unique_ptr<Ruleset>> LoadText(std::string_view yaml,
                                                            std::string_view file,

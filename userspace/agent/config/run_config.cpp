@@ -1,0 +1,428 @@
+#include "agent/config/run_config.h"
+
+#include <cmath>
+#include <functional>
+#include <optional>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "agent/outputs/channels.h"
+#include "agent/quote.h"
+#include "engine/rules/input_file.h"
+#include "yaml-cpp/yaml.h"
+
+namespace kestrel::agent {
+namespace {
+
+using Setter = std::function<absl::Status(const YAML::Node&, RunConfig&)>;
+
+struct Key {
+  const char* name;
+  Setter set;
+  // A list key's list, which `-o key[]=value` appends to; null otherwise.
+  std::vector<std::string>* (*list)(RunConfig&) = nullptr;
+};
+
+// "a list", "a mapping", "empty": what a node is, for a message.
+const char* KindOf(const YAML::Node& node) {
+  if (node.IsSequence()) return "a list";
+  if (node.IsMap()) return "a mapping";
+  if (node.IsNull()) return "empty";
+  return "a single value";
+}
+
+absl::Status Scalar(const YAML::Node& node, std::string& out) {
+  if (!node.IsScalar()) {
+    return absl::InvalidArgumentError(absl::StrCat("needs a single value, not ", KindOf(node)));
+  }
+  out = node.Scalar();
+  return absl::OkStatus();
+}
+
+absl::Status ParseBool(const YAML::Node& node, bool& out) {
+  std::string text;
+  if (absl::Status s = Scalar(node, text); !s.ok()) return s;
+  const std::string lower = absl::AsciiStrToLower(text);
+  if (lower == "true" || lower == "yes" || lower == "on") {
+    out = true;
+  } else if (lower == "false" || lower == "no" || lower == "off") {
+    out = false;
+  } else {
+    return absl::InvalidArgumentError(
+        absl::StrCat(Quote(text), " is not a boolean (true or false)"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ParseDouble(const YAML::Node& node, double& out) {
+  std::string text;
+  if (absl::Status s = Scalar(node, text); !s.ok()) return s;
+  // SimpleAtod takes "nan" and "inf": neither is a rate or a time.
+  if (!absl::SimpleAtod(text, &out) || !std::isfinite(out) || out < 0) {
+    return absl::InvalidArgumentError(absl::StrCat(Quote(text), " is not a finite number >= 0"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ParseBounded(const YAML::Node& node, uint64_t lowest, uint64_t highest,
+                          uint64_t& out) {
+  std::string text;
+  if (absl::Status s = Scalar(node, text); !s.ok()) return s;
+  uint64_t value = 0;
+  if (!absl::SimpleAtoi(text, &value) || value < lowest || value > highest) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(Quote(text), " is not a whole number from ", lowest, " to ", highest));
+  }
+  out = value;
+  return absl::OkStatus();
+}
+
+// A share of a ring: above 0, at most 1.
+absl::Status ParseFraction(const YAML::Node& node, double& out) {
+  double value = 0;
+  if (absl::Status s = ParseDouble(node, value); !s.ok() || value <= 0 || value > 1) {
+    return absl::InvalidArgumentError(absl::StrCat(Quote(node.IsScalar() ? node.Scalar() : ""),
+                                                   " is not a fraction above 0, at most 1"));
+  }
+  out = value;
+  return absl::OkStatus();
+}
+
+absl::Status ParsePriorityName(const YAML::Node& node, engine::rules::Priority& out) {
+  std::string text;
+  if (absl::Status s = Scalar(node, text); !s.ok()) return s;
+  std::optional<engine::rules::Priority> p = engine::rules::ParsePriority(text);
+  if (!p) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(Quote(text),
+                     " is not a priority (emergency, alert, critical, error, warning, notice, "
+                     "informational, debug)"));
+  }
+  out = *p;
+  return absl::OkStatus();
+}
+
+// A list of strings; a single scalar is a list of one, as Falco takes it.
+absl::Status ParseStrings(const YAML::Node& node, std::vector<std::string>& out) {
+  out.clear();
+  if (node.IsNull()) return absl::OkStatus();
+  if (node.IsScalar()) {
+    out.push_back(node.Scalar());
+    return absl::OkStatus();
+  }
+  if (!node.IsSequence()) return absl::InvalidArgumentError("needs a list of names");
+  for (const YAML::Node& item : node) {
+    if (!item.IsScalar()) return absl::InvalidArgumentError("needs a list of names");
+    out.push_back(item.Scalar());
+  }
+  return absl::OkStatus();
+}
+
+// Setters for members in nested structs, written out: a lambda per key
+// reads more plainly than member-pointer plumbing.
+#define KESTREL_BOOL_KEY(key, expr)                                           \
+  Key {                                                                       \
+    key, [](const YAML::Node& n, RunConfig& c) { return ParseBool(n, expr); } \
+  }
+#define KESTREL_STRING_KEY(key, expr)                                      \
+  Key {                                                                    \
+    key, [](const YAML::Node& n, RunConfig& c) { return Scalar(n, expr); } \
+  }
+#define KESTREL_LIST_KEY(key, expr)                                               \
+  Key {                                                                           \
+    key, [](const YAML::Node& n, RunConfig& c) { return ParseStrings(n, expr); }, \
+        [](RunConfig& c) -> std::vector<std::string>* { return &(expr); }         \
+  }
+#define KESTREL_DOUBLE_KEY(key, expr)                                           \
+  Key {                                                                         \
+    key, [](const YAML::Node& n, RunConfig& c) { return ParseDouble(n, expr); } \
+  }
+
+const std::vector<Key>& Keys() {
+  static const std::vector<Key> keys = {
+      KESTREL_LIST_KEY("rules_files", c.rules_files),
+      KESTREL_BOOL_KEY("json_output", c.json_output),
+      KESTREL_BOOL_KEY("json_include_output_property", c.json_include_output_property),
+      KESTREL_BOOL_KEY("json_include_tags_property", c.json_include_tags_property),
+      {"rule_matching",
+       [](const YAML::Node& n, RunConfig& c) -> absl::Status {
+         std::string text;
+         if (absl::Status s = Scalar(n, text); !s.ok()) return s;
+         if (text != "first" && text != "all") {
+           return absl::InvalidArgumentError(absl::StrCat(Quote(text), " is not first or all"));
+         }
+         c.rule_matching_all = text == "all";
+         return absl::OkStatus();
+       }},
+      {"priority",
+       [](const YAML::Node& n, RunConfig& c) { return ParsePriorityName(n, c.priority); }},
+      KESTREL_BOOL_KEY("stdout_output.enabled", c.stdout_enabled),
+      KESTREL_BOOL_KEY("file_output.enabled", c.file_output.enabled),
+      KESTREL_STRING_KEY("file_output.filename", c.file_output.filename),
+      KESTREL_BOOL_KEY("file_output.keep_alive", c.file_output.keep_alive),
+      KESTREL_BOOL_KEY("syslog_output.enabled", c.syslog_enabled),
+      KESTREL_BOOL_KEY("http_output.enabled", c.http_output.enabled),
+      KESTREL_STRING_KEY("http_output.url", c.http_output.url),
+      KESTREL_BOOL_KEY("program_output.enabled", c.program_output.enabled),
+      KESTREL_STRING_KEY("program_output.program", c.program_output.program),
+      KESTREL_BOOL_KEY("program_output.keep_alive", c.program_output.keep_alive),
+      KESTREL_LIST_KEY("base_syscalls.custom_set", c.base_syscalls.custom_set),
+      KESTREL_BOOL_KEY("base_syscalls.repair", c.base_syscalls.repair),
+      KESTREL_BOOL_KEY("buffered_outputs", c.buffered_outputs),
+      KESTREL_DOUBLE_KEY("outputs.rate", c.outputs.rate),
+      KESTREL_DOUBLE_KEY("outputs.max_burst", c.outputs.max_burst),
+      {"outputs_queue.capacity",
+       [](const YAML::Node& n, RunConfig& c) -> absl::Status {
+         uint64_t capacity = 0;
+         if (absl::Status s = ParseBounded(n, 0, 1u << 20, capacity); !s.ok()) return s;
+         c.outputs_queue_capacity = capacity == 0 ? RunConfig{}.outputs_queue_capacity : capacity;
+         return absl::OkStatus();
+       }},
+      {"falco_libs.thread_table_size",
+       [](const YAML::Node& n, RunConfig& c) {
+         return ParseBounded(n, 64, 1u << 22, c.thread_table_size);
+       }},
+      {"output_timeout",
+       [](const YAML::Node& n, RunConfig& c) {
+         return ParseBounded(n, 1, 3600 * 1000, c.output_timeout_ms);
+       }},
+      KESTREL_BOOL_KEY("allow_outside_changes", c.allow_outside_changes),
+      KESTREL_BOOL_KEY("engine.modern_ebpf.drop_failed_exit", c.drop_failed_exit),
+      {"rules_file_max_bytes",
+       [](const YAML::Node& n, RunConfig& c) {
+         return ParseBounded(n, 1024, uint64_t{1} << 30, c.rules_file_max_bytes);
+       }},
+      KESTREL_LIST_KEY("container_engines.docker.sockets", c.docker_sockets),
+      KESTREL_LIST_KEY("container_engines.podman.sockets", c.podman_sockets),
+      KESTREL_LIST_KEY("container_engines.cri.sockets", c.cri_sockets),
+      KESTREL_BOOL_KEY("capture.enabled", c.capture.enabled),
+      KESTREL_STRING_KEY("capture.path_prefix", c.capture.path_prefix),
+      {"capture.mode",
+       [](const YAML::Node& n, RunConfig& c) -> absl::Status {
+         std::string text;
+         if (absl::Status s = Scalar(n, text); !s.ok()) return s;
+         if (text != "rules" && text != "all_rules") {
+           return absl::InvalidArgumentError(
+               absl::StrCat(Quote(text), " is not rules or all_rules"));
+         }
+         c.capture.all_rules = text == "all_rules";
+         return absl::OkStatus();
+       }},
+      {"capture.default_duration",
+       [](const YAML::Node& n, RunConfig& c) {
+         return ParseBounded(n, 1, 24ull * 3600 * 1000, c.capture.default_duration_ms);
+       }},
+      {"capture.window_seconds",
+       [](const YAML::Node& n, RunConfig& c) -> absl::Status {
+         double seconds = 0;
+         if (absl::Status s = ParseDouble(n, seconds); !s.ok()) return s;
+         if (seconds <= 0 || seconds > 600) {
+           return absl::InvalidArgumentError(
+               absl::StrCat(Quote(n.Scalar()), " is not a number of seconds above 0, at most 600"));
+         }
+         c.capture.window_seconds = seconds;
+         return absl::OkStatus();
+       }},
+      {"capture.window_bytes",
+       [](const YAML::Node& n, RunConfig& c) {
+         return ParseBounded(n, 1ull << 20, 4ull << 30, c.capture.window_bytes);
+       }},
+      {"capture.max_file_size_mb",
+       [](const YAML::Node& n, RunConfig& c) {
+         return ParseBounded(n, 0, 1ull << 20, c.capture.max_file_size_mb);
+       }},
+      KESTREL_BOOL_KEY("load_shedding.enabled", c.load_shedding.enabled),
+      {"load_shedding.start_fill",
+       [](const YAML::Node& n, RunConfig& c) {
+         return ParseFraction(n, c.load_shedding.start_fill);
+       }},
+      {"load_shedding.stop_fill",
+       [](const YAML::Node& n, RunConfig& c) {
+         return ParseFraction(n, c.load_shedding.stop_fill);
+       }},
+      KESTREL_DOUBLE_KEY("load_shedding.min_seconds", c.load_shedding.min_seconds),
+      {"load_shedding.sampling_ratio",
+       [](const YAML::Node& n, RunConfig& c) {
+         uint64_t ratio = 0;
+         if (absl::Status s = ParseBounded(n, 2, 1u << 20, ratio); !s.ok()) return s;
+         c.load_shedding.sampling_ratio = static_cast<uint32_t>(ratio);
+         return absl::OkStatus();
+       }},
+      {"load_shedding.keep_priority",
+       [](const YAML::Node& n, RunConfig& c) {
+         return ParsePriorityName(n, c.load_shedding.keep_priority);
+       }},
+  };
+  return keys;
+}
+
+#undef KESTREL_BOOL_KEY
+#undef KESTREL_STRING_KEY
+#undef KESTREL_DOUBLE_KEY
+#undef KESTREL_LIST_KEY
+
+const Key* FindKey(std::string_view name) {
+  for (const Key& key : Keys()) {
+    if (name == key.name) return &key;
+  }
+  return nullptr;
+}
+
+// Whether some key starts with `prefix.`: a mapping to descend into.
+bool IsSection(std::string_view prefix) {
+  for (const Key& key : Keys()) {
+    std::string_view name = key.name;
+    if (name.size() > prefix.size() && name.starts_with(prefix) && name[prefix.size()] == '.') {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string Where(const std::string& path, const YAML::Mark& mark) {
+  return absl::StrCat(path, ":", mark.line + 1, ":", mark.column + 1);
+}
+
+absl::Status ApplyMapping(const std::string& path, const YAML::Node& map, const std::string& prefix,
+                          RunConfig& config, std::vector<std::string>& warnings) {
+  for (const auto& entry : map) {
+    const std::string name =
+        prefix.empty() ? entry.first.Scalar() : absl::StrCat(prefix, ".", entry.first.Scalar());
+    if (const Key* key = FindKey(name)) {
+      if (absl::Status s = key->set(entry.second, config); !s.ok()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(Where(path, entry.first.Mark()), ": ", name, ": ", s.message()));
+      }
+      continue;
+    }
+    if (IsSection(name) && entry.second.IsMap()) {
+      if (absl::Status s = ApplyMapping(path, entry.second, name, config, warnings); !s.ok()) {
+        return s;
+      }
+      continue;
+    }
+    if (IsSection(name)) {
+      // `file_output: true`: a known section given the wrong type.
+      return absl::InvalidArgumentError(absl::StrCat(Where(path, entry.first.Mark()), ": ", name,
+                                                     ": needs a mapping of keys (", name,
+                                                     "...), not ", KindOf(entry.second)));
+    }
+    warnings.push_back(
+        absl::StrCat(Where(path, entry.first.Mark()), ": unknown key ", Quote(name), " ignored"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+std::vector<std::string> RunConfigKeys() {
+  std::vector<std::string> names;
+  for (const Key& key : Keys()) names.push_back(key.name);
+  return names;
+}
+
+namespace {
+
+// The parsed document applied to `config`; `path` names it in messages.
+absl::Status ApplyDocument(const std::string& path, const YAML::Node& root, RunConfig& config,
+                           std::vector<std::string>& warnings) {
+  if (root.IsNull()) return absl::OkStatus();  // an empty file changes nothing
+  if (!root.IsMap()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(Where(path, root.Mark()), ": the config must be a mapping of keys"));
+  }
+  try {
+    return ApplyMapping(path, root, "", config, warnings);
+  } catch (const YAML::Exception& e) {
+    return absl::InvalidArgumentError(absl::StrCat(Where(path, e.mark), ": ", e.msg));
+  }
+}
+
+}  // namespace
+
+absl::Status LoadRunConfigFile(const std::string& path, RunConfig& config,
+                               std::vector<std::string>& warnings) {
+  absl::StatusOr<std::string> text = engine::rules::ReadInputFile(path);
+  if (!text.ok()) {
+    return absl::Status(text.status().code(), absl::StrCat(path, ": ", text.status().message()));
+  }
+  YAML::Node root;
+  try {
+    root = YAML::Load(*text);
+  } catch (const YAML::Exception& e) {
+    return absl::InvalidArgumentError(absl::StrCat(Where(path, e.mark), ": ", e.msg));
+  }
+  return ApplyDocument(path, root, config, warnings);
+}
+
+absl::Status LoadRunConfigText(std::string_view yaml, const std::string& path, RunConfig& config,
+                               std::vector<std::string>& warnings) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(std::string(yaml));
+  } catch (const YAML::Exception& e) {
+    return absl::InvalidArgumentError(absl::StrCat(Where(path, e.mark), ": ", e.msg));
+  }
+  return ApplyDocument(path, root, config, warnings);
+}
+
+absl::Status CheckRunConfig(const RunConfig& config) {
+  if (config.http_output.enabled) {
+    if (absl::Status s = outputs::CheckHttpUrl(config.http_output.url); !s.ok()) return s;
+  }
+  const LoadSheddingConfig& shed = config.load_shedding;
+  if (shed.stop_fill >= shed.start_fill) {
+    return absl::InvalidArgumentError(absl::StrCat("load_shedding.stop_fill (", shed.stop_fill,
+                                                   ") must be below load_shedding.start_fill (",
+                                                   shed.start_fill, ")"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ApplyRunOverride(std::string_view assignment, RunConfig& config) {
+  const size_t eq = assignment.find('=');
+  if (eq == std::string_view::npos || eq == 0) {
+    return absl::InvalidArgumentError(absl::StrCat("-o ", Quote(assignment), ": needs key=value"));
+  }
+  std::string_view name = assignment.substr(0, eq);
+  const std::string value(assignment.substr(eq + 1));
+  // Falco's `key[]=value`: appended to the list the key holds.
+  const bool append = name.ends_with("[]");
+  if (append) name.remove_suffix(2);
+  const Key* key = FindKey(name);
+  if (key == nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "-o: unknown key ", Quote(name), " (keys: ", absl::StrJoin(RunConfigKeys(), ", "), ")"));
+  }
+  if (append && key->list == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("-o ", std::string(name), "[]: ", std::string(name), " is not a list"));
+  }
+  YAML::Node node;
+  try {
+    node = YAML::Load(value);
+  } catch (const YAML::Exception& e) {
+    return absl::InvalidArgumentError(absl::StrCat("-o ", std::string(name), ": ", Quote(value),
+                                                   " is not a YAML value: ", e.msg));
+  }
+  // `-o file_output.filename=` is an empty string, not YAML's null.
+  if (node.IsNull()) node = YAML::Node(value);
+  if (append) {
+    std::vector<std::string> more;
+    if (absl::Status s = ParseStrings(node, more); !s.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("-o ", std::string(name), "[]: ", s.message()));
+    }
+    std::vector<std::string>& list = *key->list(config);
+    list.insert(list.end(), more.begin(), more.end());
+    return absl::OkStatus();
+  }
+  if (absl::Status s = key->set(node, config); !s.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("-o ", std::string(name), ": ", s.message()));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace kestrel::agent

@@ -1,0 +1,134 @@
+// The configuration of `kestrel run`: a YAML file with Falco's key names
+// (falco.yaml's, where the meaning is the same), then `-o key=value`
+// overrides on top, in order.
+#ifndef KESTREL_AGENT_CONFIG_RUN_CONFIG_H_
+#define KESTREL_AGENT_CONFIG_RUN_CONFIG_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "engine/rules/input_file.h"
+#include "engine/rules/priority.h"
+
+namespace kestrel::agent {
+
+// Capture files on alerts: Falco's `capture` keys, and Kestrel's own for
+// the window of records kept from before the alert (window_*).
+struct RunCaptureConfig {
+  bool enabled = false;
+  // Files are PREFIX_<alert time ns>_<record number>.kcap, as Falco names
+  // its .scap files.
+  std::string path_prefix = "/tmp/kestrel";
+  bool all_rules = false;               // mode: rules (those with capture: true) | all_rules
+  uint64_t default_duration_ms = 5000;  // after the alert, for rules without capture_duration
+  double window_seconds = 5;            // of records before the alert; (0, 600]
+  uint64_t window_bytes = 64ull << 20;  // of memory the window holds; 1 MiB .. 4 GiB
+  uint64_t max_file_size_mb = 0;        // a capture stops there; 0: no bound
+};
+
+// The `load_shedding.*` keys (Kestrel's own): when the reader falls behind,
+// the syscalls no rule at or above keep_priority needs are sampled
+// (run_load_shedding.h).
+struct LoadSheddingConfig {
+  bool enabled = true;
+  double start_fill = 0.5;  // sampling starts when a ring is this full
+  double stop_fill = 0.1;   // and stops when every ring is at most this full
+  double min_seconds = 1;   // after at least this long: no flapping
+  uint32_t sampling_ratio = 16;
+  // Rules at or above it keep every call of their syscalls; with Debug
+  // (the default) every evaluated rule does, and only what no rule needs
+  // is thinned.
+  engine::rules::Priority keep_priority = engine::rules::Priority::kDebug;
+};
+
+struct RunConfig {
+  std::vector<std::string> rules_files;  // files or directories, loaded in order
+  bool json_output = false;
+  bool json_include_output_property = true;
+  bool json_include_tags_property = true;
+  bool rule_matching_all = false;  // rule_matching: first (Falco's default) | all
+  engine::rules::Priority priority = engine::rules::Priority::kDebug;
+  bool stdout_enabled = true;
+  struct {
+    bool enabled = false;
+    std::string filename;
+    bool keep_alive = false;
+  } file_output;
+  // Off by default, unlike Falco: a foreground `kestrel run` prints its
+  // alerts and does not fill the system log unless asked to.
+  bool syslog_enabled = false;
+  struct {
+    bool enabled = false;
+    std::string url;
+  } http_output;
+  struct {
+    bool enabled = false;
+    std::string program;
+    bool keep_alive = false;
+  } program_output;
+  struct {
+    std::vector<std::string> custom_set;  // names; "!name" removes
+    bool repair = false;
+  } base_syscalls;
+  bool buffered_outputs = false;
+  struct {
+    double rate = 0;  // alerts per second per rule; 0 = no limit
+    double max_burst = 1000;
+  } outputs;
+  // outputs_queue.capacity: alerts each channel holds while it is slow; the
+  // oldest goes first. Falco's 0 ("unbounded") keeps this default: memory
+  // stays bounded whatever a channel does.
+  uint64_t outputs_queue_capacity = 1024;
+  uint64_t output_timeout_ms = 2000;  // output_timeout: one HTTP request's limit
+  // falco_libs.thread_table_size: past it, exited threads are evicted
+  // first, then live ones (counted in the stats line).
+  uint64_t thread_table_size = 65536;
+  // allow_outside_changes: another process may tune the running probe; by
+  // default such a change is alerted on and put back.
+  bool allow_outside_changes = false;
+  // rules_file_max_bytes: each rules file's size limit (16 MiB; Falco's
+  // largest file is about 0.1 MiB).
+  uint64_t rules_file_max_bytes = engine::rules::kDefaultMaxInputFileBytes;
+  // container_engines.docker.sockets / container_engines.podman.sockets:
+  // the Docker API sockets container metadata is read from;
+  // container_engines.cri.sockets: the CRI's (containerd, CRI-O, k3s),
+  // where Falco looks for them.
+  std::vector<std::string> docker_sockets = {"/var/run/docker.sock"};
+  std::vector<std::string> podman_sockets = {"/run/podman/podman.sock"};
+  std::vector<std::string> cri_sockets = {"/run/containerd/containerd.sock", "/run/crio/crio.sock",
+                                          "/run/k3s/containerd/containerd.sock"};
+  // engine.modern_ebpf.drop_failed_exit: Falco's; failed calls are dropped
+  // in the probe even where a rule could match one.
+  bool drop_failed_exit = false;
+  RunCaptureConfig capture;
+  LoadSheddingConfig load_shedding;
+};
+
+// Reads `path` into `config`. Keys Kestrel does not know are skipped, each
+// with one line in `warnings` ("FILE:LINE:COL: unknown key \"a.b\" ignored");
+// a known key with a bad value is an error naming the file, line and key.
+absl::Status LoadRunConfigFile(const std::string& path, RunConfig& config,
+                               std::vector<std::string>& warnings);
+
+// The same from YAML text, `path` naming it in messages (tests, fuzzing).
+absl::Status LoadRunConfigText(std::string_view yaml, const std::string& path, RunConfig& config,
+                               std::vector<std::string>& warnings);
+
+// The rules that bind keys together, checked once every key is set: a
+// load_shedding.stop_fill below its start_fill.
+absl::Status CheckRunConfig(const RunConfig& config);
+
+// Applies one `-o key=value` (the value is YAML: `-o rules_files=[a,b]`), or
+// Falco's `-o key[]=value`, which appends to a list key. An unknown key, a
+// bad value or `[]` on a key that is no list is an error naming it.
+absl::Status ApplyRunOverride(std::string_view assignment, RunConfig& config);
+
+// Every key the config takes, dotted, in the order --help lists them.
+std::vector<std::string> RunConfigKeys();
+
+}  // namespace kestrel::agent
+
+#endif  // KESTREL_AGENT_CONFIG_RUN_CONFIG_H_

@@ -1,0 +1,169 @@
+#include "agent/outputs/channel_worker.h"
+
+#include <pthread.h>
+#include <signal.h>
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+
+namespace kestrel::agent::outputs {
+
+ChannelWorker::ChannelWorker(std::unique_ptr<AlertChannel> channel, size_t capacity, bool buffered,
+                             std::function<void(const std::string&)> on_failure)
+    : channel_(std::move(channel)),
+      name_(channel_->name()),
+      capacity_(capacity ? capacity : 1),
+      buffered_(buffered),
+      on_failure_(std::move(on_failure)) {
+  thread_ = std::thread([this] { Run(); });
+}
+
+ChannelWorker::~ChannelWorker() { Stop(std::chrono::steady_clock::now()); }
+
+void ChannelWorker::Push(std::shared_ptr<const FormattedAlert> alert) {
+  {
+    std::lock_guard lock(mu_);
+    if (stopping_) {
+      Dropped(DropCause::kClosed, 1);
+      return;
+    }
+    // A stuck channel keeps the newest alerts: when it recovers, what it
+    // sends first is what is happening now, not what was queued long ago.
+    if (queue_.size() >= capacity_) {
+      queue_.pop_front();
+      Dropped(DropCause::kQueueFull, 1);
+    }
+    queue_.push_back(std::move(alert));
+  }
+  wake_.notify_one();
+}
+
+void ChannelWorker::Reopen() {
+  {
+    std::lock_guard lock(mu_);
+    reopen_ = true;
+  }
+  wake_.notify_one();
+}
+
+void ChannelWorker::Stop(std::chrono::steady_clock::time_point deadline) {
+  if (!thread_.joinable()) return;
+  std::unique_lock lock(mu_);
+  stopping_ = true;
+  wake_.notify_one();
+  if (!drained_.wait_until(lock, deadline, [this] { return finished_; })) {
+    // Out of time: what is still queued will never be tried, and a Send
+    // in progress is cut short.
+    aborted_ = true;
+    Dropped(DropCause::kClosed, queue_.size());
+    queue_.clear();
+    lock.unlock();
+    channel_->Abort();
+  } else {
+    lock.unlock();
+  }
+  thread_.join();
+  // Closes what the channel holds open: a program gets EOF and is waited for.
+  channel_.reset();
+}
+
+void ChannelWorker::Flush() {
+  absl::Status s = channel_->Flush();
+  if (!s.ok() && unflushed_ > 0) {
+    // Counted as sent when Send buffered them; they never got out.
+    sent_.fetch_sub(unflushed_, std::memory_order_relaxed);
+    Failed(s, unflushed_);
+  }
+  unflushed_ = 0;
+}
+
+void ChannelWorker::Dropped(DropCause cause, uint64_t alerts) {
+  if (alerts == 0) return;
+  dropped_.fetch_add(alerts, std::memory_order_relaxed);
+  dropped_by_[static_cast<size_t>(cause)].fetch_add(alerts, std::memory_order_relaxed);
+}
+
+std::vector<std::pair<FailureKey, uint64_t>> ChannelWorker::failures() const {
+  std::lock_guard lock(failures_mu_);
+  return failures_;
+}
+
+void ChannelWorker::Failed(const absl::Status& why, uint64_t alerts) {
+  FailureKey key = FailureOf(why);
+  {
+    // Whatever a channel says once Stop gave up on it (a write to the
+    // program just killed, a request aborted), shutdown is the cause.
+    std::lock_guard lock(mu_);
+    if (aborted_) key = FailureKey{FailureCause::kCutAtStop, 0};
+  }
+  {
+    std::lock_guard lock(failures_mu_);
+    auto it = std::find_if(failures_.begin(), failures_.end(),
+                           [&](const auto& f) { return f.first == key; });
+    if (it == failures_.end()) {
+      failures_.emplace_back(key, alerts);
+    } else {
+      it->second += alerts;
+    }
+  }
+  failed_.fetch_add(alerts, std::memory_order_relaxed);
+  if (!on_failure_) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (now < next_report_) {
+    untold_failures_ += alerts;
+    return;
+  }
+  std::string line = absl::StrCat(name_, " output failed (",
+                                  std::string(FailureCauseName(key.cause)), "): ", why.message());
+  if (untold_failures_ > 0) {
+    absl::StrAppend(&line, " (and ", untold_failures_, " more failures since the last report)");
+  }
+  untold_failures_ = 0;
+  next_report_ = now + std::chrono::seconds(10);
+  on_failure_(line);
+}
+
+void ChannelWorker::Run() {
+  // A program or a reader that exits must show up as a failed write
+  // (EPIPE), not kill the process: SIGPIPE goes to the writing thread.
+  sigset_t pipe;
+  sigemptyset(&pipe);
+  sigaddset(&pipe, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe, nullptr);
+
+  std::unique_lock lock(mu_);
+  for (;;) {
+    wake_.wait(lock, [this] { return !queue_.empty() || stopping_ || reopen_; });
+    if (reopen_) {
+      reopen_ = false;
+      lock.unlock();
+      // What the channel holds goes out (or is counted failed) first: a
+      // reopen has no one to tell of a failure.
+      Flush();
+      channel_->Reopen();
+      lock.lock();
+      continue;
+    }
+    if (queue_.empty() || aborted_) break;  // stopping, with nothing left
+    std::shared_ptr<const FormattedAlert> alert = std::move(queue_.front());
+    queue_.pop_front();
+    const bool more = !queue_.empty();
+    lock.unlock();
+    if (absl::Status s = channel_->Send(*alert); s.ok()) {
+      sent_.fetch_add(1, std::memory_order_relaxed);
+      ++unflushed_;
+    } else {
+      Failed(s, 1);
+    }
+    if (!buffered_ || !more) Flush();
+    lock.lock();
+  }
+  lock.unlock();
+  Flush();
+  lock.lock();
+  finished_ = true;
+  drained_.notify_all();
+}
+
+}  // namespace kestrel::agent::outputs

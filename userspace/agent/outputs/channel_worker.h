@@ -1,0 +1,94 @@
+// One channel's bounded queue and the thread that drains it into the
+// channel: Push never waits; when the queue is full its oldest alert is
+// dropped for this channel only and counted.
+#ifndef KESTREL_AGENT_OUTPUTS_CHANNEL_WORKER_H_
+#define KESTREL_AGENT_OUTPUTS_CHANNEL_WORKER_H_
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "agent/outputs/alert_channel.h"
+#include "agent/outputs/delivery_failure.h"
+
+namespace kestrel::agent::outputs {
+
+class ChannelWorker {
+ public:
+  // `buffered`: flush the channel when the queue runs empty rather than
+  // after every alert.
+  // `on_failure` (may be empty) hears of failed sends, rate-limited as
+  // OutputsConfig::on_failure says.
+  ChannelWorker(std::unique_ptr<AlertChannel> channel, size_t capacity, bool buffered,
+                std::function<void(const std::string&)> on_failure = {});
+  ~ChannelWorker();  // Stop with no time to drain, if not stopped yet
+
+  void Push(std::shared_ptr<const FormattedAlert> alert);
+  // Counts an alert that came after the outputs closed.
+  void DropClosed() { Dropped(DropCause::kClosed, 1); }
+  void Reopen();
+  // Sends what is queued until `deadline`, then cuts the channel off, and
+  // closes it (a program is waited for, briefly, once its stdin closes).
+  void Stop(std::chrono::steady_clock::time_point deadline);
+
+  const std::string& name() const { return name_; }
+  uint64_t sent() const { return sent_.load(std::memory_order_relaxed); }
+  uint64_t failed() const { return failed_.load(std::memory_order_relaxed); }
+  uint64_t dropped() const { return dropped_.load(std::memory_order_relaxed); }
+  // failed() by cause, in the order first seen; none with a count of 0.
+  std::vector<std::pair<FailureKey, uint64_t>> failures() const;
+  uint64_t dropped(DropCause cause) const {
+    return dropped_by_[static_cast<size_t>(cause)].load(std::memory_order_relaxed);
+  }
+
+ private:
+  void Run();
+  // Flushes the channel; a failure moves what it held from sent to failed.
+  void Flush();
+  // Counts `alerts` failed, by cause, and tells on_failure_ when it is time to.
+  void Failed(const absl::Status& why, uint64_t alerts);
+  void Dropped(DropCause cause, uint64_t alerts);
+
+  std::unique_ptr<AlertChannel> channel_;
+  const std::string name_;
+  const size_t capacity_;
+  const bool buffered_;
+
+  std::mutex mu_;
+  std::condition_variable wake_;     // the worker: work, reopen or stop
+  std::condition_variable drained_;  // Stop: the worker finished
+  std::deque<std::shared_ptr<const FormattedAlert>> queue_;
+  bool stopping_ = false;
+  bool aborted_ = false;
+  bool finished_ = false;
+  bool reopen_ = false;
+
+  std::function<void(const std::string&)> on_failure_;
+  std::chrono::steady_clock::time_point next_report_{};  // worker thread only
+  uint64_t untold_failures_ = 0;                         // worker thread only
+  uint64_t unflushed_ = 0;  // sent since the last flush; worker thread only
+
+  std::atomic<uint64_t> sent_{0};
+  std::atomic<uint64_t> failed_{0};
+  std::atomic<uint64_t> dropped_{0};
+  std::atomic<uint64_t> dropped_by_[2] = {0, 0};  // by DropCause
+  mutable std::mutex failures_mu_;                // guards failures_
+  // A handful of causes at most: a vector beats a map.
+  std::vector<std::pair<FailureKey, uint64_t>> failures_;
+  std::thread thread_;
+};
+
+}  // namespace kestrel::agent::outputs
+
+#endif  // KESTREL_AGENT_OUTPUTS_CHANNEL_WORKER_H_

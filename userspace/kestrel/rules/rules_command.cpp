@@ -1,0 +1,91 @@
+#include "kestrel/rules/rules_command.h"
+
+#include <cstdio>
+#include <memory>
+#include <optional>
+
+#include "absl/strings/str_cat.h"
+#include "agent/agent.h"
+#include "agent/quote.h"
+#include "kestrel/common/cli_app.h"
+
+namespace kestrel::cli {
+namespace {
+
+// Loads as `kestrel run` does (-c, each -o, the container runtimes that
+// answer, outputs included): a file that validates also starts.
+int RunValidate(const CLI::App& app, const RulesOptions& options) {
+  for (const std::string& o : options.overrides) {
+    if (absl::Status s = agent::CheckConfigAssignment(o); !s.ok()) {
+      return UsageError(app, std::string(s.message()));
+    }
+  }
+  agent::AgentOptions load;
+  load.config_file = options.config;
+  load.config_keys = options.overrides;
+  load.rules_files = options.files;
+  load.strict = options.strict;
+  size_t errors = 0;
+  // The diagnostics, and the config's warnings; not the agent's progress.
+  load.log = [&errors](agent::LogLevel level, const std::string& line) {
+    if (level == agent::LogLevel::kInfo) return;
+    errors += level == agent::LogLevel::kError;
+    // Rules files may come from anywhere: their text is printed escaped.
+    std::printf("%s\n", agent::Escaped(line).c_str());
+  };
+  absl::StatusOr<std::unique_ptr<agent::Agent>> loaded = agent::Agent::Open(std::move(load));
+  if (!loaded.ok()) {
+    if (errors == 0) return UsageError(app, std::string(loaded.status().message()));
+    std::printf("invalid: %zu %s\n", errors, errors == 1 ? "error" : "errors");
+    return kExitUsage;  // as `run` exits on the same file
+  }
+  const agent::AgentStats stats = (*loaded)->Stats();
+  std::printf("valid: %lu rules loaded (%lu enabled), %lu skipped\n", stats.rules_loaded,
+              stats.rules_enabled, stats.rules_skipped);
+  return kExitOk;
+}
+
+}  // namespace
+
+void DefineRulesOptions(CLI::App& app, RulesOptions& options) {
+  app.require_subcommand(1, 1);
+  CLI::App* validate =
+      AddSubVerb(app, "validate",
+                 "load rules files (a directory: its *.yaml and *.yml files, sorted by name) as "
+                 "`kestrel run` would, print each error and warning as FILE:LINE:COLUMN: SEVERITY: "
+                 "ITEM: MESSAGE, then how many rules loaded and were skipped",
+                 "kestrel rules validate /etc/kestrel/rules.d");
+  validate->parse_complete_callback([&options] { options.action = "validate"; });
+  validate->add_option("FILE", options.files,
+                       "rules files or directories, in load order (default: the config's "
+                       "rules_files, else Kestrel's rules)");
+  validate->add_flag("--strict", options.strict,
+                     "a rule naming a field Kestrel lacks is an error, not a skipped rule");
+  validate
+      ->add_option("-c,--config", options.config,
+                   "the config `kestrel run` would read: its container_engines sockets decide "
+                   "which fields are filled here, its rules_files are the default FILEs")
+      ->type_name("FILE")
+      ->check(CLI::ExistingFile);
+  validate
+      ->add_option("-o,--option", options.overrides,
+                   "set a config key, after -c, as `kestrel run -o` (repeatable)")
+      ->type_name("KEY=VALUE")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+}
+
+int RunRulesVerb(const std::vector<std::string>& args) {
+  std::unique_ptr<CLI::App> app =
+      MakeVerbApp("rules",
+                  "Checks Falco-format rules files without capturing.\n"
+                  "Exit codes: 0 the files are valid (warnings, such as rules skipped for a\n"
+                  "field Kestrel lacks, do not count); 2 an error was found, or a usage error.",
+                  "kestrel rules validate rules/kestrel_rules.yaml");
+  RulesOptions options;
+  DefineRulesOptions(*app, options);
+  if (std::optional<int> done = ParseVerb(*app, args)) return *done;
+  return RunValidate(*app, options);
+}
+
+}  // namespace kestrel::cli

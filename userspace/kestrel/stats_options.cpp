@@ -1,9 +1,0 @@
-#include "stats_options.h"
-
-namespace kestrel::cli {
-
-void DefineStatsOptions(CLI::App& app, CaptureOptions& options) {
-  DefineProbeOptions(app, options);
-}
-
-}  // namespace kestrel::cli
