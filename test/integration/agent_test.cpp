@@ -132,8 +132,16 @@ TEST_F(AgentTest, AlertReachesTheCallbackWithFieldsAndTags) {
   EXPECT_EQ(seen[0].tags, (std::vector<std::string>{"agent_test", "files"}));
   EXPECT_EQ(seen[0].fields, (std::vector<std::pair<std::string, std::string>>{
                                 {"fd.name", path_}, {"proc.name", "touch"}}));
-  const AgentStats stats = agent_->Stats();
-  EXPECT_GE(stats.alerts_by_priority[static_cast<int>(engine::rules::Priority::kWarning)], 1u);
+  // The counters are published between batches: a moment after the callback.
+  AgentStats stats = agent_->Stats();
+  const auto warnings = [&] {
+    return stats.alerts_by_priority[static_cast<int>(engine::rules::Priority::kWarning)];
+  };
+  for (int i = 0; i < 100 && warnings() == 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    stats = agent_->Stats();
+  }
+  EXPECT_GE(warnings(), 1u);
   EXPECT_EQ(stats.rules_loaded, 2u);
   EXPECT_EQ(stats.rules_enabled, 1u);
 }

@@ -70,6 +70,8 @@ struct AgentOptions {
   std::function<void(const engine::alerts::Alert&)> on_alert;
 };
 
+// Published by the reader between batches of records: at most a batch (a
+// few ms) behind what the callback was told.
 struct AgentStats {
   uint64_t records = 0;      // records read, drop markers included
   uint64_t events = 0;       // syscall events judged by the rules

@@ -335,10 +335,93 @@ TEST(RulesLoaderTest, AppendToUndefinedAndOverrideErrors) {
     condition: prepend
 )");
   ASSERT_FALSE(l.set.ok());
-  ASSERT_EQ(l.lines.size(), 2u);
-  EXPECT_EQ(l.lines[0], "r.yaml:2:3: error: rule 'r': changes a rule not defined before");
-  EXPECT_EQ(l.lines[1],
+  ASSERT_EQ(l.lines.size(), 3u);
+  EXPECT_EQ(l.lines[0],
+            "r.yaml:4:11: warning: rule 'r': 'append: true' is deprecated: say 'override:' which "
+            "keys it appends to");
+  EXPECT_EQ(l.lines[1], "r.yaml:2:3: error: rule 'r': changes a rule not defined before");
+  EXPECT_EQ(l.lines[2],
             "r.yaml:8:16: error: macro 'm': override of 'condition' must be append or replace");
+}
+
+TEST(RulesLoaderTest, OnlyTextAndCollectionsCanBeAppendedTo) {
+  Loaded l = Load(R"(
+- rule: r
+  desc: d
+  condition: evt.type = open
+  output: o
+  priority: notice
+- rule: r
+  priority: error
+  override:
+    priority: append
+)");
+  ASSERT_FALSE(l.set.ok());
+  ASSERT_EQ(l.lines.size(), 1u);
+  EXPECT_EQ(l.lines[0],
+            "r.yaml:10:15: error: rule 'r': 'priority' cannot be appended to, only replaced");
+}
+
+TEST(RulesLoaderTest, ReplacingAnUndefinedMacroOrListDefinesIt) {
+  Loaded l = Load(R"(
+- list: shells
+  items: [bash]
+  override:
+    items: replace
+- macro: shell_procs
+  condition: proc.name in (shells)
+  override:
+    condition: replace
+- rule: r
+  desc: d
+  condition: evt.type = open and shell_procs
+  output: o
+  priority: notice
+- list: more
+  items: [x]
+  override:
+    items: append
+)");
+  ASSERT_FALSE(l.set.ok()) << "appending to an undefined list stays an error";
+  ASSERT_EQ(l.lines.size(), 1u);
+  EXPECT_EQ(l.lines[0], "r.yaml:15:3: error: list 'more': appends to a list not defined before");
+
+  Loaded ok = Load(R"(
+- list: shells
+  items: [bash]
+  override:
+    items: replace
+- macro: shell_procs
+  condition: proc.name in (shells)
+  override:
+    condition: replace
+- rule: r
+  desc: d
+  condition: evt.type = open and shell_procs
+  output: o
+  priority: notice
+)");
+  ASSERT_TRUE(ok.set.ok()) << ok.set.status();
+  EXPECT_TRUE(ok.lines.empty());
+  EXPECT_TRUE(Matches(**ok.set, {{"evt.type", "open"}, {"proc.name", "bash"}}, "r"));
+}
+
+TEST(RulesLoaderTest, DeprecatedFormsWarn) {
+  Loaded l = Load(R"(
+- rule: r
+  desc: d
+  condition: evt.type = open
+  output: o
+  priority: notice
+- rule: r
+  enabled: false
+)");
+  ASSERT_TRUE(l.set.ok()) << l.set.status();
+  ASSERT_EQ(l.lines.size(), 1u);
+  EXPECT_EQ(l.lines[0],
+            "r.yaml:8:12: warning: rule 'r': a rule item with only 'enabled' is deprecated: say "
+            "'override: {enabled: replace}'");
+  EXPECT_FALSE((*l.set)->rules()[0].enabled);
 }
 
 TEST(RulesLoaderTest, ExceptionsTupleAndSingleFieldForms) {

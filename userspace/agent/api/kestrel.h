@@ -132,6 +132,8 @@ struct kestrel_options {
    * installed rules. */
 };
 
+/* Updated by the reader between batches of records: at most a few ms behind
+ * what alert_fn was told. */
 struct kestrel_stats {
   size_t struct_size;
   uint64_t records;     /* records read, drop markers included */

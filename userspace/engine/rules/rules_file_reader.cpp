@@ -55,6 +55,10 @@ const std::vector<std::string_view> kRuleKeys = {
 const std::vector<std::string_view> kMacroKeys = {"macro",    "condition", "append",
                                                   "override", "source",    "desc"};
 const std::vector<std::string_view> kListKeys = {"list", "items", "append", "override"};
+// What a rule's override may append to (Falco's): text and collections;
+// everything else can only be replaced.
+const std::vector<std::string_view> kRuleAppendableKeys = {"condition", "output", "desc", "tags",
+                                                           "exceptions"};
 
 bool Contains(const std::vector<std::string_view>& keys, std::string_view key) {
   return std::find(keys.begin(), keys.end(), key) != keys.end();
@@ -190,6 +194,8 @@ class FileReader {
       if (!on) return false;
       if (*on) {
         merging = true;
+        defs_.Warn(At(append), name,
+                   "'append: true' is deprecated: say 'override:' which keys it appends to");
         for (const auto& kv : item) {
           const std::string key = kv.first.Scalar();
           if (Contains(mergeable, key)) modes[key] = Merge::kAppend;
@@ -278,9 +284,13 @@ class FileReader {
     std::optional<std::vector<ListItem>> items = Items(item["items"], name);
     if (!items) return;
     auto it = defs_.list_index.find(*name_text);
+    // Replacing a list nobody defined yet defines it, as Falco loads it.
+    if (merging && it == defs_.list_index.end() && modes["items"] == Merge::kReplace) {
+      merging = false;
+    }
     if (merging) {
       if (it == defs_.list_index.end()) {
-        defs_.Error(At(item), name, "appends to or overrides a list not defined before");
+        defs_.Error(At(item), name, "appends to a list not defined before");
         return;
       }
       ListDef& def = defs_.lists[it->second];
@@ -320,9 +330,13 @@ class FileReader {
     std::optional<std::string> text = Scalar(cond, "condition", name);
     if (!text) return;
     auto it = defs_.macro_index.find(*name_text);
+    // Replacing a macro nobody defined yet defines it, as Falco loads it.
+    if (merging && it == defs_.macro_index.end() && modes["condition"] == Merge::kReplace) {
+      merging = false;
+    }
     if (merging) {
       if (it == defs_.macro_index.end()) {
-        defs_.Error(At(item), name, "appends to or overrides a macro not defined before");
+        defs_.Error(At(item), name, "appends to a macro not defined before");
         return;
       }
       MacroDef& def = defs_.macros[it->second];
@@ -498,7 +512,19 @@ class FileReader {
         defs_.Error(At(item), name, "changes a rule not defined before");
         return;
       }
-      if (only_enabled) modes["enabled"] = Merge::kReplace;
+      if (only_enabled) {
+        defs_.Warn(At(item["enabled"]), name,
+                   "a rule item with only 'enabled' is deprecated: say 'override: {enabled: "
+                   "replace}'");
+        modes["enabled"] = Merge::kReplace;
+      }
+      for (const auto& [key, how] : modes) {
+        if (how == Merge::kAppend && !Contains(kRuleAppendableKeys, key)) {
+          defs_.Error(At(item["override"][key]), name,
+                      absl::StrCat("'", key, "' cannot be appended to, only replaced"));
+          return;
+        }
+      }
       RuleDef& def = defs_.rules[it->second];
       for (const auto& [key, how] : modes) {
         if (!ApplyRuleKey(def, key, item[key], how, name)) return;
