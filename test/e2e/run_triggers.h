@@ -15,6 +15,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -32,9 +33,10 @@ class RunTempDir {
     char templ[] = "/tmp/kestrel-run-e2e-XXXXXX";
     path_ = mkdtemp(templ);
   }
+  // Whatever the test made in it goes too, directories included.
   ~RunTempDir() {
-    for (const std::string& name : DirEntries(path_)) unlink((path_ + "/" + name).c_str());
-    rmdir(path_.c_str());
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
   }
   const std::string& path() const { return path_; }
   std::string File(const std::string& name) const { return path_ + "/" + name; }
