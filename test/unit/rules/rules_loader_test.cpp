@@ -363,7 +363,7 @@ TEST(RulesLoaderTest, OnlyTextAndCollectionsCanBeAppendedTo) {
 }
 
 TEST(RulesLoaderTest, ReplacingAnUndefinedMacroOrListDefinesIt) {
-  Loaded l = Load(R"(
+  const std::string replaced = R"(
 - list: shells
   items: [bash]
   override:
@@ -377,33 +377,21 @@ TEST(RulesLoaderTest, ReplacingAnUndefinedMacroOrListDefinesIt) {
   condition: evt.type = open and shell_procs
   output: o
   priority: notice
-- list: more
+)";
+  Loaded ok = Load(replaced);
+  ASSERT_TRUE(ok.set.ok()) << ok.set.status();
+  EXPECT_TRUE(ok.lines.empty());
+  EXPECT_TRUE(Matches(**ok.set, {{"evt.type", "open"}, {"proc.name", "bash"}}, "r"));
+
+  Loaded appended = Load(replaced + R"(- list: more
   items: [x]
   override:
     items: append
 )");
-  ASSERT_FALSE(l.set.ok()) << "appending to an undefined list stays an error";
-  ASSERT_EQ(l.lines.size(), 1u);
-  EXPECT_EQ(l.lines[0], "r.yaml:15:3: error: list 'more': appends to a list not defined before");
-
-  Loaded ok = Load(R"(
-- list: shells
-  items: [bash]
-  override:
-    items: replace
-- macro: shell_procs
-  condition: proc.name in (shells)
-  override:
-    condition: replace
-- rule: r
-  desc: d
-  condition: evt.type = open and shell_procs
-  output: o
-  priority: notice
-)");
-  ASSERT_TRUE(ok.set.ok()) << ok.set.status();
-  EXPECT_TRUE(ok.lines.empty());
-  EXPECT_TRUE(Matches(**ok.set, {{"evt.type", "open"}, {"proc.name", "bash"}}, "r"));
+  ASSERT_FALSE(appended.set.ok()) << "appending to an undefined list stays an error";
+  ASSERT_EQ(appended.lines.size(), 1u);
+  EXPECT_EQ(appended.lines[0],
+            "r.yaml:15:3: error: list 'more': appends to a list not defined before");
 }
 
 TEST(RulesLoaderTest, DeprecatedFormsWarn) {
