@@ -88,6 +88,8 @@ class Agent::Impl {
   void ConnectContainerRuntimes();
   absl::Status LoadRules();
   outputs::OutputsConfig OutputsOf() const;
+  // A channel that cannot start is a config error (exit 2), as in a dry run.
+  absl::Status StartOutputs();
   std::string SummaryLine(const kestrel_capture_settings& settings, uint32_t omitted) const;
   ProbeStart ProbeStartOf();
   SheddingPlan SheddingPlanOf() const {
@@ -243,6 +245,14 @@ outputs::OutputsConfig Agent::Impl::OutputsOf() const {
   return o;
 }
 
+absl::Status Agent::Impl::StartOutputs() {
+  absl::StatusOr<std::unique_ptr<outputs::AlertOutputs>> started =
+      outputs::AlertOutputs::Start(OutputsOf());
+  if (!started.ok()) return absl::InvalidArgumentError(started.status().message());
+  outputs_ = *std::move(started);
+  return absl::OkStatus();
+}
+
 std::string Agent::Impl::SummaryLine(const kestrel_capture_settings& settings,
                                      uint32_t omitted) const {
   return absl::StrCat(DescribeRunRules(*rules_), "; ", syscalls_.size(), " syscalls; ",
@@ -297,10 +307,7 @@ engine::capture_file::CaptureInfo Agent::Impl::CaptureInfoOf(
 
 absl::Status Agent::Impl::Start() {
   if (running_ || stopped_) return absl::AlreadyExistsError("the agent was started already");
-  absl::StatusOr<std::unique_ptr<outputs::AlertOutputs>> started =
-      outputs::AlertOutputs::Start(OutputsOf());
-  if (!started.ok()) return absl::InvalidArgumentError(started.status().message());
-  outputs_ = *std::move(started);
+  if (absl::Status s = StartOutputs(); !s.ok()) return s;
   if (absl::Status s = CheckCanLoadProbe(); !s.ok()) {
     return absl::FailedPreconditionError(s.message());
   }
@@ -593,10 +600,7 @@ absl::Status Agent::Impl::Stop() {
 absl::Status Agent::Impl::Replay(const std::string& path) {
   if (running_ || stopped_) return absl::AlreadyExistsError("the agent was started already");
   stopped_ = true;
-  absl::StatusOr<std::unique_ptr<outputs::AlertOutputs>> started =
-      outputs::AlertOutputs::Start(OutputsOf());
-  if (!started.ok()) return absl::InvalidArgumentError(started.status().message());
-  outputs_ = *std::move(started);
+  if (absl::Status s = StartOutputs(); !s.ok()) return s;
   ReplayResult result = ReplayCapture(path, fields_, rules_, !config_.rule_matching_all,
                                       config_.thread_table_size, *outputs_);
   {
@@ -652,9 +656,12 @@ absl::Status Agent::Impl::SetRuleEnabled(std::string_view name, bool enabled) {
   return Reload();
 }
 
-absl::Status CheckConfigAssignment(std::string_view assignment) {
+absl::Status CheckConfigAssignments(const std::vector<std::string>& assignments) {
   RunConfig scratch;
-  return ApplyRunOverride(assignment, scratch);
+  for (const std::string& a : assignments) {
+    if (absl::Status s = ApplyRunOverride(a, scratch); !s.ok()) return s;
+  }
+  return absl::OkStatus();
 }
 
 Agent::Agent(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}

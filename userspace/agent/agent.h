@@ -88,10 +88,10 @@ struct AgentStats {
   uint64_t reloads_failed = 0;
 };
 
-// What is wrong with one `key=value` config assignment (an unknown key, a
-// bad value), found with nothing else read: a command line's -o is checked
-// before anything starts.
-absl::Status CheckConfigAssignment(std::string_view assignment);
+// What is wrong with the first bad `key=value` config assignment (an unknown
+// key, a bad value), found with nothing else read: a command line's -o is
+// checked before anything starts.
+absl::Status CheckConfigAssignments(const std::vector<std::string>& assignments);
 
 class Agent {
  public:

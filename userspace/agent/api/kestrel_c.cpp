@@ -1,5 +1,6 @@
 // kestrel.h over agent::Agent: handles, struct_size, negative errno and a
 // message, and no exception or C++ type crossing the boundary.
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <exception>
@@ -20,7 +21,6 @@ struct kestrel_agent {
   // vectors keep their capacity.
   std::vector<kestrel_output_field> fields;
   std::vector<const char*> tags;
-  std::string priority_name;
 };
 
 namespace {
@@ -108,12 +108,12 @@ void DeliverAlert(kestrel_agent* h, kestrel_alert_fn fn, void* ctx,
   }
   h->tags.clear();
   for (const std::string& t : a.tags) h->tags.push_back(t.c_str());
-  h->priority_name = kestrel::engine::rules::PriorityName(a.priority);
   kestrel_alert out{};
   out.struct_size = sizeof(out);
   out.rule = a.rule.c_str();
   out.priority = static_cast<kestrel_priority>(a.priority);
-  out.priority_name = h->priority_name.c_str();
+  // PriorityName's views are of string literals: NUL-terminated.
+  out.priority_name = kestrel::engine::rules::PriorityName(a.priority).data();
   out.time_ns = a.time_ns;
   out.source = a.source.c_str();
   out.hostname = a.hostname.c_str();

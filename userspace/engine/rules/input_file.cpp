@@ -23,6 +23,12 @@ const char* KindOf(mode_t mode) {
 
 }  // namespace
 
+absl::Status CheckInputSize(uint64_t size, size_t max_bytes) {
+  if (size <= max_bytes) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat("is ", size, " bytes, more than the ", max_bytes, "-byte limit: refused"));
+}
+
 absl::StatusOr<std::string> ReadInputFile(const std::string& path, size_t max_bytes) {
   // O_NONBLOCK: opening a FIFO with no writer must not wait for one.
   const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
@@ -36,10 +42,9 @@ absl::StatusOr<std::string> ReadInputFile(const std::string& path, size_t max_by
     return absl::InvalidArgumentError(
         absl::StrCat("is ", KindOf(st.st_mode), ", not a regular file: refused"));
   }
-  if (static_cast<uint64_t>(st.st_size) > max_bytes) {
+  if (absl::Status s = CheckInputSize(static_cast<uint64_t>(st.st_size), max_bytes); !s.ok()) {
     close(fd);
-    return absl::InvalidArgumentError(absl::StrCat("is ", st.st_size, " bytes, more than the ",
-                                                   max_bytes, "-byte limit: refused"));
+    return s;
   }
   std::string text;
   text.resize(static_cast<size_t>(st.st_size) + 1);

@@ -5,8 +5,10 @@
 #define KESTREL_ENGINE_RULES_INPUT_FILE_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 
 namespace kestrel::engine::rules {
@@ -20,6 +22,10 @@ inline constexpr size_t kDefaultMaxInputFileBytes = 16u << 20;
 // blocks on a FIFO or a device.
 absl::StatusOr<std::string> ReadInputFile(const std::string& path,
                                           size_t max_bytes = kDefaultMaxInputFileBytes);
+
+// Rules text of `size` bytes against the same limit, however it arrived (a
+// file, a program's string): the refusal ReadInputFile gives, or ok.
+absl::Status CheckInputSize(uint64_t size, size_t max_bytes);
 
 }  // namespace kestrel::engine::rules
 

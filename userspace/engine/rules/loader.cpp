@@ -293,9 +293,8 @@ absl::StatusOr<std::unique_ptr<Ruleset>> Ruleset::Load(const std::vector<std::st
     }
   }
   for (const Text& text : texts) {
-    if (text.yaml.size() > options.max_file_bytes) {
-      defs.Error(Place{text.name}, "",
-                 absl::StrCat("larger than the limit of ", options.max_file_bytes, " bytes"));
+    if (absl::Status s = CheckInputSize(text.yaml.size(), options.max_file_bytes); !s.ok()) {
+      defs.Error(Place{text.name}, "", std::string(s.message()));
       continue;
     }
     ReadRulesText(text.yaml, text.name, defs);

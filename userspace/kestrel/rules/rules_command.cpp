@@ -15,10 +15,8 @@ namespace {
 // Loads as `kestrel run` does (-c, each -o, the container runtimes that
 // answer, outputs included): a file that validates also starts.
 int RunValidate(const CLI::App& app, const RulesOptions& options) {
-  for (const std::string& o : options.overrides) {
-    if (absl::Status s = agent::CheckConfigAssignment(o); !s.ok()) {
-      return UsageError(app, std::string(s.message()));
-    }
+  if (absl::Status s = agent::CheckConfigAssignments(options.overrides); !s.ok()) {
+    return UsageError(app, std::string(s.message()));
   }
   agent::AgentOptions load;
   load.config_file = options.config;

@@ -124,10 +124,8 @@ int RunRun(const std::vector<std::string>& args) {
   RunOptions options;
   DefineRunOptions(*app, options);
   if (std::optional<int> done = ParseVerb(*app, args)) return *done;
-  for (const std::string& o : options.overrides) {
-    if (absl::Status s = agent::CheckConfigAssignment(o); !s.ok()) {
-      return UsageError(*app, std::string(s.message()));
-    }
+  if (absl::Status s = agent::CheckConfigAssignments(options.overrides); !s.ok()) {
+    return UsageError(*app, std::string(s.message()));
   }
   absl::StatusOr<std::unique_ptr<agent::Agent>> opened =
       agent::Agent::Open(AgentOptionsOf(options));
