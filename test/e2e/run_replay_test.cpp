@@ -169,5 +169,79 @@ TEST_F(RunReplayTest, DamagedTailGivesTheAlertsBeforeItAndOneLineAndExitsOne) {
       << damage[0];
 }
 
+// Falco 0.44's modifiers and multi-value transformers, in conditions and
+// in exceptions, judged on the fixture's records.
+constexpr char kLanguageRules[] = R"yaml(- rule: Known by suffix
+  desc: anyof
+  condition: evt.type = openat and fd.name endswith anyof (/known.txt, /nothing)
+  output: "anyof %fd.name"
+  priority: INFO
+- rule: Missing by one prefix
+  desc: oneof, where two prefixes hold
+  condition: evt.type = openat and evt.arg.name startswith oneof (/tmp/kestrel-fixture/missing-, /tmp/kestrel-fixture/miss)
+  output: "never %evt.arg.name"
+  priority: INFO
+- rule: Missing but excepted
+  desc: an exception with a modified comp
+  condition: evt.type = openat and evt.rawres < 0 and evt.arg.name contains allof (kestrel-fixture, missing-)
+  output: "allof %evt.arg.name"
+  priority: INFO
+  exceptions:
+    - name: first_and_last
+      fields: [evt.arg.name]
+      comps: [endswith anyof]
+      values:
+        - [[-1, -3]]
+- rule: Made values
+  desc: concat, join, getopt
+  condition: >
+    evt.type = openat and concat(proc.name, ":", basename(fd.name)) = "kfixture:known.txt"
+    and join("|", (proc.name, evt.res, evt.rawres)) = "kfixture|SUCCESS|4"
+    and getopt(("-n", proc.name, "-x"), "n:x")[n] = kfixture
+  output: "made %fd.name"
+  priority: INFO
+)yaml";
+
+TEST_F(RunReplayTest, FalcoModifiersAndTransformersJudgeTheFixture) {
+  const std::string rules = dir_.File("language.yaml");
+  WriteWhole(rules, kLanguageRules);
+  const CliResult validate = RunKestrel({"rules", "validate", rules});
+  EXPECT_EQ(validate.exit_code, 0) << validate.out << validate.err;
+  const CliResult r = RunKestrel({"run", "-r", rules, "--replay", kFixture, "-o",
+                                  "json_output=true", "-o", "rule_matching=all"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::string> got;
+  for (const std::string& alert : Lines(r.out)) {
+    const std::string output = AlertValue(alert, "output");
+    got.push_back(output.substr(output.find(": Informational ") + 16));
+  }
+  const std::string dir = "/tmp/kestrel-fixture/";
+  std::vector<std::string> want;
+  for (int i = 1; i <= 3; ++i) {
+    want.push_back(absl::StrCat("anyof ", dir, "known.txt\""));
+    want.push_back(absl::StrCat("made ", dir, "known.txt\""));
+    if (i == 2) want.push_back(absl::StrCat("allof ", dir, "missing-2\""));
+  }
+  EXPECT_EQ(got, want) << r.out;
+}
+
+TEST_F(RunReplayTest, AModifierOrTransformerMisusedIsNamedWithItsPlace) {
+  const std::string rules = dir_.File("bad.yaml");
+  WriteWhole(rules, R"yaml(- rule: Bad
+  desc: x
+  condition: evt.type = openat and concat(proc.name) = x
+  output: x
+  priority: INFO
+)yaml");
+  const CliResult r = RunKestrel({"rules", "validate", rules});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_TRUE(absl::StrContains(
+      r.out + r.err, absl::StrCat(rules,
+                                  ":3:14: error: rule 'Bad': condition does not compile: "
+                                  "line 1, column 23: concat() takes 2 "
+                                  "arguments or more")))
+      << r.out << r.err;
+}
+
 }  // namespace
 }  // namespace kestrel::e2e

@@ -41,6 +41,7 @@ const std::map<std::string, TestField> kFields = {
     {"fd.sip", {14, ValueType::kIpAddr}},
     {"fd.net", {15, ValueType::kIpNet, Multiplicity::kEitherEnd}},
     {"proc.anames", {16, ValueType::kString, Multiplicity::kAnyValue}},
+    {"proc.cwd", {17, ValueType::kString}},  // never given a value
 };
 
 class TableResolver : public FieldResolver {
@@ -405,6 +406,140 @@ TEST_F(FilterProgramTest, AnOrOfKeyPredicatesIsOneConjunctOfAlternatives) {
   EXPECT_EQ(keys[1].alternatives[0].values, std::vector<std::string>{"/etc/shadow"});
   EXPECT_EQ(keys[1].alternatives[1].kind, KeyPredicate::Kind::kEquals);
   EXPECT_EQ(keys[1].alternatives[1].values, std::vector<std::string>{"sudo"});
+}
+
+// oneof: exactly one item holds; anyof: one or more; allof: every one.
+TEST_F(FilterProgramTest, ModifiersCountTheItemsThatHold) {
+  EXPECT_TRUE(Eval("proc.name startswith oneof (ba, zs)"));
+  EXPECT_FALSE(Eval("proc.name startswith oneof (ba, b)")) << "two items hold";
+  EXPECT_FALSE(Eval("proc.name startswith oneof (zs, k)")) << "none holds";
+  EXPECT_TRUE(Eval("proc.name startswith anyof (ba, b, zz)"));
+  EXPECT_FALSE(Eval("proc.name startswith anyof (zz, k)"));
+  EXPECT_TRUE(Eval("fd.name contains allof (etc, sha, /)"));
+  EXPECT_FALSE(Eval("fd.name contains allof (etc, passwd)"));
+  EXPECT_TRUE(Eval("fd.name endswith anyof (.sh, dow)"));
+  EXPECT_TRUE(Eval("fd.name glob oneof (/etc/*, /usr/*)"));
+  EXPECT_FALSE(Eval("fd.name glob oneof (/etc/*, /*/shadow)"));
+  EXPECT_TRUE(Eval("fd.name icontains allof (ETC, SHADOW)"));
+  EXPECT_TRUE(Eval("proc.name regex anyof (\"z.*\", \"b[a-z]+\")"));
+  EXPECT_TRUE(Eval("evt.buffer bstartswith anyof (00, 7f45)"));
+  EXPECT_TRUE(Eval("proc.name startswith oneof (ba, ba, zz)") == false)
+      << "a repeated item holds twice";
+}
+
+TEST_F(FilterProgramTest, EqualityModifiersAreSetLookups) {
+  EXPECT_TRUE(Eval("proc.name = anyof (sh, bash)"));
+  EXPECT_FALSE(Eval("proc.name = anyof (sh, zsh)"));
+  EXPECT_TRUE(Eval("proc.name != allof (sh, zsh)"));
+  EXPECT_FALSE(Eval("proc.name != allof (sh, bash)"));
+  EXPECT_TRUE(Eval("proc.name != anyof (bash, sh)")) << "it differs from sh";
+  EXPECT_FALSE(Eval("proc.name = allof (bash, sh)"));
+  EXPECT_TRUE(Eval("proc.name == oneof (bash, sh)"));
+  EXPECT_TRUE(Eval("evt.res = anyof (-1, -13)"));
+  EXPECT_TRUE(Eval("proc.pid != allof (1, 2)"));
+  EXPECT_TRUE(Eval("proc.pid = oneof (4242, 0x1092)") == false) << "both items are 4242";
+  EXPECT_TRUE(Eval("fd.connected = anyof (true)"));
+  EXPECT_TRUE(Eval("fd.sip = anyof (10.0.0.1, 10.1.2.3)"));
+  EXPECT_TRUE(Eval("proc.anames = anyof (zsh, sshd)")) << "some ancestor's name";
+  EXPECT_FALSE(Eval("proc.name = anyof ()")) << "an empty list: no item holds";
+  EXPECT_FALSE(Eval("proc.name != allof ()"));
+}
+
+// Without a list after it, the word is a value, as in Falco.
+TEST_F(FilterProgramTest, AModifierWordWithoutAListIsAValue) {
+  Str(1, "anyof");
+  EXPECT_TRUE(Eval("proc.name = anyof"));
+  EXPECT_TRUE(Eval("proc.name = anyof and proc.pid = 4242"));
+  EXPECT_TRUE(Eval("proc.name = x or proc.name = anyof"));
+  EXPECT_TRUE(Eval("proc.name contains anyof"));
+}
+
+TEST_F(FilterProgramTest, ModifiersAreRefusedWhereFalcoRefusesThem) {
+  EXPECT_NE(CompileError("proc.args = anyof (a, b)"), "compiled") << "a list field";
+  EXPECT_NE(CompileError("proc.pid contains anyof (1, 2)"), "compiled");
+  EXPECT_NE(CompileError("proc.pid = anyof (1, x)"), "compiled");
+  EXPECT_NE(CompileError("fd.sip startswith anyof (10.0.0.1)"), "compiled");
+  EXPECT_NE(CompileError("proc.name in anyof (a)"), "compiled") << "only after string operators";
+  EXPECT_NE(CompileError("proc.pid > anyof (1)"), "compiled");
+}
+
+TEST_F(FilterProgramTest, JoinAndConcatMakeOneString) {
+  EXPECT_TRUE(Eval("concat(proc.name, \"-\", proc.pname) = bash-sshd"));
+  EXPECT_TRUE(Eval("concat(\"a\", \"b\", \"c\") = abc"));
+  EXPECT_TRUE(Eval("join(\",\", proc.args) = \"-c,curl http://x\""));
+  EXPECT_TRUE(Eval("join(\"/\", (proc.pname, proc.name, \"x\")) = sshd/bash/x"));
+  EXPECT_TRUE(Eval("join(\"-\", (proc.pid, evt.res, fd.connected)) = 4242--13-true"))
+      << "numbers and booleans join as their text";
+  EXPECT_TRUE(Eval("join(proc.pid, (\"a\", \"b\")) = a4242b")) << "a field as the separator";
+  EXPECT_TRUE(Eval("join(\"-\", ()) = \"\""));
+  EXPECT_TRUE(Eval("join(\"-\", (\"a\")) = a"));
+  EXPECT_TRUE(Eval("join(\"+\", (proc.args, proc.name)) = \"-c+curl http://x+bash\""))
+      << "a list inside a list is flattened";
+  EXPECT_TRUE(Eval("toupper(concat(proc.name, fd.name)) = BASH/ETC/SHADOW"));
+  EXPECT_TRUE(Eval("len(join(\"--\", (proc.name, proc.pname))) = 10"));
+  EXPECT_TRUE(Eval("concat(basename(fd.name), join(\".\", (\"x\", \"y\"))) = shadowx.y"));
+  EXPECT_TRUE(Eval("proc.name = concat(\"ba\", \"sh\")")) << "on the right of an operator";
+  EXPECT_TRUE(Eval("fd.name startswith concat(\"/\", \"etc\")"));
+  EXPECT_TRUE(Eval("len((proc.name, proc.pname, \"x\")) = 3"));
+  EXPECT_FALSE(Eval("concat(proc.name, proc.cwd) exists")) << "an absent argument: no value";
+  EXPECT_TRUE(Eval("b64(concat(\"YmFz\", \"aA==\")) = bash"));
+}
+
+TEST_F(FilterProgramTest, GetoptReadsOptionsAsGetoptDoes) {
+  const std::vector<std::string_view> argv = {"-lp", "8080", "-e/bin/sh", "-x", "host", "-q"};
+  reader_.values[8].items = argv;
+  EXPECT_TRUE(Eval("getopt(proc.args, \"lp:e:q\") intersects (\"8080\")"));
+  EXPECT_TRUE(Eval("getopt(proc.args, \"lp:e:q\") in (l, p, \"8080\", e, /bin/sh, \"?\")"))
+      << "every option and value, an unknown one as ?; reading stops at host";
+  EXPECT_FALSE(Eval("getopt(proc.args, \"lp:e:q\") intersects (q)")) << "after a non-option";
+  EXPECT_TRUE(Eval("getopt(proc.args, \"lp:e:q\")[e] = /bin/sh"));
+  EXPECT_TRUE(Eval("getopt(proc.args, \"lp:e:q\")[l] = l")) << "an option without a value";
+  EXPECT_FALSE(Eval("getopt(proc.args, \"lp:e:q\")[q] exists"));
+  EXPECT_TRUE(Eval("len(getopt(proc.args, \"lp:e:q\")) = 6"));
+  EXPECT_TRUE(Eval("getopt((\"-t\", \"a\", \"-t\", \"b\"), \"t:\")[t] = b")) << "the last one";
+  EXPECT_TRUE(Eval("getopt((\"-t\"), \"t:\") intersects (\"\")")) << "a missing value";
+  EXPECT_FALSE(Eval("getopt((\"-t\"), \"t:\") intersects (t)"));
+  EXPECT_TRUE(Eval("getopt((\"-a\", \"--\", \"-b\"), \"ab\") in (a)"));
+  EXPECT_TRUE(Eval("getopt((\"--long\", \"-b\"), \"ab\") in (b)")) << "long options skipped";
+  EXPECT_TRUE(Eval("getopt((\"-\", \"-b\"), \"ab\") in ()")) << "a lone - ends the options";
+  EXPECT_TRUE(Eval("getopt((\"-abcvalue\"), \"abc:\") in (a, b, c, value)"));
+  EXPECT_TRUE(Eval("getopt((\"-:\"), \":a\") in (\"?\")")) << "':' is never an option";
+}
+
+TEST_F(FilterProgramTest, CombinersCheckTheirArguments) {
+  EXPECT_NE(CompileError("join(\"-\") = x"), "compiled");
+  EXPECT_NE(CompileError("join(\"-\", proc.name) = x"), "compiled") << "not a list";
+  EXPECT_NE(CompileError("join(proc.args, proc.args) = x"), "compiled") << "a list separator";
+  EXPECT_NE(CompileError("join(\"-\", (\"a\"), (\"b\")) = x"), "compiled");
+  EXPECT_NE(CompileError("concat(\"a\") = x"), "compiled");
+  EXPECT_NE(CompileError("concat(proc.name, proc.pid) = x"), "compiled") << "strings only";
+  EXPECT_NE(CompileError("concat(proc.args, \"a\") = x"), "compiled");
+  EXPECT_NE(CompileError("getopt(proc.name, \"a\") in (a)"), "compiled");
+  EXPECT_NE(CompileError("getopt(proc.args, (\"a\")) in (a)"), "compiled");
+  EXPECT_NE(CompileError("getopt(proc.args, \"a\")[ab] = x"), "compiled");
+  EXPECT_NE(CompileError("getopt(proc.args, \"a\") = x"), "compiled") << "a list is no string";
+  EXPECT_NE(CompileError("concat(proc.anames, \"a\") = x"), "compiled") << "several values";
+  EXPECT_EQ(CompileError("tolower(proc.name)[1] = x"),
+            "parse error: line 1, column 19: tolower() takes no [argument]");
+  EXPECT_EQ(CompileError("tolower(proc.name, proc.pname) = x"),
+            "parse error: line 1, column 1: tolower() takes one argument, not 2");
+  EXPECT_NE(CompileError("frob(proc.name) = x").find("unknown transformer 'frob'"),
+            std::string::npos);
+}
+
+// A combination used twice is made once per event.
+TEST_F(FilterProgramTest, ACombinationIsOneSlot) {
+  FilterProgram program;
+  for (const char* c : {"concat(proc.name, \"x\") = bashx", "concat(proc.name, \"x\") != y"}) {
+    absl::StatusOr<ExprPtr> e = ParseCondition(c);
+    ASSERT_TRUE(e.ok()) << e.status();
+    ASSERT_TRUE(program.Add(**e, resolver_).ok());
+  }
+  EXPECT_EQ(program.slot_count(), 3u) << "proc.name, \"x\", and the concat";
+  program.BeginEvent(reader_);
+  EXPECT_TRUE(program.Matches(0));
+  EXPECT_TRUE(program.Matches(1));
+  EXPECT_EQ(reader_.reads[1], 1);
 }
 
 }  // namespace

@@ -216,13 +216,18 @@ TEST(FilterParserTest, ErrorsSayWhereWhatWasExpectedAndWhatWasFound) {
        "line 1, column 18: expected a field check, a macro name, 'not' or '(', found the end of "
        "the condition"},
       {"frob(proc.name) = x",
-       "line 1, column 1: unknown transformer 'frob' (known: tolower, toupper, b64, basename, len; "
+       "line 1, column 1: unknown transformer 'frob' (known: tolower, toupper, b64, basename, len, "
+       "join, concat, getopt; "
        "val() only right of an operator)"},
       {"val(proc.name) = x",
-       "line 1, column 1: unknown transformer 'val' (known: tolower, toupper, b64, basename, len; "
+       "line 1, column 1: unknown transformer 'val' (known: tolower, toupper, b64, basename, len, "
+       "join, concat, getopt; "
        "val() only right of an operator)"},
-      {"tolower(sh) = x", "line 1, column 9: expected a field inside tolower(), found 'sh'"},
-      {"tolower(proc.name = x", "line 1, column 19: expected ')' closing tolower(, found '= x'"},
+      {"tolower(sh) = x",
+       "line 1, column 9: expected a field, a transformer, a quoted string, a number or a list "
+       "inside tolower(), found 'sh'"},
+      {"tolower(proc.name = x",
+       "line 1, column 19: expected ',' or ')' closing tolower(, found '= x'"},
       {"proc.name = val(sh)", "line 1, column 17: expected a field inside val(), found 'sh'"},
       {"evt.res > \"5\"", "line 1, column 11: '>' compares numbers; found the string \"5\""},
       {"proc.aname[2 = x",
@@ -276,6 +281,39 @@ TEST(FilterParserTest, CloneMakesAnEqualIndependentTree) {
   EXPECT_EQ(ToString(*copy), ToString(*e));
   std::get<Comparison>(std::get<And>(copy->node).operands[0]->node).field.name = "z.z";
   EXPECT_NE(ToString(*copy), ToString(*e));
+}
+
+TEST(FilterParserTest, ModifiersAndCombinersPrintBackAsWritten) {
+  for (const char* text : {
+           "proc.name startswith oneof (ba, \"d a\")",
+           "proc.name != allof shell_binaries",
+           "fd.name glob anyof (/tmp/*)",
+           "concat(proc.name, \"-\", tolower(proc.pname)) = x",
+           "getopt(proc.args, \"ab:\")[b] = 1",
+           "len(join(\",\", (proc.name, 12, \"x\"))) > 0",
+           "proc.name = concat(\"a\", proc.pname)",
+       }) {
+    const std::string once = Canonical(text);
+    EXPECT_EQ(Canonical(once), once) << text;
+  }
+  EXPECT_EQ(Canonical("proc.name startswith oneof (ba, \"d a\")"),
+            "proc.name startswith oneof (ba, \"d a\")");
+  EXPECT_EQ(Canonical("getopt(proc.args,'ab:') [b] = 1"),
+            "error: line 1, column 25: expected an operator after getopt(proc.args, \"ab:\") (=, "
+            "!=, <, <=, >, >=, contains, "
+            "icontains, bcontains, startswith, bstartswith, endswith, glob, iglob, regex, in, "
+            "intersects, pmatch, exists), found '[b] = 1'");
+  const ExprPtr e = MustParse("proc.name contains allof (a, b)");
+  EXPECT_EQ(OnlyComparison(e).modifier, Modifier::kAllOf);
+  EXPECT_EQ(OnlyComparison(MustParse("proc.name = allof")).modifier, Modifier::kNone);
+  EXPECT_EQ(Canonical("proc.name =allof (a)"),
+            "error: line 1, column 18: expected 'and', 'or' "
+            "or the end of the condition, found '(a)'")
+      << "a symbol operator needs a blank before its modifier, as in Falco";
+  EXPECT_EQ(Canonical("len(join(\",\", (proc.name, (\"x\")))) > 0"),
+            "error: line 1, column 27: expected a field, a transformer, a quoted string, a number "
+            "inside join(), found '(\"x\")))) > 0'")
+      << "no list inside a list";
 }
 
 }  // namespace

@@ -44,11 +44,44 @@ void AppendLiteral(std::string& out, const Literal& l) {
   out += '"';
 }
 
+void AppendField(std::string& out, const FieldRef& f);
+
+void AppendArgs(std::string& out, const std::vector<FieldRef>& args) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (i) out += ", ";
+    AppendField(out, args[i]);
+  }
+}
+
+void AppendCombination(std::string& out, const Combination& c) {
+  switch (c.kind) {
+    case Combiner::kLiteral:
+      AppendLiteral(out, c.literal);
+      return;
+    case Combiner::kList:
+      out += '(';
+      AppendArgs(out, c.args);
+      out += ')';
+      return;
+    case Combiner::kJoin:
+    case Combiner::kConcat:
+    case Combiner::kGetopt:
+      absl::StrAppend(&out, Sv(CombinerName(c.kind)), "(");
+      AppendArgs(out, c.args);
+      out += ')';
+      return;
+  }
+}
+
 void AppendField(std::string& out, const FieldRef& f) {
   for (auto it = f.transformers.rbegin(); it != f.transformers.rend(); ++it) {
     absl::StrAppend(&out, Sv(TransformerName(*it)), "(");
   }
-  out += f.name;
+  if (f.combination) {
+    AppendCombination(out, *f.combination);
+  } else {
+    out += f.name;
+  }
   if (f.index) absl::StrAppend(&out, "[", *f.index, "]");
   out.append(f.transformers.size(), ')');
 }
@@ -68,6 +101,7 @@ void AppendGroup(std::string& out, const Group& g, std::string_view op) {
 void AppendComparison(std::string& out, const Comparison& c) {
   AppendField(out, c.field);
   absl::StrAppend(&out, " ", Sv(CompareOpName(c.op)));
+  if (c.modifier != Modifier::kNone) absl::StrAppend(&out, " ", Sv(ModifierName(c.modifier)));
   if (const auto* lit = std::get_if<Literal>(&c.operand.value)) {
     out += ' ';
     AppendLiteral(out, *lit);
@@ -83,7 +117,7 @@ void AppendComparison(std::string& out, const Comparison& c) {
   } else if (const auto* field = std::get_if<FieldRef>(&c.operand.value)) {
     // A bare field on the right is spelt val(); one under a transformer
     // needs no val().
-    const bool bare = field->transformers.empty();
+    const bool bare = field->transformers.empty() && !field->combination;
     out += bare ? " val(" : " ";
     AppendField(out, *field);
     if (bare) out += ')';
@@ -127,6 +161,71 @@ std::optional<Transformer> TransformerByName(std::string_view name) {
     if (s.name == name) return s.transformer;
   }
   return std::nullopt;
+}
+
+std::string_view CombinerName(Combiner c) {
+  switch (c) {
+    case Combiner::kJoin:
+      return "join";
+    case Combiner::kConcat:
+      return "concat";
+    case Combiner::kGetopt:
+      return "getopt";
+    case Combiner::kLiteral:
+      return "a literal";
+    case Combiner::kList:
+      return "a list";
+  }
+  return "?";
+}
+
+std::optional<Combiner> CombinerByName(std::string_view name) {
+  for (const Combiner c : {Combiner::kJoin, Combiner::kConcat, Combiner::kGetopt}) {
+    if (CombinerName(c) == name) return c;
+  }
+  return std::nullopt;
+}
+
+bool FieldRef::operator==(const FieldRef& other) const {
+  const bool same_combination =
+      combination == other.combination ||
+      (combination && other.combination && *combination == *other.combination);
+  return same_combination && name == other.name && index == other.index &&
+         transformers == other.transformers && pos == other.pos;
+}
+
+void ForEachNamedField(const FieldRef& f, const std::function<void(const FieldRef&)>& visit) {
+  if (!f.combination) {
+    visit(f);
+    return;
+  }
+  for (const FieldRef& arg : f.combination->args) ForEachNamedField(arg, visit);
+}
+
+std::string_view ModifierName(Modifier m) {
+  switch (m) {
+    case Modifier::kNone:
+      return "";
+    case Modifier::kOneOf:
+      return "oneof";
+    case Modifier::kAnyOf:
+      return "anyof";
+    case Modifier::kAllOf:
+      return "allof";
+  }
+  return "?";
+}
+
+std::optional<Modifier> ModifierByName(std::string_view name) {
+  for (const Modifier m : {Modifier::kOneOf, Modifier::kAnyOf, Modifier::kAllOf}) {
+    if (ModifierName(m) == name) return m;
+  }
+  return std::nullopt;
+}
+
+bool TakesModifier(CompareOp op) {
+  return op != CompareOp::kLt && op != CompareOp::kLe && op != CompareOp::kGt &&
+         op != CompareOp::kGe && op != CompareOp::kExists && !TakesList(op);
 }
 
 std::string_view CompareOpName(CompareOp op) {
@@ -183,11 +282,17 @@ std::string ToString(const Expr& e) {
   return out;
 }
 
+std::string ToString(const FieldRef& f) {
+  std::string out;
+  AppendField(out, f);
+  return out;
+}
+
 ExprPtr Clone(const Expr& e) {
   auto copy = std::make_unique<Expr>();
   copy->pos = e.pos;
   if (const auto* c = std::get_if<Comparison>(&e.node)) {
-    copy->node = Comparison{c->field, c->op, c->operand};
+    copy->node = Comparison{c->field, c->op, c->operand, c->modifier};
   } else if (const auto* m = std::get_if<MacroRef>(&e.node)) {
     copy->node = *m;
   } else if (const auto* n = std::get_if<Not>(&e.node)) {

@@ -6,6 +6,7 @@
 #define KESTREL_ENGINE_FILTER_AST_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -30,18 +31,56 @@ enum class Transformer { kToLower, kToUpper, kB64, kBasename, kLen };
 std::string_view TransformerName(Transformer t);
 std::optional<Transformer> TransformerByName(std::string_view name);
 
+// What a value is made of when it is not one field: a transformer over
+// several arguments (`join`, `concat`, `getopt`), a literal given as an
+// argument (`concat(fd.directory, "/x")`) or a list of arguments
+// (`join("-", (proc.name, fd.name))`).
+enum class Combiner { kJoin, kConcat, kGetopt, kLiteral, kList };
+
+std::string_view CombinerName(Combiner c);
+// join, concat and getopt by name; the others have no name.
+std::optional<Combiner> CombinerByName(std::string_view name);
+
+// One literal, as text: numbers, IPs and flags are typed by the compiler
+// once it knows the field's type. `quoted` keeps whether the author wrote
+// quotes, for messages and for printing the condition back.
+struct Literal {
+  std::string text;
+  bool quoted = false;
+  SourcePos pos;
+
+  bool operator==(const Literal&) const = default;
+};
+
+struct Combination;
+
 // A field as written: `proc.name`, `proc.aname[2]`, `evt.arg.name` (the
 // whole dotted name: the field table decides where the name ends and an
 // argument starts), with the transformers wrapped around it, innermost
-// first: `tolower(basename(fd.name))` is {kBasename, kToLower}.
+// first: `tolower(basename(fd.name))` is {kBasename, kToLower}. When
+// `combination` is set the value is made of it instead and `name` is empty
+// (`tolower(concat(proc.name, "-x"))`); `index` is then getopt's option
+// selector (`getopt(...)[t]`).
 struct FieldRef {
   std::string name;
   std::optional<std::string> index;  // the text between [ and ]
+  std::shared_ptr<const Combination> combination;
   std::vector<Transformer> transformers;
   SourcePos pos;
 
-  bool operator==(const FieldRef&) const = default;
+  bool operator==(const FieldRef& other) const;
 };
+
+struct Combination {
+  Combiner kind = Combiner::kLiteral;
+  std::vector<FieldRef> args;  // kJoin, kConcat, kGetopt, kList
+  Literal literal;             // kLiteral
+
+  bool operator==(const Combination&) const = default;
+};
+
+// Calls `visit` with every named field `f` reads, inside combinations too.
+void ForEachNamedField(const FieldRef& f, const std::function<void(const FieldRef&)>& visit);
 
 enum class CompareOp {
   kEq,  // = and ==
@@ -70,16 +109,16 @@ std::string_view CompareOpName(CompareOp op);
 // `in`, `intersects` and `pmatch` take a list; `exists` takes nothing.
 bool TakesList(CompareOp op);
 
-// One literal of a comparison, as text: numbers, IPs and flags are typed by
-// the compiler once it knows the field's type. `quoted` keeps whether the
-// author wrote quotes, for messages and for printing the condition back.
-struct Literal {
-  std::string text;
-  bool quoted = false;
-  SourcePos pos;
+// A modifier after a string operator makes it take a list and hold when
+// exactly one item (`oneof`), at least one (`anyof`) or every item
+// (`allof`) holds: `proc.name startswith oneof (ba, da)`.
+enum class Modifier : uint8_t { kNone, kOneOf, kAnyOf, kAllOf };
 
-  bool operator==(const Literal&) const = default;
-};
+std::string_view ModifierName(Modifier m);
+std::optional<Modifier> ModifierByName(std::string_view name);
+
+// The operators a modifier may follow (Falco's string operators).
+bool TakesModifier(CompareOp op);
 
 // A list named by a bare identifier after a list operator
 // (`proc.name in shell_binaries`): the rules loader substitutes it.
@@ -107,6 +146,7 @@ struct Comparison {
   FieldRef field;
   CompareOp op;
   Operand operand;
+  Modifier modifier = Modifier::kNone;  // a list operand when set
 };
 
 // A name with no dot in it: a macro, substituted before compilation.
@@ -135,6 +175,9 @@ struct Expr {
 // Prints `e` back as a condition with every operator fully parenthesised,
 // so two trees print the same exactly when they are the same tree.
 std::string ToString(const Expr& e);
+
+// A field (or transformer, or combination) as a condition spells it.
+std::string ToString(const FieldRef& f);
 
 // A deep copy (macros are copied into every condition that names them).
 ExprPtr Clone(const Expr& e);

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "engine/filter/filter_program.h"
+#include "engine/filter/parser.h"
 #include "engine/filter/program_nodes.h"
 #include "engine/filter/scanner.h"
 #include "engine/filter/transformers.h"
@@ -61,16 +62,11 @@ bool ParseUnsigned(std::string_view text, uint64_t& out) {
   return !text.empty() && text[0] != '-' && absl::SimpleAtoi(Sv(text), &out);
 }
 
-std::string FieldText(const FieldRef& f) {
-  std::string out;
-  for (auto it = f.transformers.rbegin(); it != f.transformers.rend(); ++it) {
-    absl::StrAppend(&out, Sv(TransformerName(*it)), "(");
-  }
-  out += f.name;
-  if (f.index) absl::StrAppend(&out, "[", *f.index, "]");
-  out.append(f.transformers.size(), ')');
-  return out;
-}
+std::string FieldText(const FieldRef& f) { return ToString(f); }
+
+// Whether a value of `type` can stand as one item of a list or as a
+// separator: numbers, booleans and addresses are used as their text.
+bool IsScalar(ValueType type) { return type != ValueType::kStringList; }
 
 }  // namespace
 
@@ -146,17 +142,81 @@ class Compiler {
                      std::move(n));
   }
 
+  // The type a combination makes, its argument slots checked; an error
+  // names the combination's place.
+  absl::StatusOr<ValueType> CombinedType(const FieldRef& f, std::vector<uint32_t>& args) {
+    const Combination& c = *f.combination;
+    std::vector<ValueType> types;
+    for (const FieldRef& arg : c.args) {
+      absl::StatusOr<uint32_t> slot = SlotFor(arg);
+      if (!slot.ok()) return slot.status();
+      if (p_.slots_[*slot]->spec.multiplicity != Multiplicity::kOne) {
+        return Scanner::ErrorAt(arg.pos, absl::StrCat(FieldText(arg),
+                                                      " has several values: it "
+                                                      "cannot be an argument of ",
+                                                      FieldText(f)));
+      }
+      args.push_back(*slot);
+      types.push_back(p_.slots_[*slot]->type);
+    }
+    const std::string name(Sv(CombinerName(c.kind)));
+    const auto wrong = [&](std::string_view why) {
+      return Scanner::ErrorAt(f.pos, absl::StrCat(name, "() ", Sv(why)));
+    };
+    switch (c.kind) {
+      case Combiner::kLiteral:
+        return ValueType::kString;
+      case Combiner::kList:
+        return ValueType::kStringList;
+      case Combiner::kJoin:
+        if (types.size() != 2) return wrong("takes 2 arguments: a separator and a list");
+        if (!IsScalar(types[0])) return wrong("takes one value as its separator, not a list");
+        if (types[1] != ValueType::kStringList) return wrong("takes a list as its 2nd argument");
+        return ValueType::kString;
+      case Combiner::kConcat:
+        if (types.size() < 2) return wrong("takes 2 arguments or more");
+        for (const ValueType t : types) {
+          if (t != ValueType::kString) return wrong("takes strings only");
+        }
+        return ValueType::kString;
+      case Combiner::kGetopt:
+        if (types.size() != 2) {
+          return wrong("takes 2 arguments: the arguments as a list and an option string");
+        }
+        if (types[0] != ValueType::kStringList) return wrong("takes a list as its 1st argument");
+        if (types[1] != ValueType::kString) return wrong("takes a string as its option string");
+        if (f.index && f.index->size() != 1) {
+          return wrong("selects one option character: getopt(...)[t]");
+        }
+        return f.index ? ValueType::kString : ValueType::kStringList;
+    }
+    return wrong("is unknown");
+  }
+
   absl::StatusOr<uint32_t> SlotFor(const FieldRef& f) {
+    DepthCount depth(depth_);
+    if (depth_ > kMaxConditionDepth) {
+      return Scanner::ErrorAt(f.pos, "transformers nest too deep");
+    }
     FieldRef bare = f;
     bare.transformers.clear();
-    absl::StatusOr<FieldSpec> spec = fields_.Resolve(bare);
+    std::vector<uint32_t> args;
+    absl::StatusOr<FieldSpec> spec = FieldSpec{};
+    if (f.combination) {
+      absl::StatusOr<ValueType> made = CombinedType(f, args);
+      if (!made.ok()) return made.status();
+      spec->type = *made;
+    } else {
+      spec = fields_.Resolve(bare);
+    }
     if (!spec.ok()) return Scanner::ErrorAt(f.pos, std::string(spec.status().message()));
     ValueType type = spec->type;
     if (spec->multiplicity != Multiplicity::kOne && !f.transformers.empty()) {
       return Scanner::ErrorAt(f.pos, absl::StrCat("transformers do not apply to ", FieldText(f),
                                                   ", which has several values"));
     }
-    std::string key = absl::StrCat(spec->id, ":");
+    std::string key =
+        f.combination ? absl::StrCat("m", FieldText(bare), ":") : absl::StrCat(spec->id, ":");
     for (const Transformer t : f.transformers) {
       const std::optional<ValueType> out = TransformedType(t, type);
       if (!out) {
@@ -172,6 +232,13 @@ class Compiler {
     slot->spec = *spec;
     slot->transformers = f.transformers;
     slot->type = type;
+    if (f.combination) {
+      slot->combiner = f.combination->kind;
+      slot->args = std::move(args);
+      for (const uint32_t arg : slot->args) slot->arg_types.push_back(p_.slots_[arg]->type);
+      slot->literal = f.combination->literal.text;
+      if (f.index) slot->selector = f.index->front();
+    }
     const auto id = static_cast<uint32_t>(p_.slots_.size());
     p_.slots_.push_back(std::move(slot));
     p_.slot_index_.emplace(std::move(key), id);
@@ -258,14 +325,15 @@ class Compiler {
           pos, absl::StrCat("'", Sv(CompareOpName(c.op)), "' does not apply to ",
                             FieldText(c.field), ", which is ", Sv(ValueTypeName(type))));
     }
+    if (const auto* list = std::get_if<ListRef>(&c.operand.value)) {
+      return Scanner::ErrorAt(list->pos, absl::StrCat("list '", list->name, "' is not defined"));
+    }
+    if (c.modifier != Modifier::kNone) return CompileModified(c, *slot, type, pos);
     auto n = std::make_unique<Node>();
     n->kind = NodeKind::kCompare;
     n->slot = *slot;
     n->op = c.op;
     std::string key = absl::StrCat("c", *slot, ":", static_cast<int>(c.op), ":");
-    if (const auto* list = std::get_if<ListRef>(&c.operand.value)) {
-      return Scanner::ErrorAt(list->pos, absl::StrCat("list '", list->name, "' is not defined"));
-    }
     if (const auto* lit = std::get_if<Literal>(&c.operand.value)) {
       if (absl::Status s = PrepareLiteral(*lit, type, c.field, *n); !s.ok()) return s;
       absl::StrAppend(&key, "l", lit->text);
@@ -310,8 +378,52 @@ class Compiler {
     return p_.Intern(std::move(key), std::move(n));
   }
 
+  // `op oneof|anyof|allof (items)`: one prepared comparison per item, in
+  // the order written (oneof counts repeats).
+  absl::StatusOr<uint32_t> CompileModified(const Comparison& c, uint32_t slot, ValueType type,
+                                           const SourcePos& pos) {
+    const auto* items = std::get_if<std::vector<Literal>>(&c.operand.value);
+    if (!TakesModifier(c.op) || items == nullptr) {
+      return Scanner::ErrorAt(pos, absl::StrCat("'", Sv(ModifierName(c.modifier)),
+                                                "' follows =, !=, contains, startswith and the "
+                                                "other string operators, with a list"));
+    }
+    if (items->empty()) return Const(false);  // no item holds, as in Falco
+    auto n = std::make_unique<Node>();
+    n->kind = NodeKind::kCompare;
+    n->slot = slot;
+    n->op = c.op;
+    n->modifier = c.modifier;
+    std::string key = absl::StrCat("c", slot, ":", static_cast<int>(c.op), ":m",
+                                   static_cast<int>(c.modifier), ":");
+    // `== anyof` is `in`, `!= allof` is `not in`: a hash set decides.
+    const bool as_set = (c.modifier == Modifier::kAnyOf && c.op == CompareOp::kEq) ||
+                        (c.modifier == Modifier::kAllOf && c.op == CompareOp::kNe);
+    for (const Literal& item : *items) {
+      auto one = std::make_unique<Node>();
+      one->kind = NodeKind::kCompare;
+      one->slot = slot;
+      one->op = c.op;
+      if (absl::Status s = PrepareLiteral(item, type, c.field, *one); !s.ok()) return s;
+      if (as_set && type == ValueType::kString) n->strings.insert(item.text);
+      if (as_set && type == ValueType::kInt) n->ints.insert(one->i);
+      if (as_set && type == ValueType::kUint) n->uints.insert(one->u);
+      n->items.push_back(std::move(one));
+      absl::StrAppend(&key, item.text, "\x1f");
+    }
+    return p_.Intern(std::move(key), std::move(n));
+  }
+
+  // Counts nesting while SlotFor runs, bounding its recursion.
+  struct DepthCount {
+    explicit DepthCount(int& d) : depth(d) { ++depth; }
+    ~DepthCount() { --depth; }
+    int& depth;
+  };
+
   FilterProgram& p_;
   const FieldResolver& fields_;
+  int depth_ = 0;
 };
 
 absl::StatusOr<FilterProgram::ConditionId> FilterProgram::Add(const Expr& condition,

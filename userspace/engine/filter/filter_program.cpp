@@ -5,7 +5,9 @@
 #include <algorithm>
 
 #include "absl/base/attributes.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/ascii.h"
+#include "engine/filter/combiners.h"
 #include "engine/filter/program_nodes.h"
 #include "engine/filter/scanner.h"
 #include "engine/filter/transformers.h"
@@ -89,8 +91,12 @@ const FieldValue* FilterProgram::Read(uint32_t slot_id) {
   if (slot.stamp != event_) {
     slot.stamp = event_;
     slot.value.Clear();
-    ++field_reads_;
-    slot.present = reader_->Read(slot.spec, slot.value);
+    if (slot.combiner) {
+      slot.present = Make(slot);
+    } else {
+      ++field_reads_;
+      slot.present = reader_->Read(slot.spec, slot.value);
+    }
     if (!slot.transformers.empty()) Transform(slot);
   }
   return slot.present ? &slot.value : nullptr;
@@ -105,6 +111,13 @@ ABSL_ATTRIBUTE_NOINLINE void FilterProgram::Transform(Slot& slot) {
     slot.present = ApplyTransformer(t, type, slot.value, slot.scratch, slot.spare);
     type = *TransformedType(t, type);
   }
+}
+
+ABSL_ATTRIBUTE_NOINLINE bool FilterProgram::Make(Slot& slot) {
+  absl::InlinedVector<const FieldValue*, 4> args;
+  for (const uint32_t arg : slot.args) args.push_back(Read(arg));
+  return Combine(*slot.combiner, slot.literal, slot.selector, args, slot.arg_types, slot.made,
+                 slot.value);
 }
 
 bool FilterProgram::EvalComparison(Node& n) {
@@ -136,7 +149,26 @@ bool FilterProgram::EvalComparison(Node& n) {
   return every;
 }
 
+// oneof: exactly one item holds; anyof: at least one; allof: every one.
+bool FilterProgram::EvalModified(Node& n, ValueType type, const FieldValue& value) {
+  if (!n.strings.empty() || !n.ints.empty() || !n.uints.empty()) {
+    const bool in = type == ValueType::kString ? n.strings.contains(Sv(value.str))
+                    : type == ValueType::kInt  ? n.ints.contains(value.i)
+                                               : n.uints.contains(value.u);
+    return n.op == CompareOp::kEq ? in : !in;
+  }
+  size_t holding = 0;
+  for (const std::unique_ptr<Node>& item : n.items) {
+    const bool holds = EvalValue(*item, type, value);
+    if (n.modifier == Modifier::kAnyOf && holds) return true;
+    if (n.modifier == Modifier::kAllOf && !holds) return false;
+    if (n.modifier == Modifier::kOneOf && holds && ++holding > 1) return false;
+  }
+  return n.modifier == Modifier::kOneOf ? holding == 1 : n.modifier == Modifier::kAllOf;
+}
+
 bool FilterProgram::EvalValue(Node& n, ValueType type, const FieldValue& value) {
+  if (n.modifier != Modifier::kNone) return EvalModified(n, type, value);
   const FieldValue* v = &value;
   if (n.rhs_slot) {
     const FieldValue* r = Read(*n.rhs_slot);

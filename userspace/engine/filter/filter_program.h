@@ -64,7 +64,9 @@ class FilterProgram {
   bool Eval(uint32_t node);
   bool EvalComparison(Node& n);
   bool EvalValue(Node& n, ValueType type, const FieldValue& value);
+  bool EvalModified(Node& n, ValueType type, const FieldValue& value);
   const FieldValue* Read(uint32_t slot);
+  bool Make(Slot& slot);
   static void Transform(Slot& slot);
 
   std::vector<std::unique_ptr<Slot>> slots_;

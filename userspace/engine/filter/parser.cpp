@@ -3,6 +3,7 @@
 #include <array>
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "engine/filter/scanner.h"
 
@@ -186,39 +187,114 @@ class Parser {
     return field;
   }
 
-  // `name(` was seen, name having no dot: a transformer around a field.
+  // `name(` was seen, name having no dot: a transformer around its
+  // arguments. One argument under tolower() and the like; join(), concat()
+  // and getopt() combine several. An argument is a field, a transformer, a
+  // quoted string, a number or a list of those; `[x]` may follow the ')'.
   absl::StatusOr<FieldRef> ParseTransformedField(const std::string& name, const SourcePos& start) {
     DepthGuard guard(depth_);
     if (guard.too_deep()) return TooDeep();
     const std::optional<Transformer> transformer = TransformerByName(name);
-    if (!transformer) {
+    const std::optional<Combiner> combiner = CombinerByName(name);
+    if (!transformer && !combiner) {
       return Scanner::ErrorAt(start, absl::StrCat("unknown transformer '", name,
                                                   "' (known: tolower, toupper, b64, basename, "
-                                                  "len; val() only right of an operator)"));
+                                                  "len, join, concat, getopt; val() only right of "
+                                                  "an operator)"));
     }
     scan_.TryChar('(');
-    scan_.SkipBlanks();
-    const SourcePos inner_start = scan_.pos();
-    const std::string inner = scan_.ReadName();
-    absl::StatusOr<FieldRef> field;
-    if (!inner.empty() && inner.find('.') == std::string::npos && scan_.Peek() == '(') {
-      field = ParseTransformedField(inner, inner_start);
-    } else if (inner.find('.') != std::string::npos) {
-      field = ParseFieldRest(inner, inner_start);
-    } else {
-      return Scanner::ErrorAt(inner_start,
-                              absl::StrCat("expected a field inside ", name, "(), found ",
-                                           inner.empty() ? scan_.Upcoming() : "'" + inner + "'"));
-    }
-    if (!field.ok()) return field;
-    scan_.SkipBlanks();
+    std::vector<FieldRef> args;
+    do {
+      absl::StatusOr<FieldRef> arg = ParseTransformerArg(name);
+      if (!arg.ok()) return arg;
+      args.push_back(*std::move(arg));
+      scan_.SkipBlanks();
+    } while (scan_.TryChar(','));
     if (!scan_.TryChar(')')) {
-      return Scanner::ErrorAt(
-          scan_.pos(), absl::StrCat("expected ')' closing ", name, "(, found ", scan_.Upcoming()));
+      return Scanner::ErrorAt(scan_.pos(), absl::StrCat("expected ',' or ')' closing ", name,
+                                                        "(, found ", scan_.Upcoming()));
     }
-    field->transformers.push_back(*transformer);
-    field->pos = start;
+    std::optional<std::string> index;
+    if (scan_.Peek() == '[') {
+      const SourcePos at = scan_.pos();
+      absl::StatusOr<FieldRef> selector = ParseFieldRest(name, at);
+      if (!selector.ok()) return selector;
+      if (combiner != Combiner::kGetopt) {
+        return Scanner::ErrorAt(at, absl::StrCat(name, "() takes no [argument]"));
+      }
+      index = selector->index;
+    }
+    if (transformer) {
+      if (args.size() != 1) {
+        return Scanner::ErrorAt(start,
+                                absl::StrCat(name, "() takes one argument, not ", args.size()));
+      }
+      FieldRef field = std::move(args.front());
+      field.transformers.push_back(*transformer);
+      field.pos = start;
+      return field;
+    }
+    FieldRef field;
+    field.combination =
+        std::make_shared<const Combination>(Combination{*combiner, std::move(args), Literal{}});
+    field.index = std::move(index);
+    field.pos = start;
     return field;
+  }
+
+  // One argument of a transformer: a field, a transformer, a quoted string,
+  // a number, or (inside the call, not inside a list) a list of those.
+  absl::StatusOr<FieldRef> ParseTransformerArg(std::string_view transformer, bool in_list = false) {
+    DepthGuard guard(depth_);
+    if (guard.too_deep()) return TooDeep();
+    scan_.SkipBlanks();
+    const SourcePos start = scan_.pos();
+    const char c = scan_.Peek();
+    const auto literal = [&](std::string text, bool quoted) {
+      FieldRef f;
+      f.combination = std::make_shared<const Combination>(
+          Combination{Combiner::kLiteral, {}, Literal{std::move(text), quoted, start}});
+      f.pos = start;
+      return f;
+    };
+    absl::StatusOr<std::optional<std::string>> quoted = scan_.ReadQuoted();
+    if (!quoted.ok()) return quoted.status();
+    if (*quoted) return literal(**std::move(quoted), true);
+    if (absl::ascii_isdigit(static_cast<unsigned char>(c)) || c == '+' || c == '-') {
+      return literal(scan_.ReadBareWord(), false);
+    }
+    if (c == '(' && !in_list) {
+      scan_.TryChar('(');
+      std::vector<FieldRef> items;
+      scan_.SkipBlanks();
+      if (!scan_.TryChar(')')) {
+        do {
+          absl::StatusOr<FieldRef> item = ParseTransformerArg(transformer, true);
+          if (!item.ok()) return item;
+          items.push_back(*std::move(item));
+          scan_.SkipBlanks();
+        } while (scan_.TryChar(','));
+        if (!scan_.TryChar(')')) {
+          return Scanner::ErrorAt(
+              scan_.pos(), absl::StrCat("expected ',' or ')' closing the list in ", Sv(transformer),
+                                        "(, found ", scan_.Upcoming()));
+        }
+      }
+      FieldRef f;
+      f.combination = std::make_shared<const Combination>(
+          Combination{Combiner::kList, std::move(items), Literal{}});
+      f.pos = start;
+      return f;
+    }
+    const std::string inner = scan_.ReadName();
+    if (!inner.empty() && inner.find('.') == std::string::npos && scan_.Peek() == '(') {
+      return ParseTransformedField(inner, start);
+    }
+    if (inner.find('.') != std::string::npos) return ParseFieldRest(inner, start);
+    return Scanner::ErrorAt(
+        start, absl::StrCat("expected a field, a transformer, a quoted string, a number",
+                            std::string(in_list ? "" : " or a list"), " inside ", Sv(transformer),
+                            "(), found ", inner.empty() ? scan_.Upcoming() : "'" + inner + "'"));
   }
 
   absl::StatusOr<CompareOp> ParseOperator(const FieldRef& field) {
@@ -226,16 +302,23 @@ class Parser {
     for (const OpSpelling& s : kOperators) {
       if (s.is_word ? scan_.TryWord(s.text) : scan_.TryText(s.text)) return s.op;
     }
-    return Scanner::ErrorAt(
-        scan_.pos(), absl::StrCat("expected an operator after ", field.name, " ", Sv(kOperatorHint),
-                                  ", found ", scan_.Upcoming()));
+    return Scanner::ErrorAt(scan_.pos(),
+                            absl::StrCat("expected an operator after ", ToString(field), " ",
+                                         Sv(kOperatorHint), ", found ", scan_.Upcoming()));
   }
 
   absl::StatusOr<ExprPtr> ParseCheck(FieldRef field, const SourcePos& start) {
     absl::StatusOr<CompareOp> op = ParseOperator(field);
     if (!op.ok()) return op.status();
     Comparison cmp{std::move(field), *op, Operand{}};
-    if (*op != CompareOp::kExists) {
+    absl::StatusOr<Modifier> modifier = TryParseModifier(*op);
+    if (!modifier.ok()) return modifier.status();
+    if (*modifier != Modifier::kNone) {
+      absl::StatusOr<Operand> list = ParseModifiedList(*modifier);
+      if (!list.ok()) return list.status();
+      cmp.modifier = *modifier;
+      cmp.operand = *std::move(list);
+    } else if (*op != CompareOp::kExists) {
       absl::StatusOr<Operand> operand = TakesList(*op) ? ParseListOperand() : ParseValue(*op);
       if (!operand.ok()) return operand.status();
       cmp.operand = *std::move(operand);
@@ -244,6 +327,43 @@ class Parser {
     e->node = std::move(cmp);
     e->pos = start;
     return e;
+  }
+
+  // `oneof`, `anyof` or `allof` after a string operator, when a list or a
+  // list name follows it; otherwise nothing is consumed (`proc.name = anyof`
+  // compares with the word "anyof", as in Falco).
+  absl::StatusOr<Modifier> TryParseModifier(CompareOp op) {
+    if (!TakesModifier(op)) return Modifier::kNone;
+    const Scanner saved = scan_;
+    if (!scan_.SkipBlanks()) return Modifier::kNone;
+    const std::string word = scan_.ReadName();
+    const std::optional<Modifier> modifier = ModifierByName(word);
+    if (modifier && scan_.SkipBlanks()) {
+      const Scanner after = scan_;
+      const std::string next = scan_.ReadName();
+      scan_ = after;
+      if (scan_.Peek() == '(' || (!next.empty() && !IsKeyword(next))) return *modifier;
+    }
+    scan_ = saved;
+    return Modifier::kNone;
+  }
+
+  // The list after a modifier: `(a, b, ...)` or a list name.
+  absl::StatusOr<Operand> ParseModifiedList(Modifier modifier) {
+    if (scan_.Peek() == '(') {
+      std::vector<Literal> items;
+      if (absl::Status s = ParseList(items); !s.ok()) return s;
+      return Operand{std::move(items)};
+    }
+    const SourcePos start = scan_.pos();
+    const std::string name = scan_.ReadName();
+    if (name.find('.') != std::string::npos) {
+      return Scanner::ErrorAt(start,
+                              absl::StrCat("expected a list '(a, b, ...)' or a list name "
+                                           "after '",
+                                           Sv(ModifierName(modifier)), "', found '", name, "'"));
+    }
+    return Operand{ListRef{name, start}};
   }
 
   // `val(field)` or `transformer(field)` on the right of an operator, or
@@ -257,7 +377,7 @@ class Parser {
       return std::optional<FieldRef>();
     }
     if (name != "val") {
-      if (!TransformerByName(name)) {
+      if (!TransformerByName(name) && !CombinerByName(name)) {
         scan_ = saved;
         return std::optional<FieldRef>();
       }

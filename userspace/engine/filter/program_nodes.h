@@ -13,17 +13,26 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "engine/filter/ast.h"
+#include "engine/filter/combiners.h"
 #include "engine/filter/field_binding.h"
 #include "engine/filter/ip_network.h"
 #include "engine/filter/path_prefix_set.h"
 
 namespace kestrel::engine::filter {
 
-// A field under its transformers, read at most once per event.
+// A field under its transformers, read at most once per event; or a value
+// made of other slots (join, concat, getopt, a literal, a list).
 struct Slot {
-  FieldSpec spec;
+  FieldSpec spec;                         // spec.type: the value's type before the transformers
   std::vector<Transformer> transformers;  // innermost first
   ValueType type = ValueType::kString;    // after the transformers
+
+  std::optional<Combiner> combiner;  // set: the value is made, not read
+  std::vector<uint32_t> args;        // the combiner's argument slots
+  std::vector<ValueType> arg_types;
+  std::string literal;           // kLiteral's text
+  std::optional<char> selector;  // getopt(...)[c]
+  MadeValue made;
 
   // The current event's value, valid while stamp equals the program's event.
   uint64_t stamp = 0;
@@ -43,6 +52,10 @@ struct Node {
   // kCompare: slot `slot` compared by `op` with the operand prepared below.
   uint32_t slot = 0;
   CompareOp op = CompareOp::kExists;
+  // oneof / anyof / allof: `items` holds one prepared comparison per list
+  // item (`== anyof` and `!= allof` use `strings`, `ints` or `uints`).
+  Modifier modifier = Modifier::kNone;
+  std::vector<std::unique_ptr<Node>> items;
   std::optional<uint32_t> rhs_slot;  // val(field) / transformer(field)
   std::string text;                  // one string literal (bytes for b*, lower-cased for i*)
   int64_t i = 0;

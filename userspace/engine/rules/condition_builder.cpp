@@ -276,6 +276,7 @@ absl::Status ConditionBuilder::Substitute(Expr& e, size_t& terms) {
 absl::StatusOr<ExprPtr> ConditionBuilder::ExceptionExpr(const ExceptionDef& e, size_t& terms) {
   std::vector<filter::FieldRef> fields;
   std::vector<filter::CompareOp> ops;
+  std::vector<filter::Modifier> modifiers;  // `startswith oneof` takes a list
   for (size_t i = 0; i < e.fields.size(); ++i) {
     // The parser reads the field and the operator, as a condition would.
     absl::StatusOr<ExprPtr> probe =
@@ -290,14 +291,15 @@ absl::StatusOr<ExprPtr> ConditionBuilder::ExceptionExpr(const ExceptionDef& e, s
     const auto& c = std::get<filter::Comparison>((*probe)->node);
     fields.push_back(c.field);
     ops.push_back(c.op);
+    modifiers.push_back(c.modifier);
   }
   filter::Or any;
   for (const std::vector<ExceptionValue>& row : e.values) {
     filter::And all;
     for (size_t i = 0; i < row.size(); ++i) {
-      filter::Comparison c{fields[i], ops[i], {}};
+      filter::Comparison c{fields[i], ops[i], {}, modifiers[i]};
       const ExceptionValue& v = row[i];
-      if (filter::TakesList(ops[i])) {
+      if (filter::TakesList(ops[i]) || modifiers[i] != filter::Modifier::kNone) {
         std::vector<filter::Literal> items;
         for (const ListItem& item : v.items) items.push_back(LiteralOf(item));
         c.operand.value = std::move(items);

@@ -35,10 +35,15 @@ void ForEachComparison(const filter::Expr& e,
   }
 }
 
+// Every named field `e` reads, those inside join(), concat() and getopt()
+// too.
 void ForEachField(const filter::Expr& e, std::vector<const filter::FieldRef*>& out) {
+  const auto add = [&](const filter::FieldRef& f) { out.push_back(&f); };
   ForEachComparison(e, [&](const filter::Comparison& c) {
-    out.push_back(&c.field);
-    if (const auto* f = std::get_if<filter::FieldRef>(&c.operand.value)) out.push_back(f);
+    filter::ForEachNamedField(c.field, add);
+    if (const auto* f = std::get_if<filter::FieldRef>(&c.operand.value)) {
+      filter::ForEachNamedField(*f, add);
+    }
   });
 }
 
@@ -78,9 +83,15 @@ absl::Status CollectAddressNames(const filter::Expr& e, const filter::FieldResol
 enum class Truth { kFalse, kTrue, kUnknown };
 
 bool Unfilled(const filter::Comparison& c, const filter::FieldResolver& fields) {
-  if (!fields.Unfilled(c.field).empty()) return true;
-  const auto* other = std::get_if<filter::FieldRef>(&c.operand.value);
-  return other != nullptr && !fields.Unfilled(*other).empty();
+  bool unfilled = false;
+  const auto check = [&](const filter::FieldRef& f) {
+    unfilled = unfilled || !fields.Unfilled(f).empty();
+  };
+  filter::ForEachNamedField(c.field, check);
+  if (const auto* other = std::get_if<filter::FieldRef>(&c.operand.value)) {
+    filter::ForEachNamedField(*other, check);
+  }
+  return unfilled;
 }
 
 Truth Fold(const filter::Expr& e, const filter::FieldResolver& fields) {

@@ -45,7 +45,9 @@ OnFailure NumberOnFailure(CompareOp op, int64_t n) {
 }
 
 OnFailure ComparisonOnFailure(const filter::Comparison& c) {
-  if (!c.field.transformers.empty() || c.field.index) return OnFailure::kDepends;
+  if (!c.field.transformers.empty() || c.field.index || c.modifier != filter::Modifier::kNone) {
+    return OnFailure::kDepends;
+  }
   const std::string& field = c.field.name;
   if (field != "evt.rawres" && field != "evt.res" && field != "evt.failed") {
     return OnFailure::kDepends;

@@ -56,7 +56,18 @@ Bits Analyze(const Expr& e, bool negated) {
     if (c->field.name != "evt.type") return All();
     std::vector<std::string> names;
     bool equal = true;
-    if (c->op == CompareOp::kEq || c->op == CompareOp::kNe) {
+    using filter::Modifier;
+    const bool any_equal = c->modifier == Modifier::kAnyOf && c->op == CompareOp::kEq;
+    const bool all_differ = c->modifier == Modifier::kAllOf && c->op == CompareOp::kNe;
+    if (any_equal || all_differ) {
+      // `= anyof (a, b)` is `in (a, b)`; `!= allof (a, b)` its negation.
+      const auto* items = std::get_if<std::vector<filter::Literal>>(&c->operand.value);
+      if (items == nullptr) return All();
+      for (const filter::Literal& l : *items) names.push_back(l.text);
+      equal = any_equal;
+    } else if (c->modifier != Modifier::kNone) {
+      return All();
+    } else if (c->op == CompareOp::kEq || c->op == CompareOp::kNe) {
       const auto* lit = std::get_if<filter::Literal>(&c->operand.value);
       if (lit == nullptr) return All();
       names.push_back(lit->text);
