@@ -43,10 +43,11 @@ constexpr char kValid[] = R"(- required_engine_version: 0.57.0
   output: shell %proc.name (parent %proc.pname)
   priority: WARNING
 - rule: Pod shell
-  desc: needs a field Kestrel lacks
+  desc: needs a field Kestrel lacks (disabled, so skipped rather than an error)
   condition: spawned and k8s.deployment.name exists
   output: pod %k8s.deployment.name
   priority: NOTICE
+  enabled: false
 )";
 
 TEST_F(RulesValidateTest, ValidFilePrintsCountsAndSkippedRules) {
@@ -55,7 +56,7 @@ TEST_F(RulesValidateTest, ValidFilePrintsCountsAndSkippedRules) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, file +
                        ":13:14: warning: rule 'Pod shell': field 'k8s.deployment.name' is not one "
-                       "Kestrel has: rule skipped\n"
+                       "Kestrel has: rule skipped (disabled)\n"
                        "valid: 1 rules loaded (1 enabled), 1 skipped\n");
   EXPECT_EQ(r.err, "");
 }

@@ -481,7 +481,7 @@ TEST(RulesLoaderTest, ExceptionWithMismatchedValues) {
             "r.yaml:8:7: error: rule 'r' exception 'e': a value has 1 items for 2 fields");
 }
 
-TEST(RulesLoaderTest, MissingFieldSkipsTheRuleUnlessStrict) {
+TEST(RulesLoaderTest, MissingFieldIsAnErrorUnlessSkippedOrDisabled) {
   const std::string yaml = R"(
 - rule: r
   desc: d
@@ -501,18 +501,33 @@ TEST(RulesLoaderTest, MissingFieldSkipsTheRuleUnlessStrict) {
   priority: notice
 )";
   Loaded l = Load(yaml);
+  ASSERT_FALSE(l.set.ok());
+  EXPECT_EQ(l.lines,
+            (std::vector<std::string>{
+                "r.yaml:4:14: error: rule 'r': field 'k8s.ns.name' is not one Kestrel has",
+                "r.yaml:9:14: warning: rule 'quiet': field 'k8s.pod.name' is not one Kestrel "
+                "has: rule skipped (skip-if-unknown-filter)"}));
+
+  // Disabled, the rule is skipped with a warning (an error under strict).
+  const std::string disabled = absl::StrCat(yaml, "- rule: r\n  enabled: false\n");
+  l = Load(disabled);
   ASSERT_TRUE(l.set.ok()) << l.set.status();
-  ASSERT_EQ(l.lines.size(), 1u);
-  EXPECT_EQ(l.lines[0],
-            "r.yaml:4:14: warning: rule 'r': field 'k8s.ns.name' is not one Kestrel has: rule "
-            "skipped");
+  EXPECT_EQ(l.lines,
+            (std::vector<std::string>{
+                "r.yaml:19:12: warning: rule 'r': a rule item with only 'enabled' is deprecated: "
+                "say 'override: {enabled: replace}'",
+                "r.yaml:4:14: warning: rule 'r': field 'k8s.ns.name' is not one Kestrel has: "
+                "rule skipped (disabled)",
+                "r.yaml:9:14: warning: rule 'quiet': field 'k8s.pod.name' is not one Kestrel "
+                "has: rule skipped (skip-if-unknown-filter)"}));
   EXPECT_EQ((*l.set)->skipped(), 2u);
   ASSERT_EQ((*l.set)->rules().size(), 1u);
   EXPECT_EQ((*l.set)->rules()[0].name, "ok");
 
-  Loaded strict = Load(yaml, {.strict = true});
+  Loaded strict = Load(disabled, {.strict = true});
   ASSERT_FALSE(strict.set.ok());
-  EXPECT_EQ(strict.lines[0],
+  ASSERT_EQ(strict.lines.size(), 3u);
+  EXPECT_EQ(strict.lines[1],
             "r.yaml:4:14: error: rule 'r': field 'k8s.ns.name' is not one Kestrel has");
 }
 
@@ -617,6 +632,293 @@ TEST(RulesLoaderTest, DirectoriesLoadTheirYamlFilesByName) {
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(diags.back().ToString(),
             dir + "/nope.yaml: error: cannot open the file: No such file or directory");
+}
+
+// A good file: every item used, names a condition can use, no deprecated
+// field, no value that names a field.
+constexpr char kClean[] = R"(
+- list: editors
+  items: [vi, nano]
+- list: tools
+  items: [editors, ed]
+- macro: opened
+  condition: evt.type in (open, openat)
+- macro: placeholder
+  condition: (evt.num = 0)
+- rule: r
+  desc: d
+  condition: opened and proc.name in (tools) and not placeholder
+  output: '%proc.name opened %fd.name'
+  priority: notice
+  exceptions:
+    - name: e
+      fields: [proc.pname]
+      values: [[sshd]]
+- rule: never
+  desc: a placeholder rule
+  condition: placeholder
+  output: o
+  priority: notice
+)";
+
+TEST(RulesLoaderTest, AGoodFileHasNoWarning) {
+  Loaded l = Load(kClean);
+  ASSERT_TRUE(l.set.ok()) << l.set.status();
+  EXPECT_TRUE(l.lines.empty()) << l.lines[0];
+  EXPECT_TRUE((*l.set)->rules()[1].syscalls.empty());
+  EXPECT_FALSE((*l.set)->rules()[1].any_syscall);
+}
+
+TEST(RulesLoaderTest, EvtDirIsDeprecated) {
+  Loaded l = Load(R"(
+- macro: entering
+  condition: proc.name = x or evt.dir = <
+- rule: r
+  desc: d
+  condition: evt.type = open and evt.dir = < and entering
+  output: 'dir %evt.dir name %proc.name'
+  priority: notice
+)");
+  ASSERT_TRUE(l.set.ok()) << l.set.status();
+  const std::string why =
+      "evt.dir is deprecated: every event is an exit event, so 'evt.dir = <' always holds and "
+      "'evt.dir = >' never does; drop the comparison";
+  EXPECT_EQ(l.lines,
+            (std::vector<std::string>{
+                "r.yaml:6:34: warning: rule 'r': " + why,
+                "r.yaml:7:17: warning: rule 'r': evt.dir is deprecated: every event is an exit "
+                "event, so the output always shows '<'",
+                "r.yaml:3:31: warning: macro 'entering': " + why}));
+}
+
+TEST(RulesLoaderTest, NamesAConditionCannotUse) {
+  Loaded l = Load(R"(
+- list: my list
+  items: [a]
+- macro: 2fast
+  condition: evt.type = open
+- macro: my-macro
+  condition: evt.type = open
+- rule: r
+  desc: d
+  condition: evt.type = open
+  output: o
+  priority: notice
+)");
+  ASSERT_TRUE(l.set.ok()) << l.set.status();
+  EXPECT_EQ(l.lines,
+            (std::vector<std::string>{
+                "r.yaml:2:9: warning: list 'my list': not a name a condition can use: a list "
+                "name is one word with no quote, parenthesis, '=' or ','",
+                "r.yaml:4:10: warning: macro '2fast': not a name a condition can use: a macro "
+                "name starts with a letter and has only letters, digits and '_'",
+                "r.yaml:6:10: warning: macro 'my-macro': not a name a condition can use: a "
+                "macro name starts with a letter and has only letters, digits and '_'",
+                "r.yaml:4:3: warning: macro '2fast': unused: no rule or macro names it",
+                "r.yaml:6:3: warning: macro 'my-macro': unused: no rule or macro names it",
+                "r.yaml:2:3: warning: list 'my list': unused: no rule, macro or list names it"}));
+}
+
+TEST(RulesLoaderTest, DuplicateExceptionNames) {
+  Loaded l = Load(R"(
+- rule: r
+  desc: d
+  condition: evt.type = open
+  output: o
+  priority: notice
+  exceptions:
+    - name: e
+      fields: [proc.name]
+      values: [[a]]
+    - name: e
+      fields: [proc.pname]
+      values: [[b]]
+- rule: r
+  exceptions:
+    - name: e
+      values: [[c]]
+  override:
+    exceptions: append
+)");
+  ASSERT_TRUE(l.set.ok()) << l.set.status();
+  // Appending to an exception by its name is how values are added: no warning.
+  EXPECT_EQ(l.lines, (std::vector<std::string>{
+                         "r.yaml:11:13: warning: rule 'r' exception 'e': a second exception of "
+                         "this name in the same list: both apply; give each its own name"}));
+}
+
+TEST(RulesLoaderTest, ValuesThatNameFields) {
+  Loaded l = Load(R"(
+- rule: r
+  desc: d
+  condition: evt.type = open and proc.name = proc.pname and proc.name != "proc.pname"
+  output: o
+  priority: notice
+  exceptions:
+    - name: e
+      fields: [proc.name, fd.name]
+      values:
+        - [proc.pname, '"fd.directory"']
+        - [bash, /etc]
+)");
+  ASSERT_TRUE(l.set.ok()) << l.set.status();
+  EXPECT_EQ(l.lines,
+            (std::vector<std::string>{
+                "r.yaml:4:46: warning: rule 'r': value 'proc.pname' names a field but is "
+                "compared as text: write val(proc.pname) to compare with the field, or quote it "
+                "to say the text is meant",
+                "r.yaml:11:12: warning: rule 'r' exception 'e': value 'proc.pname' names a "
+                "field but an exception value is text; quote it ('\"proc.pname\"') to say the "
+                "text is meant"}));
+}
+
+TEST(RulesLoaderTest, UnusedMacrosAndLists) {
+  Loaded l = Load(R"(
+- list: used_by_list
+  items: [a]
+- list: used_by_unused_macro
+  items: [b]
+- list: lonely
+  items: [c, used_by_list]
+- macro: lonely_macro
+  condition: proc.name in (used_by_unused_macro) and helper
+- macro: helper
+  condition: evt.type = open
+- macro: for_disabled
+  condition: evt.type = close
+- rule: r
+  desc: d
+  condition: for_disabled
+  output: o
+  priority: notice
+  enabled: false
+)");
+  ASSERT_TRUE(l.set.ok()) << l.set.status();
+  EXPECT_EQ(l.lines,
+            (std::vector<std::string>{
+                "r.yaml:8:3: warning: macro 'lonely_macro': unused: no rule or macro names it",
+                "r.yaml:6:3: warning: list 'lonely': unused: no rule, macro or list names it"}));
+}
+
+TEST(RulesLoaderTest, UndefinedMacroInAnUnusedMacroIsAWarning) {
+  Loaded l = Load(R"(
+- macro: unused
+  condition: evt.type = open and not_defined
+- rule: r
+  desc: d
+  condition: evt.type = open
+  output: o
+  priority: notice
+)");
+  ASSERT_TRUE(l.set.ok()) << l.set.status();
+  EXPECT_EQ(l.lines,
+            (std::vector<std::string>{
+                "r.yaml:3:34: warning: macro 'unused': macro 'not_defined' is not defined (an "
+                "error once a rule uses this macro)",
+                "r.yaml:2:3: warning: macro 'unused': unused: no rule or macro names it"}));
+  // Used by a rule, it is the error it always was.
+  l = Load(R"(
+- macro: used
+  condition: evt.type = open and not_defined
+- rule: r
+  desc: d
+  condition: used
+  output: o
+  priority: notice
+)");
+  ASSERT_FALSE(l.set.ok());
+  EXPECT_EQ(l.lines, (std::vector<std::string>{
+                         "r.yaml:6:14: error: rule 'r': macro 'not_defined' is not defined"}));
+}
+
+TEST(RulesLoaderTest, EvtTypeWarningsOnlyWhereFalcoGivesThem) {
+  Loaded l = Load(R"(
+- rule: never
+  desc: d
+  condition: evt.num = 0
+  output: o
+  priority: notice
+- rule: never in
+  desc: d
+  condition: evt.num in (0) and proc.name = x
+  output: o
+  priority: notice
+- rule: every
+  desc: d
+  condition: evt.num != 0 and proc.name = x
+  output: o
+  priority: notice
+- rule: contradiction
+  desc: d
+  condition: evt.type = open and evt.type = close
+  output: o
+  priority: notice
+)");
+  ASSERT_TRUE(l.set.ok()) << l.set.status();
+  EXPECT_EQ(l.lines,
+            (std::vector<std::string>{
+                "r.yaml:14:14: warning: rule 'every': the condition does not constrain evt.type: "
+                "it is evaluated for every syscall",
+                "r.yaml:19:14: warning: rule 'contradiction': the condition can match no "
+                "syscall"}));
+  EXPECT_TRUE((*l.set)->rules()[0].syscalls.empty());
+  EXPECT_FALSE((*l.set)->rules()[0].any_syscall);
+}
+
+TEST(RulesLoaderTest, ARuleNameBelongsToOneSource) {
+  const std::string syscall_rule = R"(
+- rule: r
+  desc: d
+  condition: evt.type = open
+  output: o
+  priority: notice
+)";
+  Loaded l = Load(syscall_rule + R"(- rule: r
+  desc: d
+  condition: ka.verb = create
+  output: o
+  priority: notice
+  source: k8s_audit
+)");
+  ASSERT_FALSE(l.set.ok());
+  EXPECT_EQ(l.lines, (std::vector<std::string>{
+                         "r.yaml:12:11: error: rule 'r': source conflict: the rule was defined "
+                         "for source 'syscall' and this item is for source 'k8s_audit'; a rule "
+                         "name belongs to one source"}));
+  // The other way round, with no `source:` (syscall).
+  l = Load(R"(
+- rule: r
+  desc: d
+  condition: ka.verb = create
+  output: o
+  priority: notice
+  source: k8s_audit
+- rule: r
+  desc: d
+  condition: evt.type = open
+  output: o
+  priority: notice
+)");
+  ASSERT_FALSE(l.set.ok());
+  EXPECT_EQ(l.lines.back(),
+            "r.yaml:8:3: error: rule 'r': source conflict: the rule was defined for source "
+            "'k8s_audit' and this item is for source 'syscall'; a rule name belongs to one "
+            "source");
+  // Changing a skipped rule of another source is no error: the change is skipped with it.
+  l = Load(R"(
+- rule: a
+  desc: d
+  condition: ka.verb = create
+  output: o
+  priority: notice
+  source: k8s_audit
+- rule: a
+  condition: and ka.user.name = bob
+  override:
+    condition: append
+)");
+  ASSERT_TRUE(l.set.ok()) << l.set.status();
+  EXPECT_EQ(l.lines.size(), 1u);
 }
 
 }  // namespace

@@ -17,7 +17,7 @@ class TestFields : public engine::filter::FieldResolver, public engine::filter::
  public:
   TestFields() {
     for (const char* name : {"evt.type", "evt.dir", "proc.name", "proc.pname", "fd.name",
-                             "fd.directory", "user.name", "proc.cmdline"}) {
+                             "fd.directory", "user.name", "proc.cmdline", "evt.num"}) {
       names_.push_back(name);
     }
   }

@@ -55,23 +55,57 @@ absl::Status TooLarge(absl::string_view what, size_t limit) {
                                                  " terms (macros or lists that name each other)"));
 }
 
-// The names of the macros `e` names, in order (the parser bounds its depth).
-void CollectMacroRefs(const Expr& e, std::vector<std::string>& out) {
+// The names of the macros `e` names, in order, and where (the parser
+// bounds its depth).
+void CollectMacroRefs(const Expr& e, std::vector<std::string>& out,
+                      std::vector<filter::SourcePos>& pos) {
   if (const auto* m = std::get_if<filter::MacroRef>(&e.node)) {
     out.push_back(m->name);
+    pos.push_back(e.pos);
   } else if (const auto* n = std::get_if<filter::Not>(&e.node)) {
-    CollectMacroRefs(*n->operand, out);
+    CollectMacroRefs(*n->operand, out, pos);
   } else if (!std::holds_alternative<filter::Comparison>(e.node)) {
     const std::vector<ExprPtr>& operands = std::holds_alternative<filter::And>(e.node)
                                                ? std::get<filter::And>(e.node).operands
                                                : std::get<filter::Or>(e.node).operands;
-    for (const ExprPtr& operand : operands) CollectMacroRefs(*operand, out);
+    for (const ExprPtr& operand : operands) CollectMacroRefs(*operand, out, pos);
   }
+}
+
+// Calls `visit` with each comparison of `e` (macros not substituted).
+void VisitComparisons(const Expr& e, const std::function<void(const filter::Comparison&)>& visit) {
+  if (const auto* c = std::get_if<filter::Comparison>(&e.node)) {
+    visit(*c);
+  } else if (const auto* n = std::get_if<filter::Not>(&e.node)) {
+    VisitComparisons(*n->operand, visit);
+  } else if (!std::holds_alternative<filter::MacroRef>(e.node)) {
+    const std::vector<ExprPtr>& operands = std::holds_alternative<filter::And>(e.node)
+                                               ? std::get<filter::And>(e.node).operands
+                                               : std::get<filter::Or>(e.node).operands;
+    for (const ExprPtr& operand : operands) VisitComparisons(*operand, visit);
+  }
+}
+
+constexpr char kEvtDir[] = "evt.dir";
+constexpr char kEvtDirWarning[] =
+    "evt.dir is deprecated: every event is an exit event, so 'evt.dir = <' always holds and "
+    "'evt.dir = >' never does; drop the comparison";
+
+std::string FieldValueWarning(std::string_view value, bool in_exception) {
+  const absl::string_view text = Sv(value);
+  return in_exception
+             ? absl::StrCat("value '", text,
+                            "' names a field but an exception value is text; quote it ('\"", text,
+                            "\"') to say the text is meant")
+             : absl::StrCat("value '", text, "' names a field but is compared as text: write val(",
+                            text,
+                            ") to compare with the field, or quote it to say the text is meant");
 }
 
 }  // namespace
 
-ConditionBuilder::ConditionBuilder(Definitions& defs) : defs_(defs) {
+ConditionBuilder::ConditionBuilder(Definitions& defs, IsField is_field)
+    : defs_(defs), is_field_(std::move(is_field)) {
   for (const MacroDef& m : defs.macros) {
     Macro& macro = macros_[m.name];
     absl::StatusOr<ExprPtr> parsed = filter::ParseCondition(m.condition);
@@ -81,7 +115,82 @@ ConditionBuilder::ConditionBuilder(Definitions& defs) : defs_(defs) {
       continue;
     }
     macro.parsed = *std::move(parsed);
-    CollectMacroRefs(*macro.parsed, macro.refs);
+    CollectMacroRefs(*macro.parsed, macro.refs, macro.ref_pos);
+    used_macros_.insert(macro.refs.begin(), macro.refs.end());
+    NoteListRefs(*macro.parsed);
+  }
+}
+
+// Every word that can stand for a list counts as naming it, as Falco
+// counts the names it substitutes.
+void ConditionBuilder::NoteListRefs(const Expr& e) {
+  VisitComparisons(e, [&](const filter::Comparison& c) {
+    if (const auto* ref = std::get_if<filter::ListRef>(&c.operand.value)) {
+      used_lists_.insert(ref->name);
+    } else if (const auto* one = std::get_if<filter::Literal>(&c.operand.value)) {
+      if (!one->quoted) used_lists_.insert(one->text);
+    } else if (const auto* items = std::get_if<std::vector<filter::Literal>>(&c.operand.value)) {
+      for (const filter::Literal& l : *items) {
+        if (!l.quoted) used_lists_.insert(l.text);
+      }
+    }
+  });
+}
+
+void ConditionBuilder::CheckTerms(const Expr& e, const Place& at, const std::string& item) {
+  bool dir_named = false;
+  VisitComparisons(e, [&](const filter::Comparison& c) {
+    const auto* other = std::get_if<filter::FieldRef>(&c.operand.value);
+    for (const filter::FieldRef* f : {&c.field, other}) {
+      if (f == nullptr || f->name != kEvtDir || dir_named) continue;
+      dir_named = true;
+      defs_.Warn(Within(at, f->pos.line, f->pos.column), item, kEvtDirWarning);
+    }
+    if (!is_field_) return;
+    auto check = [&](const filter::Literal& l) {
+      if (l.quoted || defs_.list_index.contains(l.text) || !is_field_(l.text)) return;
+      defs_.Warn(Within(at, l.pos.line, l.pos.column), item, FieldValueWarning(l.text, false));
+    };
+    if (const auto* one = std::get_if<filter::Literal>(&c.operand.value)) check(*one);
+    if (const auto* items = std::get_if<std::vector<filter::Literal>>(&c.operand.value)) {
+      for (const filter::Literal& l : *items) check(l);
+    }
+  });
+}
+
+void ConditionBuilder::Finish() {
+  for (const MacroDef& def : defs_.macros) {
+    const Macro& m = macros_.at(def.name);
+    if (!m.parsed) continue;
+    const std::string item = absl::StrCat("macro '", def.name, "'");
+    if (m.reached) {
+      CheckTerms(*m.parsed, def.condition_place, item);
+      continue;
+    }
+    // A macro no rule uses is not compiled, so what it names is not
+    // checked: a name that is not defined yet is only a warning.
+    for (size_t i = 0; i < m.refs.size(); ++i) {
+      if (macros_.contains(m.refs[i])) continue;
+      defs_.Warn(Within(def.condition_place, m.ref_pos[i].line, m.ref_pos[i].column), item,
+                 absl::StrCat("macro '", m.refs[i],
+                              "' is not defined (an error once a rule uses this macro)"));
+    }
+  }
+  if (defs_.has_error()) return;
+  for (const MacroDef& def : defs_.macros) {
+    if (used_macros_.contains(def.name)) continue;
+    defs_.Warn(def.place, absl::StrCat("macro '", def.name, "'"),
+               "unused: no rule or macro names it");
+  }
+  for (const ListDef& list : defs_.lists) {
+    for (const ListItem& i : list.items) {
+      if (!i.quoted) used_lists_.insert(i.text);
+    }
+  }
+  for (const ListDef& list : defs_.lists) {
+    if (used_lists_.contains(list.name)) continue;
+    defs_.Warn(list.place, absl::StrCat("list '", list.name, "'"),
+               "unused: no rule, macro or list names it");
   }
 }
 
@@ -191,6 +300,7 @@ absl::StatusOr<const ConditionBuilder::Macro*> ConditionBuilder::Measure(const s
       return absl::InvalidArgumentError(absl::StrCat("macro '", n, "' is not defined"));
     }
     Macro& m = it->second;
+    m.reached = true;
     if (m.state == Macro::kMeasured) return m.error;
     if (!m.parsed)
       return absl::InvalidArgumentError(absl::StrCat("macro '", n, "' does not parse"));
@@ -333,6 +443,31 @@ ExprPtr ConditionBuilder::Build(const RuleDef& rule) {
     return nullptr;
   }
   ExprPtr cond = *std::move(parsed);
+  {
+    std::vector<std::string> refs;
+    std::vector<filter::SourcePos> pos;
+    CollectMacroRefs(*cond, refs, pos);
+    used_macros_.insert(refs.begin(), refs.end());
+    NoteListRefs(*cond);
+    CheckTerms(*cond, rule.condition_place, item);
+  }
+  for (const ExceptionDef& e : rule.exceptions) {
+    const std::string what = absl::StrCat(item, " exception '", e.name, "'");
+    if (std::find(e.fields.begin(), e.fields.end(), kEvtDir) != e.fields.end()) {
+      defs_.Warn(e.place, what, kEvtDirWarning);
+    }
+    for (const std::vector<ExceptionValue>& row : e.values) {
+      for (const ExceptionValue& v : row) {
+        for (const ListItem& i : v.items) {
+          if (i.quoted) continue;
+          used_lists_.insert(i.text);
+          if (is_field_ && !defs_.list_index.contains(i.text) && is_field_(i.text)) {
+            defs_.Warn(v.place, what, FieldValueWarning(i.text, true));
+          }
+        }
+      }
+    }
+  }
   size_t terms = 0;
   if (absl::Status s = Substitute(*cond, terms); !s.ok()) {
     defs_.Error(rule.condition_place, item, std::string(s.message()));

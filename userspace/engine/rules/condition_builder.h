@@ -15,10 +15,12 @@
 #ifndef KESTREL_ENGINE_RULES_CONDITION_BUILDER_H_
 #define KESTREL_ENGINE_RULES_CONDITION_BUILDER_H_
 
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "engine/filter/ast.h"
 #include "engine/rules/definitions.h"
@@ -31,18 +33,29 @@ class ConditionBuilder {
   static constexpr size_t kMaxRulesetTerms = 2'000'000;
   static constexpr size_t kMaxExpandedDepth = 1'000;
 
+  // Whether a text names a field (`proc.name`, `proc.aname[2]`).
+  using IsField = std::function<bool(std::string_view)>;
+
   // Parses every macro once; a macro that does not parse is an error
-  // reported in `defs` (used or not, as Falco does).
-  explicit ConditionBuilder(Definitions& defs);
+  // reported in `defs` (used or not, as Falco does). With `is_field`, a
+  // bare value that names a field is a warning.
+  explicit ConditionBuilder(Definitions& defs, IsField is_field = nullptr);
 
   // The rule's full condition. On error, a diagnostic naming the rule (or
   // the macro at fault) is added to `defs` and the result is null.
   filter::ExprPtr Build(const RuleDef& rule);
 
+  // Once every rule is built: warnings about the macros rules use (evt.dir,
+  // values that name fields), the macros no rule uses that name undefined
+  // macros, and, when nothing failed, the macros and lists nothing uses.
+  void Finish();
+
  private:
   struct Macro {
-    filter::ExprPtr parsed;         // null when it did not parse
-    std::vector<std::string> refs;  // the macros `parsed` names
+    filter::ExprPtr parsed;                  // null when it did not parse
+    std::vector<std::string> refs;           // the macros `parsed` names
+    std::vector<filter::SourcePos> ref_pos;  // where, one per ref
+    bool reached = false;                    // substituted into a rule's condition
     enum { kNew, kMeasuring, kMeasured } state = kNew;
     size_t terms = 0;    // once substituted, list items aside
     size_t depth = 0;    // once substituted, itself a level
@@ -58,8 +71,15 @@ class ConditionBuilder {
                          std::vector<filter::Literal>& out);
   absl::StatusOr<filter::ExprPtr> ExceptionExpr(const ExceptionDef& e, size_t& terms);
 
+  // Warnings about the terms of one condition text written at `at`.
+  void CheckTerms(const filter::Expr& e, const Place& at, const std::string& item);
+  void NoteListRefs(const filter::Expr& e);
+
   Definitions& defs_;
+  IsField is_field_;
   absl::flat_hash_map<std::string, Macro> macros_;
+  // Names used by some rule, macro or list (whether defined or not).
+  absl::flat_hash_set<std::string> used_macros_, used_lists_;
   size_t ruleset_terms_ = 0;  // of every condition built so far
 };
 

@@ -55,6 +55,7 @@ struct MacroDef {
 struct ExceptionValue {
   std::vector<ListItem> items;
   bool is_list = false;
+  Place place;  // the value as written (verbatim when a plain scalar)
 };
 
 struct ExceptionDef {
@@ -76,6 +77,7 @@ struct RuleDef {
   bool skip_if_unknown_filter = false;
   Place place;
   Place condition_place;
+  Place output_place;
 };
 
 struct Definitions {
@@ -85,6 +87,9 @@ struct Definitions {
   absl::flat_hash_map<std::string, size_t> list_index, macro_index, rule_index;
   std::vector<Diagnostic> diags;
   size_t skipped = 0;  // rules of another source
+  // Every rule name read, with its source: a rule of another source is
+  // skipped but still owns its name.
+  absl::flat_hash_map<std::string, std::string> rule_sources;
 
   void Warn(const Place& at, std::string item, std::string message);
   void Error(const Place& at, std::string item, std::string message);

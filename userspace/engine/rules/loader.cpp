@@ -6,6 +6,8 @@
 #include <utility>
 
 #include "absl/functional/function_ref.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "engine/rules/condition_builder.h"
@@ -117,6 +119,46 @@ Truth Fold(const filter::Expr& e, const filter::FieldResolver& fields) {
   return all_other ? (is_and ? Truth::kTrue : Truth::kFalse) : Truth::kUnknown;
 }
 
+// Whether `text` (spaces aside, as Falco reads it) names a field Kestrel
+// has: `proc.name`, `proc.aname[2]`.
+bool NamesField(std::string_view text, const filter::FieldResolver& fields) {
+  std::string t(text);
+  t.erase(std::remove_if(t.begin(), t.end(),
+                         [](char c) { return absl::ascii_isspace(static_cast<unsigned char>(c)); }),
+          t.end());
+  if (t.find('.') == std::string::npos) return false;
+  filter::FieldRef f;
+  if (const size_t open = t.find('['); open != std::string::npos) {
+    if (t.back() != ']') return false;
+    f.index = t.substr(open + 1, t.size() - open - 2);
+    t.resize(open);
+  }
+  f.name = t;
+  return fields.Resolve(f).ok();
+}
+
+// Where the output names evt.dir as a field (`%evt.dir`), or npos.
+size_t EvtDirInOutput(std::string_view output) {
+  constexpr std::string_view kName = "evt.dir";
+  for (size_t at = output.find(kName); at != std::string_view::npos;
+       at = output.find(kName, at + 1)) {
+    const size_t end = at + kName.size();
+    const bool starts = at > 0 && (output[at - 1] == '%' || output[at - 1] == '(');
+    const bool ends =
+        end == output.size() || !(absl::ascii_isalnum(static_cast<unsigned char>(output[end])) ||
+                                  output[end] == '_' || output[end] == '.');
+    if (starts && ends) return at;
+  }
+  return std::string_view::npos;
+}
+
+// Whether `cond` matches no syscall by its evt.type checks alone, with no
+// comparison that can never hold (evt.num = 0) folded.
+bool ContradictsOnEvtType(const filter::Expr& cond) {
+  const SyscallSet unfolded = AnalyzeSyscalls(cond, /*fold_evt_num=*/false);
+  return !unfolded.any && unfolded.syscalls.empty();
+}
+
 // The files a path names: itself, or a directory's *.yaml / *.yml sorted.
 std::vector<std::string> FilesOf(const std::string& path, const LoadOptions& options,
                                  Definitions& defs) {
@@ -156,11 +198,13 @@ class RulesetBuilder {
       set->evt_type_field_ = type->id;
     }
     if (!defs.has_error()) {
-      ConditionBuilder builder(defs);
+      ConditionBuilder builder(
+          defs, [&fields](std::string_view text) { return NamesField(text, fields); });
       for (const RuleDef& def : defs.rules) {
         if (options.Cancelled()) return absl::CancelledError("the load was cancelled");
         Compile(def, builder, options, fields, defs, *set);
       }
+      builder.Finish();
     }
     set->Reindex();
     const bool failed = defs.has_error();
@@ -216,6 +260,11 @@ class RulesetBuilder {
     const std::string item = absl::StrCat("rule '", def.rule.name, "'");
     filter::ExprPtr cond = builder.Build(def);
     if (!cond) return;
+    if (const size_t at = EvtDirInOutput(def.rule.output); at != std::string::npos) {
+      defs.Warn(Within(def.output_place, 1, static_cast<uint32_t>(at + 1)), item,
+                "evt.dir is deprecated: every event is an exit event, so the output always "
+                "shows '<'");
+    }
     std::vector<const filter::FieldRef*> refs;
     ForEachField(*cond, refs);
     std::vector<std::string> missing;
@@ -229,18 +278,20 @@ class RulesetBuilder {
       }
     }
     if (!missing.empty()) {
-      if (def.skip_if_unknown_filter) {
-        ++set.skipped_;
-        return;
-      }
       const std::string why =
           absl::StrCat(missing.size() == 1 ? "field '" : "fields '", absl::StrJoin(missing, "', '"),
                        missing.size() == 1 ? "' is" : "' are", " not one Kestrel has");
-      if (options.strict) {
-        defs.Error(def.condition_place, item, why);
-      } else {
-        defs.Warn(def.condition_place, item, absl::StrCat(why, ": rule skipped"));
+      // As Falco: an error, unless the rule says to skip it. A disabled
+      // rule is skipped too, unless strict.
+      if (def.skip_if_unknown_filter) {
+        defs.Warn(def.condition_place, item,
+                  absl::StrCat(why, ": rule skipped (skip-if-unknown-filter)"));
         ++set.skipped_;
+      } else if (!def.rule.enabled && !options.strict) {
+        defs.Warn(def.condition_place, item, absl::StrCat(why, ": rule skipped (disabled)"));
+        ++set.skipped_;
+      } else {
+        defs.Error(def.condition_place, item, why);
       }
       return;
     }
@@ -272,7 +323,10 @@ class RulesetBuilder {
     if (syscalls.any && def.warn_evttypes) {
       defs.Warn(def.condition_place, item,
                 "the condition does not constrain evt.type: it is evaluated for every syscall");
-    } else if (!syscalls.any && syscalls.syscalls.empty() && def.warn_evttypes) {
+    } else if (!syscalls.any && syscalls.syscalls.empty() && def.warn_evttypes &&
+               ContradictsOnEvtType(*cond)) {
+      // Only when its evt.type checks contradict: a comparison that can
+      // never hold (Falco's `evt.num = 0` placeholder) is deliberate.
       defs.Warn(def.condition_place, item, "the condition can match no syscall");
     }
     set.rules_.push_back(std::move(rule));

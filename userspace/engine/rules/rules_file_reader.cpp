@@ -64,6 +64,27 @@ bool Contains(const std::vector<std::string_view>& keys, std::string_view key) {
   return std::find(keys.begin(), keys.end(), key) != keys.end();
 }
 
+bool IsAsciiLetter(char c) { return absl::ascii_isalpha(static_cast<unsigned char>(c)); }
+
+// A name a condition can call a macro by (Falco's identifier rule): a
+// letter, then letters, digits and '_'.
+bool IsMacroName(std::string_view name) {
+  if (name.empty() || !IsAsciiLetter(name[0])) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
+}
+
+// A name a condition can name a list by (Falco's bare-word rule): no
+// space, quote, parenthesis, '=' or ','.
+bool IsListName(std::string_view name) {
+  if (name.empty()) return false;
+  return std::none_of(name.begin(), name.end(), [](char c) {
+    return absl::ascii_isspace(static_cast<unsigned char>(c)) || c == '(' || c == ')' || c == '"' ||
+           c == '\'' || c == '=' || c == ',';
+  });
+}
+
 // The text between matching quotes the author put inside a YAML string.
 ListItem ItemFromText(std::string text) {
   if (text.size() >= 2 && (text.front() == '"' || text.front() == '\'') &&
@@ -274,6 +295,11 @@ class FileReader {
     if (!name_text) return;
     const std::string name = absl::StrCat("list '", *name_text, "'");
     WarnUnknownKeys(item, kListKeys, name);
+    if (!IsListName(*name_text)) {
+      defs_.Warn(At(item["list"]), name,
+                 "not a name a condition can use: a list name is one word with no quote, "
+                 "parenthesis, '=' or ','");
+    }
     absl::flat_hash_map<std::string, Merge> modes;
     bool merging = false;
     if (!MergeModes(item, {"items"}, name, modes, merging)) return;
@@ -315,6 +341,11 @@ class FileReader {
     if (!name_text) return;
     const std::string name = absl::StrCat("macro '", *name_text, "'");
     WarnUnknownKeys(item, kMacroKeys, name);
+    if (!IsMacroName(*name_text)) {
+      defs_.Warn(At(item["macro"]), name,
+                 "not a name a condition can use: a macro name starts with a letter and has "
+                 "only letters, digits and '_'");
+    }
     absl::flat_hash_map<std::string, Merge> modes;
     bool merging = false;
     if (!MergeModes(item, {"condition"}, name, modes, merging)) return;
@@ -342,6 +373,7 @@ class FileReader {
       MacroDef& def = defs_.macros[it->second];
       if (modes["condition"] == Merge::kAppend) {
         absl::StrAppend(&def.condition, " ", *text);
+        def.condition_place.verbatim = false;
       } else {
         def.condition = *text;
         def.condition_place = ValuePlace(cond);
@@ -377,6 +409,7 @@ class FileReader {
 
   std::optional<ExceptionValue> ExceptionValueOf(const YAML::Node& v, const std::string& name) {
     ExceptionValue out;
+    out.place = ValuePlace(v);
     if (v.IsScalar()) {
       out.items.push_back(ItemFromText(v.Scalar()));
       return out;
@@ -411,6 +444,12 @@ class FileReader {
       def.name = e["name"].Scalar();
       def.place = At(e);
       const std::string what = absl::StrCat(name, " exception '", def.name, "'");
+      if (std::any_of(out.begin(), out.end(),
+                      [&](const ExceptionDef& d) { return d.name == def.name; })) {
+        defs_.Warn(At(e["name"]), what,
+                   "a second exception of this name in the same list: both apply; give each "
+                   "its own name");
+      }
       for (const auto& kv : e) {
         const std::string key = kv.first.Scalar();
         if (key != "name" && key != "fields" && key != "comps" && key != "values") {
@@ -500,6 +539,25 @@ class FileReader {
       return;
     }
     auto it = defs_.rule_index.find(*name_text);
+    // The item's own `source:`, when it gives one.
+    std::optional<std::string> source;
+    if (const YAML::Node s = item["source"]) {
+      source = Scalar(s, "source", name);
+      if (!source) return;
+      if (source->empty()) source.reset();
+    }
+    auto known = defs_.rule_sources.find(*name_text);
+    // A name belongs to the source that first defined it (Falco's rule):
+    // another source's rule of the same name is a conflict, not a
+    // redefinition.
+    auto conflicts = [&](const std::string& mine) {
+      if (known == defs_.rule_sources.end() || known->second == mine) return false;
+      defs_.Error(item["source"] ? At(item["source"]) : At(item), name,
+                  absl::StrCat("source conflict: the rule was defined for source '", known->second,
+                               "' and this item is for source '", mine,
+                               "'; a rule name belongs to one source"));
+      return true;
+    };
     // Falco's shorthand: `- rule: X` with only `enabled:` switches a rule
     // defined before.
     bool only_enabled = item["enabled"] && !item["override"];
@@ -508,6 +566,9 @@ class FileReader {
       if (key != "rule" && key != "enabled" && key != "append") only_enabled = false;
     }
     if (only_enabled || merging) {
+      if (source && conflicts(*source)) return;
+      // Changes to a rule of another source go with it (skipped).
+      if (known != defs_.rule_sources.end() && known->second != "syscall") return;
       if (it == defs_.rule_index.end()) {
         defs_.Error(At(item), name, "changes a rule not defined before");
         return;
@@ -545,15 +606,13 @@ class FileReader {
     def.place = At(item);
     def.rule.file = file_;
     def.rule.line = def.place.line;
-    if (const YAML::Node source = item["source"]) {
-      std::optional<std::string> s = Scalar(source, "source", name);
-      if (!s) return;
-      if (*s != "syscall") {
-        defs_.Warn(At(source), name,
-                   absl::StrCat("source '", *s, "' is not one Kestrel reads: rule skipped"));
-        ++defs_.skipped;
-        return;
-      }
+    if (conflicts(source.value_or("syscall"))) return;
+    defs_.rule_sources[*name_text] = source.value_or("syscall");
+    if (source && *source != "syscall") {
+      defs_.Warn(At(item["source"]), name,
+                 absl::StrCat("source '", *source, "' is not one Kestrel reads: rule skipped"));
+      ++defs_.skipped;
+      return;
     }
     for (const auto& kv : item) {
       const std::string key = kv.first.Scalar();
@@ -586,10 +645,17 @@ class FileReader {
       return true;
     };
     if (key == "condition") {
+      // Appended text follows no place in the file: positions in it are the value's.
       if (!append) def.condition_place = ValuePlace(v);
+      if (append) def.condition_place.verbatim = false;
       return text(def.condition);
     }
-    if (key == "output") return text(def.rule.output);
+    if (key == "output") {
+      if (!append) def.rule.output.clear();
+      if (def.rule.output.empty()) def.output_place = ValuePlace(v);
+      if (append) def.output_place.verbatim = false;
+      return text(def.rule.output);
+    }
     if (key == "desc") return text(def.rule.desc);
     if (key == "priority") {
       std::optional<std::string> s = Scalar(v, key, name);

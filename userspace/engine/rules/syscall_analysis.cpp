@@ -1,6 +1,9 @@
 #include "engine/rules/syscall_analysis.h"
 
 #include <algorithm>
+#include <optional>
+
+#include "absl/strings/numbers.h"
 
 #include "engine/decode/syscall_names.h"
 
@@ -42,9 +45,49 @@ Bits Named(const std::vector<std::string>& names) {
   return b;
 }
 
+// What `c` (on evt.num, which counts from 1) is whatever the event: false
+// for `= 0`, `< 1`, `<= 0`, `in (0)`; true for `!= 0`, `> 0`, `>= 1`.
+std::optional<bool> EvtNumFold(const filter::Comparison& c) {
+  if (c.field.name != "evt.num" || c.field.index || !c.field.transformers.empty()) {
+    return std::nullopt;
+  }
+  uint64_t n = 0;
+  if (c.op == CompareOp::kIn) {
+    const auto* items = std::get_if<std::vector<filter::Literal>>(&c.operand.value);
+    if (items == nullptr) return std::nullopt;
+    for (const filter::Literal& l : *items) {
+      if (!absl::SimpleAtoi(l.text, &n) || n != 0) return std::nullopt;
+    }
+    return false;
+  }
+  const auto* lit = std::get_if<filter::Literal>(&c.operand.value);
+  if (lit == nullptr || !absl::SimpleAtoi(lit->text, &n)) return std::nullopt;
+  switch (c.op) {
+    case CompareOp::kEq:
+      return n == 0 ? std::optional<bool>(false) : std::nullopt;
+    case CompareOp::kNe:
+      return n == 0 ? std::optional<bool>(true) : std::nullopt;
+    case CompareOp::kLt:
+      return n <= 1 ? std::optional<bool>(false) : std::nullopt;
+    case CompareOp::kLe:
+      return n == 0 ? std::optional<bool>(false) : std::nullopt;
+    case CompareOp::kGt:
+      return n == 0 ? std::optional<bool>(true) : std::nullopt;
+    case CompareOp::kGe:
+      return n <= 1 ? std::optional<bool>(true) : std::nullopt;
+    default:
+      return std::nullopt;
+  }
+}
+
 // The set of syscalls for which `e` can be true (negated: can be false).
-Bits Analyze(const Expr& e, bool negated) {
+Bits Analyze(const Expr& e, bool negated, bool fold_evt_num) {
   if (const auto* c = std::get_if<filter::Comparison>(&e.node)) {
+    if (fold_evt_num) {
+      if (const std::optional<bool> holds = EvtNumFold(*c)) {
+        return *holds != negated ? All() : None();
+      }
+    }
     if (!c->field.transformers.empty() || c->field.index) return All();
     if (c->field.name == "evt.dir") {
       // Kestrel's events are all exits: `evt.dir = >` never holds.
@@ -82,7 +125,9 @@ Bits Analyze(const Expr& e, bool negated) {
     const Bits named = Named(names);
     return equal != negated ? named : Complement(named);
   }
-  if (const auto* n = std::get_if<filter::Not>(&e.node)) return Analyze(*n->operand, !negated);
+  if (const auto* n = std::get_if<filter::Not>(&e.node)) {
+    return Analyze(*n->operand, !negated, fold_evt_num);
+  }
   if (std::holds_alternative<filter::MacroRef>(e.node)) return All();
   // De Morgan: a negated `and` is an `or` of negations, and back.
   const bool is_and = std::holds_alternative<filter::And>(e.node);
@@ -91,7 +136,7 @@ Bits Analyze(const Expr& e, bool negated) {
   const bool intersect = is_and != negated;
   Bits out = intersect ? All() : None();
   for (const filter::ExprPtr& operand : operands) {
-    const Bits b = Analyze(*operand, negated);
+    const Bits b = Analyze(*operand, negated, fold_evt_num);
     for (size_t i = 0; i < out.size(); ++i)
       out[i] = intersect ? (out[i] && b[i]) : (out[i] || b[i]);
   }
@@ -100,8 +145,8 @@ Bits Analyze(const Expr& e, bool negated) {
 
 }  // namespace
 
-SyscallSet AnalyzeSyscalls(const Expr& condition) {
-  const Bits bits = Analyze(condition, false);
+SyscallSet AnalyzeSyscalls(const Expr& condition, bool fold_evt_num) {
+  const Bits bits = Analyze(condition, false, fold_evt_num);
   SyscallSet out;
   if (bits == All()) {
     out.any = true;

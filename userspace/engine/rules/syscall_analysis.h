@@ -19,8 +19,11 @@ struct SyscallSet {
 };
 
 // `condition` has its macros and lists substituted. Names that are not
-// syscalls (procexit, container ...) match no syscall.
-SyscallSet AnalyzeSyscalls(const filter::Expr& condition);
+// syscalls (procexit, container ...) match no syscall. With `fold_evt_num`,
+// comparisons of evt.num (from 1) with a number decided by that alone are
+// folded as Falco folds them: `evt.num = 0` matches nothing, `evt.num > 0`
+// everything.
+SyscallSet AnalyzeSyscalls(const filter::Expr& condition, bool fold_evt_num = true);
 
 }  // namespace kestrel::engine::rules
 
