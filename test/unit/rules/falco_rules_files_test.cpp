@@ -30,7 +30,10 @@ TEST_P(FalcoRulesFilesTest, LoadsWithNoRuleSkipped) {
     files.push_back(std::string(dir) + "/" + GetParam());
   }
   ASSERT_TRUE(std::filesystem::exists(files.back())) << files.back();
+  // As on a host where a container runtime answers, where Falco runs
+  // these files: strict, so any warning Falco would not give fails.
   fields::FieldRegistry fields;
+  fields.SetFilled(fields::FieldSource::kContainerRuntime);
   std::vector<Diagnostic> diags;
   auto set = Ruleset::Load(files, {.strict = true}, fields, &diags);
   for (const Diagnostic& d : diags) std::printf("%s\n", d.ToString().c_str());
