@@ -169,6 +169,14 @@ TEST_F(FilterProgramTest, PmatchTakesGlobComponents) {
   EXPECT_FALSE(Eval("fd.name pmatch (/e*c/x*)"));
 }
 
+// As Falco's strcmp: bytes in order.
+TEST_F(FilterProgramTest, StringsCompareInByteOrder) {
+  EXPECT_TRUE(Eval("proc.name < val(proc.pname)")) << "bash < sshd";
+  EXPECT_FALSE(Eval("proc.name >= val(proc.pname)"));
+  EXPECT_TRUE(Eval("fd.name < 1")) << "/ sorts before 1";
+  EXPECT_TRUE(Eval("proc.name <= concat(\"ba\", \"sh\")"));
+}
+
 TEST_F(FilterProgramTest, NumberAndBoolOperators) {
   EXPECT_TRUE(Eval("evt.res < 0"));
   EXPECT_TRUE(Eval("evt.res = -13"));
@@ -267,8 +275,8 @@ TEST_F(FilterProgramTest, ErrorsNameThePlaceAndTheReason) {
   EXPECT_EQ(
       CompileError("evt.type = open and proc.pid contains 3"),
       "line 1, column 21: 'contains' does not apply to proc.pid, which is an unsigned number");
-  EXPECT_EQ(CompileError("fd.name < 3"),
-            "line 1, column 1: '<' does not apply to fd.name, which is a string");
+  EXPECT_EQ(CompileError("fd.connected < 3"),
+            "line 1, column 1: '<' does not apply to fd.connected, which is a boolean");
   EXPECT_EQ(CompileError("proc.pid = -1"),
             "line 1, column 12: '-1' is not a number of 0 or more (proc.pid is an unsigned "
             "number)");

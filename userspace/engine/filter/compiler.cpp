@@ -28,8 +28,7 @@ bool TypeTakes(ValueType type, CompareOp op) {
   if (op == CompareOp::kExists) return true;
   switch (type) {
     case ValueType::kString:
-      return op != CompareOp::kLt && op != CompareOp::kLe && op != CompareOp::kGt &&
-             op != CompareOp::kGe;
+      return true;  // <, <=, >, >= compare bytes, as Falco's strcmp does
     case ValueType::kInt:
     case ValueType::kUint:
       return IsOrderOp(op) || op == CompareOp::kIn || op == CompareOp::kIntersects;
