@@ -187,6 +187,9 @@ TEST_F(FilterProgramTest, NumberAndBoolOperators) {
   EXPECT_TRUE(Eval("proc.pid <= 4242 and proc.pid > 4241"));
   EXPECT_TRUE(Eval("fd.connected = true"));
   EXPECT_TRUE(Eval("fd.connected != false"));
+  EXPECT_TRUE(Eval("fd.connected in (false, true)"));
+  EXPECT_FALSE(Eval("fd.connected in (false)"));
+  EXPECT_TRUE(Eval("fd.connected intersects (true)"));
 }
 
 TEST_F(FilterProgramTest, ListFields) {

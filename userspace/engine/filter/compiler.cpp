@@ -33,7 +33,8 @@ bool TypeTakes(ValueType type, CompareOp op) {
     case ValueType::kUint:
       return IsOrderOp(op) || op == CompareOp::kIn || op == CompareOp::kIntersects;
     case ValueType::kBool:
-      return op == CompareOp::kEq || op == CompareOp::kNe;
+      return op == CompareOp::kEq || op == CompareOp::kNe || op == CompareOp::kIn ||
+             op == CompareOp::kIntersects;
     case ValueType::kStringList:
       return op == CompareOp::kIn || op == CompareOp::kIntersects;
     case ValueType::kIpAddr:
@@ -263,6 +264,7 @@ class Compiler {
       case ValueType::kBool:
         if (l.text != "true" && l.text != "false") return not_a("true or false");
         n.b = l.text == "true";
+        if (IsListOp(n.op)) n.uints.insert(n.b ? 1 : 0);
         return absl::OkStatus();
       case ValueType::kIpAddr: {
         const std::optional<IpAddress> a = ParseIpAddress(l.text);

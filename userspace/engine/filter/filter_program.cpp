@@ -212,6 +212,9 @@ bool FilterProgram::EvalValue(Node& n, ValueType type, const FieldValue& value) 
       if (n.op == CompareOp::kIn || n.op == CompareOp::kIntersects) return n.uints.contains(v->u);
       return Order(n.op, v->u, n.u);
     case ValueType::kBool:
+      if (n.op == CompareOp::kIn || n.op == CompareOp::kIntersects) {
+        return n.uints.contains(v->b ? 1 : 0);
+      }
       return Order(n.op, v->b, n.b);
     case ValueType::kStringList: {
       // in: every item is in the set; intersects: some item is.
