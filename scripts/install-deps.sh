@@ -3,8 +3,9 @@
 # it only goes to the network when a package is missing. With --tests, also
 # what the tests need beyond the build: podman (with runc, since crun
 # refuses hybrid cgroups), busybox-static, of which the container tests
-# build their image, curl, with which they ask podman's API, and containerd,
-# which the CRI tests start a private instance of.
+# build their image, curl, with which they ask podman's API, containerd,
+# which the CRI tests start a private instance of, and python3 and openssl,
+# an HTTPS receiver with its own CA for the HTTP output's tests.
 set -euo pipefail
 
 packages=(
@@ -17,7 +18,7 @@ packages=(
   clang-format clang-tidy-14
 )
 if [[ ${1:-} == --tests ]]; then
-  packages+=(podman runc busybox-static curl containerd)
+  packages+=(podman runc busybox-static curl containerd python3 openssl)
 fi
 
 missing=()

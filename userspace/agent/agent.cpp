@@ -1,12 +1,14 @@
 #include "agent/agent.h"
 
 #include <sys/stat.h>
+#include <syslog.h>
 #include <time.h>
 
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <filesystem>
 #include <mutex>
 #include <thread>
 
@@ -80,11 +82,21 @@ class Agent::Impl {
  public:
   explicit Impl(AgentOptions options) : options_(std::move(options)) {}
 
+  // log_level, log_stderr and log_syslog decide where a line goes: the
+  // embedder's log (stderr for `kestrel run`) and the system log.
   void Say(const std::string& line, LogLevel level = LogLevel::kInfo) const {
-    if (options_.log) options_.log(level, line);
+    const int severity = level == LogLevel::kError     ? LOG_ERR
+                         : level == LogLevel::kWarning ? LOG_WARNING
+                                                       : LOG_INFO;
+    if (severity > config_.log.level) return;
+    if (config_.log.to_stderr && options_.log) options_.log(level, line);
+    if (config_.log.to_syslog) syslog(LOG_DAEMON | severity, "%s", line.c_str());
   }
 
   absl::Status Configure();
+  // The bytes of I/O data captured when a rule reads buffers
+  // (falco_libs.snaplen).
+  uint32_t BufferSnaplen() const { return config_.snaplen.value_or(kRuleBufferSnaplen); }
   void ConnectContainerRuntimes();
   absl::Status LoadRules();
   outputs::OutputsConfig OutputsOf() const;
@@ -167,7 +179,29 @@ absl::Status Agent::Impl::Configure() {
   if (absl::Status s = CheckRunConfig(config_); !s.ok()) {
     return absl::InvalidArgumentError(s.message());
   }
-  if (!options_.rules_files.empty()) config_.rules_files = options_.rules_files;
+  if (config_.replay_engine && config_.replay_capture_file.empty()) {
+    return absl::InvalidArgumentError(
+        "engine.kind is replay but engine.replay.capture_file names no file");
+  }
+  if (!options_.rules_files.empty()) {
+    config_.rules_files = options_.rules_files;
+  } else {
+    // As Falco: the config's rules_files that do not exist are skipped.
+    std::vector<std::string> present;
+    for (const std::string& path : config_.rules_files) {
+      std::error_code ec;
+      if (std::filesystem::exists(path, ec)) {
+        present.push_back(path);
+      } else {
+        Say(absl::StrCat("warning: rules_files: ", path, " does not exist: skipped"),
+            LogLevel::kWarning);
+      }
+    }
+    if (!config_.rules_files.empty() && present.empty()) {
+      return absl::InvalidArgumentError("rules_files: none of the files exists");
+    }
+    config_.rules_files = std::move(present);
+  }
   if (config_.rules_files.empty() && options_.rules_texts.empty()) {
     config_.rules_files = {DefaultRulesDir()};
   }
@@ -211,7 +245,7 @@ absl::Status Agent::Impl::LoadRules() {
   rules_ = *std::move(rules);
   std::vector<std::string> warnings;
   syscalls_ = ChooseSyscalls(rules_->syscalls, config_.base_syscalls.custom_set,
-                             config_.base_syscalls.repair, warnings);
+                             config_.base_syscalls.repair, warnings, config_.base_syscalls_all);
   for (const std::string& w : warnings) Say(absl::StrCat("warning: ", w), LogLevel::kWarning);
   return absl::OkStatus();
 }
@@ -221,6 +255,10 @@ outputs::OutputsConfig Agent::Impl::OutputsOf() const {
   o.json_output = config_.json_output;
   o.json.include_output = config_.json_include_output_property;
   o.json.include_tags = config_.json_include_tags_property;
+  o.json.include_output_fields = config_.json_include_output_fields_property;
+  o.json.include_message = config_.json_include_message_property;
+  o.json.time_format_iso_8601 = config_.time_format_iso_8601;
+  o.time_format_iso_8601 = config_.time_format_iso_8601;
   o.buffered = config_.buffered_outputs;
   if (options_.config_outputs) {
     o.stdout_enabled = config_.stdout_enabled;
@@ -235,8 +273,22 @@ outputs::OutputsConfig Agent::Impl::OutputsOf() const {
   o.file.keep_alive = config_.file_output.keep_alive;
   o.program.program = config_.program_output.program;
   o.program.keep_alive = config_.program_output.keep_alive;
-  o.http.url = config_.http_output.url;
+  const auto& http = config_.http_output;
+  o.http.url = http.url;
   o.http.timeout = std::chrono::milliseconds(config_.output_timeout_ms);
+  o.http.json = config_.json_output;
+  o.http.user_agent = http.user_agent;
+  o.http.insecure = http.insecure;
+  o.http.ca_cert = http.ca_cert;
+  o.http.ca_bundle = http.ca_bundle;
+  o.http.ca_path = http.ca_path;
+  o.http.mtls = http.mtls;
+  o.http.client_cert = http.client_cert;
+  o.http.client_key = http.client_key;
+  o.http.echo = http.echo;
+  o.http.compress_uploads = http.compress_uploads;
+  o.http.keep_alive = http.keep_alive;
+  o.http.max_consecutive_timeouts = static_cast<uint32_t>(http.max_consecutive_timeouts);
   o.queue_capacity = config_.outputs_queue_capacity;
   o.rate_limit.tokens_per_second = config_.outputs.rate;
   o.rate_limit.max_burst = config_.outputs.max_burst;
@@ -266,9 +318,14 @@ ProbeStart Agent::Impl::ProbeStartOf() {
   probe.all_syscalls = false;
   for (const ChosenSyscall& s : syscalls_) probe.syscalls.push_back(s.id);
   probe.pin_dir = options_.pin_dir;
-  probe.buffer_bytes = options_.buffer_bytes;
-  probe.cpus_per_buffer = options_.cpus_per_buffer;
-  const kestrel_capture_settings wanted = SettingsForNeeds({}, rules_->needs);
+  // The config's ring keys, unless the embedder asked for other values.
+  probe.buffer_bytes = options_.buffer_bytes == PMAN_DEFAULT_BUFFER_BYTES
+                           ? config_.buffer_bytes.value_or(options_.buffer_bytes)
+                           : options_.buffer_bytes;
+  probe.cpus_per_buffer = options_.cpus_per_buffer == PMAN_CPUS_PER_BUFFER_AUTO
+                              ? config_.cpus_per_buffer.value_or(options_.cpus_per_buffer)
+                              : options_.cpus_per_buffer;
+  const kestrel_capture_settings wanted = SettingsForNeeds({}, rules_->needs, BufferSnaplen());
   probe.io_data = wanted.capture_io_data != 0;
   probe.settings.values["snaplen"] = wanted.snaplen;
   probe.settings.values["drop_failed"] = wanted.drop_failed;
@@ -348,9 +405,13 @@ absl::Status Agent::Impl::Start() {
   // or the operator lets other processes tune the probe.
   tamper_ = std::make_unique<TamperWatch>(
       handle_.get(), !options_.lock_settings && !config_.allow_outside_changes);
-  if (options_.watch_rules_files && !rules_options_.paths.empty()) {
-    if (absl::StatusOr<std::unique_ptr<RulesWatcher>> created =
-            RulesWatcher::Create(rules_options_.paths);
+  if (options_.watch_rules_files && config_.watch_config_files && !rules_options_.paths.empty()) {
+    // watch_config_files: a change to a config file reloads the rules too
+    // (its other keys take effect at the next start).
+    std::vector<std::string> watched = rules_options_.paths;
+    watched.insert(watched.end(), config_.loaded_config_files.begin(),
+                   config_.loaded_config_files.end());
+    if (absl::StatusOr<std::unique_ptr<RulesWatcher>> created = RulesWatcher::Create(watched);
         created.ok()) {
       watcher_ = *std::move(created);
     } else {
@@ -434,8 +495,9 @@ void Agent::Impl::ApplyReload(RulesLoadWorker::Result loaded) {
   }
   std::shared_ptr<const RunRules> rules = *std::move(loaded.rules);
   std::vector<std::string> warnings;
-  std::vector<ChosenSyscall> syscalls = ChooseSyscalls(
-      rules->syscalls, config_.base_syscalls.custom_set, config_.base_syscalls.repair, warnings);
+  std::vector<ChosenSyscall> syscalls =
+      ChooseSyscalls(rules->syscalls, config_.base_syscalls.custom_set,
+                     config_.base_syscalls.repair, warnings, config_.base_syscalls_all);
   const SyscallChange change = DiffSyscallSets(syscalls_, syscalls);
   // What another process changed since the last batch is told (and put
   // back) before the engine's own changes are made.
@@ -453,7 +515,8 @@ void Agent::Impl::ApplyReload(RulesLoadWorker::Result loaded) {
   }
   kestrel_capture_settings settings{};
   if (pman_get_capture_settings(handle, &settings) == 0) {
-    const kestrel_capture_settings wanted = SettingsForNeeds(settings, rules->needs);
+    const kestrel_capture_settings wanted =
+        SettingsForNeeds(settings, rules->needs, BufferSnaplen());
     if (wanted.snaplen != settings.snaplen || wanted.drop_failed != settings.drop_failed ||
         wanted.capture_io_data != settings.capture_io_data) {
       pman_update_capture_settings(handle, &wanted);
@@ -621,7 +684,7 @@ absl::Status Agent::Impl::Reload() {
     rules_ = *std::move(rules);
     std::vector<std::string> warnings;
     syscalls_ = ChooseSyscalls(rules_->syscalls, config_.base_syscalls.custom_set,
-                               config_.base_syscalls.repair, warnings);
+                               config_.base_syscalls.repair, warnings, config_.base_syscalls_all);
     PublishStats();
     return absl::OkStatus();
   }
@@ -684,13 +747,18 @@ absl::Status Agent::CheckOutputs() const {
   return absl::OkStatus();
 }
 
+std::optional<std::string> Agent::ConfiguredReplay() const {
+  if (!impl_->config_.replay_engine) return std::nullopt;
+  return impl_->config_.replay_capture_file;
+}
+
 std::string Agent::SyscallSetText() const { return FormatSyscallSet(impl_->syscalls_); }
 
 std::vector<std::string> Agent::Summary() const {
   const RunRules& rules = *impl_->rules_;
   return {absl::StrCat(
               DescribeRunRules(rules), "; ", impl_->syscalls_.size(), " syscalls; ",
-              DescribeNeeds(SettingsForNeeds({}, rules.needs),
+              DescribeNeeds(SettingsForNeeds({}, rules.needs, impl_->BufferSnaplen()),
                             OmittedParamsForNeeds(rules.needs, impl_->config_.capture.enabled))),
           DescribeShedding(impl_->SheddingPlanOf(), impl_->config_.load_shedding)};
 }

@@ -119,6 +119,9 @@ class Agent {
   // reads, then closes the channels. NotFound/DataLoss: the file cannot be
   // read or is damaged (the alerts before the damage are out).
   absl::Status Replay(const std::string& path);
+  // The capture file the config names to replay (engine.kind: replay and
+  // engine.replay.capture_file), or nullopt for a live run.
+  std::optional<std::string> ConfiguredReplay() const;
   // Stops a live run: what the probe wrote before it stopped is still
   // judged, then the channels drain (at most ~1 s). Error when the probe
   // did not settle. Idempotent.

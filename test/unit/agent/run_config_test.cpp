@@ -100,14 +100,14 @@ TEST_F(RunConfigTest, UnknownKeysInTheFileAreWarnedAboutWithTheirPlace) {
   RunConfig c;
   std::vector<std::string> warnings;
   ASSERT_TRUE(LoadRunConfigFile(Write("json_output: true\n"
-                                      "load_plugins: []\n"
+                                      "colours: []\n"
                                       "file_output:\n  enabled: true\n  colour: red\n"),
                                 c, warnings)
                   .ok());
   EXPECT_TRUE(c.json_output);
   EXPECT_TRUE(c.file_output.enabled);
   EXPECT_EQ(warnings,
-            (std::vector<std::string>{path_ + ":2:1: unknown key \"load_plugins\" ignored",
+            (std::vector<std::string>{path_ + ":2:1: unknown key \"colours\" ignored",
                                       path_ + ":5:3: unknown key \"file_output.colour\" ignored"}));
 }
 

@@ -1,6 +1,8 @@
 #include "agent/config/run_config.h"
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <functional>
 #include <optional>
 
@@ -120,6 +122,125 @@ absl::Status ParseStrings(const YAML::Node& node, std::vector<std::string>& out)
   return absl::OkStatus();
 }
 
+// Falco's duration: one or more of a number and a unit (ms, s, m, h, d,
+// w): "1h", "15m", "1m30s".
+absl::Status ParseDuration(const YAML::Node& node, double& seconds) {
+  std::string text;
+  if (absl::Status s = Scalar(node, text); !s.ok()) return s;
+  const auto bad = [&] {
+    return absl::InvalidArgumentError(
+        absl::StrCat(Quote(text), " is not a duration (1h, 15m, 30s, 500ms, 1m30s)"));
+  };
+  double total = 0;
+  size_t at = 0;
+  while (at < text.size()) {
+    size_t digits = at;
+    while (digits < text.size() && absl::ascii_isdigit(static_cast<unsigned char>(text[digits]))) {
+      ++digits;
+    }
+    size_t unit_end = digits;
+    while (unit_end < text.size() &&
+           absl::ascii_isalpha(static_cast<unsigned char>(text[unit_end]))) {
+      ++unit_end;
+    }
+    uint64_t n = 0;
+    if (digits == at || !absl::SimpleAtoi(text.substr(at, digits - at), &n)) return bad();
+    const std::string unit = text.substr(digits, unit_end - digits);
+    const double scale = unit == "ms"  ? 0.001
+                         : unit == "s" ? 1
+                         : unit == "m" ? 60
+                         : unit == "h" ? 3600
+                         : unit == "d" ? 86400
+                         : unit == "w" ? 604800
+                                       : -1;
+    if (scale < 0) return bad();
+    total += static_cast<double>(n) * scale;
+    at = unit_end;
+  }
+  if (text.empty() || total <= 0) return bad();
+  seconds = total;
+  return absl::OkStatus();
+}
+
+// Falco's log levels, syslog's numbering.
+absl::Status ParseLogLevel(const YAML::Node& node, int& out) {
+  std::string text;
+  if (absl::Status s = Scalar(node, text); !s.ok()) return s;
+  static constexpr std::string_view kLevels[] = {"emergency", "alert",  "critical", "error",
+                                                 "warning",   "notice", "info",     "debug"};
+  for (int i = 0; i < 8; ++i) {
+    if (absl::AsciiStrToLower(text) == kLevels[i]) {
+      out = i;
+      return absl::OkStatus();
+    }
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat(Quote(text),
+                   " is not a log level (emergency, alert, critical, error, "
+                   "warning, notice, info, debug)"));
+}
+
+// A Falco key set to what Kestrel cannot do: one line naming the value and
+// what Kestrel does instead.
+absl::Status Refuse(const YAML::Node& node, std::string_view why) {
+  return absl::InvalidArgumentError(
+      absl::StrCat(Quote(node.IsScalar() ? node.Scalar() : KindOf(node)),
+                   " is not supported: ", std::string(why)));
+}
+
+absl::Status ParseAppendOutput(const YAML::Node& node, std::vector<AppendOutput>& out) {
+  out.clear();
+  if (node.IsNull()) return absl::OkStatus();
+  if (!node.IsSequence()) return absl::InvalidArgumentError("needs a list of entries");
+  for (const YAML::Node& item : node) {
+    if (!item.IsMap()) return absl::InvalidArgumentError("each entry needs to be a mapping");
+    AppendOutput entry;
+    for (const auto& kv : item) {
+      const std::string key = kv.first.Scalar();
+      absl::Status s;
+      if (key == "match") {
+        if (!kv.second.IsMap()) return absl::InvalidArgumentError("match needs a mapping");
+        for (const auto& m : kv.second) {
+          const std::string what = m.first.Scalar();
+          if (what == "rule") {
+            s = Scalar(m.second, entry.rule);
+          } else if (what == "source") {
+            s = Scalar(m.second, entry.source);
+          } else if (what == "tags") {
+            s = ParseStrings(m.second, entry.tags);
+          } else {
+            s = absl::InvalidArgumentError(
+                absl::StrCat("match: unknown key ", Quote(what), " (rule, source, tags)"));
+          }
+          if (!s.ok()) return s;
+        }
+      } else if (key == "extra_output") {
+        s = Scalar(kv.second, entry.extra_output);
+      } else if (key == "suggested_output") {
+        s = ParseBool(kv.second, entry.suggested_output);
+      } else if (key == "extra_fields") {
+        if (!kv.second.IsSequence()) return absl::InvalidArgumentError("extra_fields needs a list");
+        for (const YAML::Node& f : kv.second) {
+          if (f.IsScalar()) {
+            entry.extra_fields.emplace_back(f.Scalar(), "");
+          } else if (f.IsMap() && f.size() == 1 && f.begin()->second.IsScalar()) {
+            entry.extra_fields.emplace_back(f.begin()->first.Scalar(), f.begin()->second.Scalar());
+          } else {
+            return absl::InvalidArgumentError(
+                "each of extra_fields is a field name or one `name: format`");
+          }
+        }
+      } else {
+        s = absl::InvalidArgumentError(absl::StrCat(
+            "unknown key ", Quote(key), " (match, extra_output, extra_fields, suggested_output)"));
+      }
+      if (!s.ok()) return s;
+    }
+    out.push_back(std::move(entry));
+  }
+  return absl::OkStatus();
+}
+
 // Setters for members in nested structs, written out: a lambda per key
 // reads more plainly than member-pointer plumbing.
 #define KESTREL_BOOL_KEY(key, expr)                                           \
@@ -143,6 +264,184 @@ absl::Status ParseStrings(const YAML::Node& node, std::vector<std::string>& out)
 const std::vector<Key>& Keys() {
   static const std::vector<Key> keys = {
       KESTREL_LIST_KEY("rules_files", c.rules_files),
+      KESTREL_LIST_KEY("config_files", c.config_files),
+      KESTREL_BOOL_KEY("watch_config_files", c.watch_config_files),
+      {"engine.kind",
+       [](const YAML::Node& n, RunConfig& c) -> absl::Status {
+         std::string text;
+         if (absl::Status s = Scalar(n, text); !s.ok()) return s;
+         if (text != "modern_ebpf" && text != "replay") {
+           return Refuse(n, "Kestrel's engines are its CO-RE BPF probe (modern_ebpf) and replay");
+         }
+         c.replay_engine = text == "replay";
+         return absl::OkStatus();
+       }},
+      KESTREL_STRING_KEY("engine.replay.capture_file", c.replay_capture_file),
+      {"engine.modern_ebpf.buf_size_preset",
+       [](const YAML::Node& n, RunConfig& c) -> absl::Status {
+         uint64_t preset = 0;
+         if (absl::Status s = ParseBounded(n, 1, 10, preset); !s.ok()) return s;
+         c.buffer_bytes = uint64_t{1} << (20 + preset - 1);  // 1 MiB .. 512 MiB
+         return absl::OkStatus();
+       }},
+      {"engine.modern_ebpf.cpus_for_each_buffer",
+       [](const YAML::Node& n, RunConfig& c) -> absl::Status {
+         uint64_t cpus = 0;
+         if (absl::Status s = ParseBounded(n, 0, 1u << 16, cpus); !s.ok()) return s;
+         c.cpus_per_buffer = static_cast<uint32_t>(cpus);
+         return absl::OkStatus();
+       }},
+      // Kestrel reads /proc, never BPF iterators: either value means that.
+      {"engine.modern_ebpf.disable_iterators",
+       [](const YAML::Node& n, RunConfig&) {
+         bool ignored = false;
+         return ParseBool(n, ignored);
+       }},
+      {"load_plugins",
+       [](const YAML::Node& n, RunConfig&) -> absl::Status {
+         std::vector<std::string> names;
+         if (absl::Status s = ParseStrings(n, names); !s.ok()) return s;
+         for (const std::string& name : names) {
+           if (name != "container") {
+             return Refuse(n, absl::StrCat("Kestrel loads no plugins (", name,
+                                           "); its container fields are built in"));
+           }
+         }
+         return absl::OkStatus();
+       }},
+      {"plugins",
+       [](const YAML::Node& n, RunConfig&) -> absl::Status {
+         if (!n.IsNull() && !n.IsSequence()) return absl::InvalidArgumentError("needs a list");
+         return absl::OkStatus();  // read only for load_plugins' names
+       }},
+      {"plugins_hostinfo",
+       [](const YAML::Node& n, RunConfig&) {
+         bool ignored = false;
+         return ParseBool(n, ignored);
+       }},
+      KESTREL_BOOL_KEY("time_format_iso_8601", c.time_format_iso_8601),
+      {"buffer_format_base64",
+       [](const YAML::Node& n, RunConfig&) -> absl::Status {
+         bool base64 = false;
+         if (absl::Status s = ParseBool(n, base64); !s.ok()) return s;
+         if (base64) return Refuse(n, "buffers print as escaped text only");
+         return absl::OkStatus();
+       }},
+      KESTREL_BOOL_KEY("json_include_output_fields_property",
+                       c.json_include_output_fields_property),
+      KESTREL_BOOL_KEY("json_include_message_property", c.json_include_message_property),
+      {"append_output",
+       [](const YAML::Node& n, RunConfig& c) { return ParseAppendOutput(n, c.append_output); }},
+      KESTREL_BOOL_KEY("webserver.enabled", c.webserver.enabled),
+      {"webserver.threadiness",
+       [](const YAML::Node& n, RunConfig& c) -> absl::Status {
+         uint64_t threads = 0;
+         if (absl::Status s = ParseBounded(n, 0, 64, threads); !s.ok()) return s;
+         c.webserver.threadiness = static_cast<uint32_t>(threads);
+         return absl::OkStatus();
+       }},
+      {"webserver.listen_port",
+       [](const YAML::Node& n, RunConfig& c) -> absl::Status {
+         uint64_t port = 0;
+         if (absl::Status s = ParseBounded(n, 1, 65535, port); !s.ok()) return s;
+         c.webserver.listen_port = static_cast<uint32_t>(port);
+         return absl::OkStatus();
+       }},
+      KESTREL_STRING_KEY("webserver.listen_address", c.webserver.listen_address),
+      KESTREL_STRING_KEY("webserver.k8s_healthz_endpoint", c.webserver.healthz_endpoint),
+      KESTREL_BOOL_KEY("webserver.prometheus_metrics_enabled",
+                       c.webserver.prometheus_metrics_enabled),
+      KESTREL_BOOL_KEY("webserver.ssl_enabled", c.webserver.ssl_enabled),
+      KESTREL_STRING_KEY("webserver.ssl_certificate", c.webserver.ssl_certificate),
+      KESTREL_BOOL_KEY("log_stderr", c.log.to_stderr),
+      KESTREL_BOOL_KEY("log_syslog", c.log.to_syslog),
+      {"log_level", [](const YAML::Node& n, RunConfig& c) { return ParseLogLevel(n, c.log.level); }},
+      // libbpf's own warnings always reach the log; its debug chatter never.
+      {"libs_logger.enabled",
+       [](const YAML::Node& n, RunConfig&) {
+         bool ignored = false;
+         return ParseBool(n, ignored);
+       }},
+      {"libs_logger.severity",
+       [](const YAML::Node& n, RunConfig&) {
+         int ignored = 0;
+         return ParseLogLevel(n, ignored);
+       }},
+      {"syscall_event_timeouts.max_consecutives",
+       [](const YAML::Node& n, RunConfig& c) {
+         return ParseBounded(n, 1, uint64_t{1} << 32, c.syscall_event_timeouts_max_consecutives);
+       }},
+      {"syscall_event_drops.threshold",
+       [](const YAML::Node& n, RunConfig& c) {
+         return ParseFraction(n, c.syscall_event_drops.threshold);
+       }},
+      {"syscall_event_drops.actions",
+       [](const YAML::Node& n, RunConfig& c) -> absl::Status {
+         std::vector<std::string> actions;
+         if (absl::Status s = ParseStrings(n, actions); !s.ok()) return s;
+         for (const std::string& a : actions) {
+           if (a != "ignore" && a != "log" && a != "alert" && a != "exit") {
+             return absl::InvalidArgumentError(
+                 absl::StrCat(Quote(a), " is not an action (ignore, log, alert, exit)"));
+           }
+         }
+         c.syscall_event_drops.actions = std::move(actions);
+         return absl::OkStatus();
+       }},
+      KESTREL_DOUBLE_KEY("syscall_event_drops.rate", c.syscall_event_drops.rate),
+      KESTREL_DOUBLE_KEY("syscall_event_drops.max_burst", c.syscall_event_drops.max_burst),
+      KESTREL_BOOL_KEY("syscall_event_drops.simulate_drops", c.syscall_event_drops.simulate_drops),
+      KESTREL_BOOL_KEY("metrics.enabled", c.metrics.enabled),
+      {"metrics.interval",
+       [](const YAML::Node& n, RunConfig& c) { return ParseDuration(n, c.metrics.interval_s); }},
+      KESTREL_BOOL_KEY("metrics.output_rule", c.metrics.output_rule),
+      KESTREL_STRING_KEY("metrics.output_file", c.metrics.output_file),
+      KESTREL_BOOL_KEY("metrics.rules_counters_enabled", c.metrics.rules_counters),
+      KESTREL_BOOL_KEY("metrics.resource_utilization_enabled", c.metrics.resource_utilization),
+      KESTREL_BOOL_KEY("metrics.state_counters_enabled", c.metrics.state_counters),
+      KESTREL_BOOL_KEY("metrics.kernel_event_counters_enabled", c.metrics.kernel_event_counters),
+      KESTREL_BOOL_KEY("metrics.kernel_event_counters_per_cpu_enabled",
+                       c.metrics.kernel_event_counters_per_cpu),
+      KESTREL_BOOL_KEY("metrics.libbpf_stats_enabled", c.metrics.libbpf_stats),
+      // Kestrel loads no plugins, walks no BPF iterators and has no jemalloc.
+      {"metrics.plugins_metrics_enabled",
+       [](const YAML::Node& n, RunConfig&) {
+         bool ignored = false;
+         return ParseBool(n, ignored);
+       }},
+      {"metrics.kernel_iter_event_counters_enabled",
+       [](const YAML::Node& n, RunConfig&) {
+         bool ignored = false;
+         return ParseBool(n, ignored);
+       }},
+      {"metrics.jemalloc_stats_enabled",
+       [](const YAML::Node& n, RunConfig&) {
+         bool ignored = false;
+         return ParseBool(n, ignored);
+       }},
+      KESTREL_BOOL_KEY("metrics.convert_memory_to_mb", c.metrics.convert_memory_to_mb),
+      KESTREL_BOOL_KEY("metrics.include_empty_values", c.metrics.include_empty_values),
+      KESTREL_BOOL_KEY("base_syscalls.all", c.base_syscalls_all),
+      {"falco_libs.snaplen",
+       [](const YAML::Node& n, RunConfig& c) -> absl::Status {
+         uint64_t snaplen = 0;
+         if (absl::Status s = ParseBounded(n, 0, 65536, snaplen); !s.ok()) return s;
+         c.snaplen = static_cast<uint32_t>(snaplen);
+         return absl::OkStatus();
+       }},
+      // Kestrel forgets a thread at its exit record and evicts the oldest
+      // exited ones when the table is full: there is nothing to purge on a
+      // timer.
+      {"falco_libs.thread_table_auto_purging_interval_s",
+       [](const YAML::Node& n, RunConfig&) {
+         uint64_t ignored = 0;
+         return ParseBounded(n, 0, uint64_t{1} << 32, ignored);
+       }},
+      {"falco_libs.thread_table_auto_purging_thread_timeout_s",
+       [](const YAML::Node& n, RunConfig&) {
+         uint64_t ignored = 0;
+         return ParseBounded(n, 0, uint64_t{1} << 32, ignored);
+       }},
       KESTREL_BOOL_KEY("json_output", c.json_output),
       KESTREL_BOOL_KEY("json_include_output_property", c.json_include_output_property),
       KESTREL_BOOL_KEY("json_include_tags_property", c.json_include_tags_property),
@@ -165,6 +464,21 @@ const std::vector<Key>& Keys() {
       KESTREL_BOOL_KEY("syslog_output.enabled", c.syslog_enabled),
       KESTREL_BOOL_KEY("http_output.enabled", c.http_output.enabled),
       KESTREL_STRING_KEY("http_output.url", c.http_output.url),
+      KESTREL_STRING_KEY("http_output.user_agent", c.http_output.user_agent),
+      KESTREL_BOOL_KEY("http_output.insecure", c.http_output.insecure),
+      KESTREL_STRING_KEY("http_output.ca_cert", c.http_output.ca_cert),
+      KESTREL_STRING_KEY("http_output.ca_bundle", c.http_output.ca_bundle),
+      KESTREL_STRING_KEY("http_output.ca_path", c.http_output.ca_path),
+      KESTREL_BOOL_KEY("http_output.mtls", c.http_output.mtls),
+      KESTREL_STRING_KEY("http_output.client_cert", c.http_output.client_cert),
+      KESTREL_STRING_KEY("http_output.client_key", c.http_output.client_key),
+      KESTREL_BOOL_KEY("http_output.echo", c.http_output.echo),
+      KESTREL_BOOL_KEY("http_output.compress_uploads", c.http_output.compress_uploads),
+      KESTREL_BOOL_KEY("http_output.keep_alive", c.http_output.keep_alive),
+      {"http_output.max_consecutive_timeouts",
+       [](const YAML::Node& n, RunConfig& c) {
+         return ParseBounded(n, 0, 255, c.http_output.max_consecutive_timeouts);
+       }},
       KESTREL_BOOL_KEY("program_output.enabled", c.program_output.enabled),
       KESTREL_STRING_KEY("program_output.program", c.program_output.program),
       KESTREL_BOOL_KEY("program_output.keep_alive", c.program_output.keep_alive),
@@ -281,6 +595,13 @@ bool IsSection(std::string_view prefix) {
   return false;
 }
 
+// Sections Falco reads only for an engine.kind of that name, which Kestrel
+// refuses: whatever they hold is never used, by Falco either.
+bool IsOtherEngineSection(std::string_view name) {
+  return name == "engine.kmod" || name == "engine.ebpf" || name == "engine.gvisor" ||
+         name == "engine.nodriver";
+}
+
 std::string Where(const std::string& path, const YAML::Mark& mark) {
   return absl::StrCat(path, ":", mark.line + 1, ":", mark.column + 1);
 }
@@ -297,6 +618,7 @@ absl::Status ApplyMapping(const std::string& path, const YAML::Node& map, const 
       }
       continue;
     }
+    if (IsOtherEngineSection(name)) continue;
     if (IsSection(name) && entry.second.IsMap()) {
       if (absl::Status s = ApplyMapping(path, entry.second, name, config, warnings); !s.ok()) {
         return s;
@@ -342,7 +664,9 @@ absl::Status ApplyDocument(const std::string& path, const YAML::Node& root, RunC
 
 }  // namespace
 
-absl::Status LoadRunConfigFile(const std::string& path, RunConfig& config,
+namespace {
+
+absl::Status LoadOneConfigFile(const std::string& path, RunConfig& config,
                                std::vector<std::string>& warnings) {
   absl::StatusOr<std::string> text = engine::rules::ReadInputFile(path);
   if (!text.ok()) {
@@ -355,6 +679,55 @@ absl::Status LoadRunConfigFile(const std::string& path, RunConfig& config,
     return absl::InvalidArgumentError(absl::StrCat(Where(path, e.mark), ": ", e.msg));
   }
   return ApplyDocument(path, root, config, warnings);
+}
+
+// config_files' entries as files: a directory's *.yaml and *.yml by name; a
+// path that does not exist is skipped with a line, as Falco skips it.
+std::vector<std::string> ConfigFilesOf(const std::vector<std::string>& entries,
+                                       std::vector<std::string>& warnings) {
+  std::vector<std::string> files;
+  for (const std::string& entry : entries) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(entry, ec)) {
+      std::vector<std::string> in_dir;
+      for (const auto& e : std::filesystem::directory_iterator(entry, ec)) {
+        const std::string ext = e.path().extension().string();
+        if (e.is_regular_file(ec) && (ext == ".yaml" || ext == ".yml")) {
+          in_dir.push_back(e.path().string());
+        }
+      }
+      std::sort(in_dir.begin(), in_dir.end());
+      files.insert(files.end(), in_dir.begin(), in_dir.end());
+    } else if (std::filesystem::exists(entry, ec)) {
+      files.push_back(entry);
+    } else {
+      warnings.push_back(absl::StrCat(entry, ": config_files entry does not exist: skipped"));
+    }
+  }
+  return files;
+}
+
+}  // namespace
+
+absl::Status LoadRunConfigFile(const std::string& path, RunConfig& config,
+                               std::vector<std::string>& warnings) {
+  config.config_files.clear();
+  if (absl::Status s = LoadOneConfigFile(path, config, warnings); !s.ok()) return s;
+  // The main file's config_files only: an included file's is not followed
+  // (Falco's rule too), so no include can loop.
+  const std::vector<std::string> included = ConfigFilesOf(config.config_files, warnings);
+  const std::vector<std::string> entries = config.config_files;
+  for (const std::string& file : included) {
+    config.config_files.clear();
+    if (absl::Status s = LoadOneConfigFile(file, config, warnings); !s.ok()) return s;
+    if (!config.config_files.empty()) {
+      warnings.push_back(absl::StrCat(file, ": config_files in an included file is not followed"));
+    }
+  }
+  config.config_files = entries;
+  config.loaded_config_files = included;
+  config.loaded_config_files.insert(config.loaded_config_files.begin(), path);
+  return absl::OkStatus();
 }
 
 absl::Status LoadRunConfigText(std::string_view yaml, const std::string& path, RunConfig& config,

@@ -5,8 +5,10 @@
 #define KESTREL_AGENT_CONFIG_RUN_CONFIG_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -44,11 +46,87 @@ struct LoadSheddingConfig {
   engine::rules::Priority keep_priority = engine::rules::Priority::kDebug;
 };
 
+// append_output: what Falco adds to the alerts of the rules an entry
+// matches (all of rule, source and tags given; none: every rule).
+struct AppendOutput {
+  std::string rule;
+  std::string source;
+  std::vector<std::string> tags;  // the rule has every one
+  std::string extra_output;       // appended to the output line
+  // output_fields only: a field's name (`evt.hostname`), or a name and a
+  // format (`home: "${HOME}"` or `user: "%user.name"`).
+  std::vector<std::pair<std::string, std::string>> extra_fields;
+  bool suggested_output = false;  // the fields the container source suggests
+};
+
+// log_level, log_stderr, log_syslog: where the agent's own lines go.
+struct LogConfig {
+  int level = 6;  // syslog's numbering: 0 emergency .. 7 debug; info (6)
+  bool to_stderr = true;
+  bool to_syslog = false;  // Falco's default is true; a foreground run stays quiet
+};
+
 struct RunConfig {
   std::vector<std::string> rules_files;  // files or directories, loaded in order
+  // config_files: more config files (or directories of *.yaml) loaded after
+  // this one, each key overriding; watch_config_files: a change to a rules
+  // or config file reloads the rules.
+  std::vector<std::string> config_files;
+  bool watch_config_files = true;
+  std::vector<std::string> loaded_config_files;  // the main one, then config_files'; set by Load
+  // engine.kind: modern_ebpf (the probe) or replay, which replays
+  // engine.replay.capture_file.
+  bool replay_engine = false;
+  std::string replay_capture_file;
+  // engine.modern_ebpf.buf_size_preset and cpus_for_each_buffer, when set.
+  std::optional<uint64_t> buffer_bytes;
+  std::optional<uint32_t> cpus_per_buffer;
+  std::optional<uint32_t> snaplen;  // falco_libs.snaplen
+  bool base_syscalls_all = false;   // base_syscalls.all
   bool json_output = false;
   bool json_include_output_property = true;
   bool json_include_tags_property = true;
+  bool json_include_output_fields_property = true;
+  bool json_include_message_property = false;
+  bool time_format_iso_8601 = false;
+  std::vector<AppendOutput> append_output;
+  LogConfig log;
+  // webserver.*: /healthz, /versions and (prometheus_metrics_enabled)
+  // /metrics on a local HTTP endpoint.
+  struct {
+    bool enabled = false;  // Falco's default is true: a foreground run opens no port
+    uint32_t threadiness = 0;
+    uint32_t listen_port = 8765;
+    std::string listen_address = "0.0.0.0";
+    std::string healthz_endpoint = "/healthz";
+    bool prometheus_metrics_enabled = false;
+    bool ssl_enabled = false;
+    std::string ssl_certificate = "/etc/falco/falco.pem";
+  } webserver;
+  // metrics.*: the same figures as a periodic internal alert or file line.
+  struct {
+    bool enabled = false;
+    double interval_s = 3600;
+    bool output_rule = true;
+    std::string output_file;
+    bool rules_counters = true;
+    bool resource_utilization = true;
+    bool state_counters = true;
+    bool kernel_event_counters = true;
+    bool kernel_event_counters_per_cpu = false;
+    bool libbpf_stats = true;
+    bool convert_memory_to_mb = true;
+    bool include_empty_values = false;
+  } metrics;
+  // syscall_event_drops.*: what to do when the probe drops records.
+  struct {
+    double threshold = 0.1;  // the share of dropped records that counts
+    std::vector<std::string> actions = {"log", "alert"};  // ignore | log | alert | exit
+    double rate = 0.03333;                                // actions per second
+    double max_burst = 1;
+    bool simulate_drops = false;
+  } syscall_event_drops;
+  uint64_t syscall_event_timeouts_max_consecutives = 1000;
   bool rule_matching_all = false;  // rule_matching: first (Falco's default) | all
   engine::rules::Priority priority = engine::rules::Priority::kDebug;
   bool stdout_enabled = true;
@@ -63,6 +141,18 @@ struct RunConfig {
   struct {
     bool enabled = false;
     std::string url;
+    std::string user_agent = "falcosecurity/falco";  // as Falco sends it: receivers may check
+    bool insecure = false;
+    std::string ca_cert;
+    std::string ca_bundle;
+    std::string ca_path = "/etc/ssl/certs";
+    bool mtls = false;
+    std::string client_cert = "/etc/ssl/certs/client.crt";
+    std::string client_key = "/etc/ssl/certs/client.key";
+    bool echo = false;
+    bool compress_uploads = false;
+    bool keep_alive = false;
+    uint64_t max_consecutive_timeouts = 5;
   } http_output;
   struct {
     bool enabled = false;
@@ -107,9 +197,11 @@ struct RunConfig {
   LoadSheddingConfig load_shedding;
 };
 
-// Reads `path` into `config`. Keys Kestrel does not know are skipped, each
-// with one line in `warnings` ("FILE:LINE:COL: unknown key \"a.b\" ignored");
-// a known key with a bad value is an error naming the file, line and key.
+// Reads `path` into `config`, then the files its config_files names. Keys
+// Kestrel does not know are skipped, each with one line in `warnings`
+// ("FILE:LINE:COL: unknown key \"a.b\" ignored"); a known key with a bad
+// value, or a Falco key set to what Kestrel cannot do, is an error naming
+// the file, line and key.
 absl::Status LoadRunConfigFile(const std::string& path, RunConfig& config,
                                std::vector<std::string>& warnings);
 

@@ -75,8 +75,7 @@ absl::StatusOr<std::unique_ptr<AlertOutputs>> AlertOutputs::Start(const OutputsC
     channels.push_back(std::move(*c));
   }
   if (config.http.enabled) {
-    absl::StatusOr<std::unique_ptr<AlertChannel>> c =
-        MakeHttpChannel(config.http.url, config.http.timeout);
+    absl::StatusOr<std::unique_ptr<AlertChannel>> c = MakeHttpChannel(config.http);
     if (!c.ok()) return c.status();
     channels.push_back(std::move(*c));
   }
@@ -107,11 +106,12 @@ void AlertOutputs::Emit(const Alert& alert) {
   if (workers_.empty()) return;
   auto formatted = std::make_shared<FormattedAlert>();
   formatted->priority = alert.priority;
-  if (config_.json_output || config_.http.enabled) {
+  if (config_.json_output || (config_.http.enabled && config_.http.json)) {
     formatted->json = engine::alerts::AlertToJson(alert, config_.json);
   }
-  formatted->line =
-      config_.json_output ? formatted->json : engine::alerts::AlertToText(alert, config_.time_format_iso_8601);
+  formatted->line = config_.json_output
+                        ? formatted->json
+                        : engine::alerts::AlertToText(alert, config_.time_format_iso_8601);
   std::shared_ptr<const FormattedAlert> shared = std::move(formatted);
   for (std::unique_ptr<ChannelWorker>& w : workers_) w->Push(shared);
 }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "agent/outputs/channels.h"
 #include "agent/outputs/rate_limiter.h"
 #include "engine/alerts/alert.h"
 
@@ -44,14 +45,10 @@ struct OutputsConfig {
   std::string syslog_socket = "/dev/log";
   struct {
     bool enabled = false;
-    std::string program;      // run as `sh -c PROGRAM`, one alert per line on its stdin
-    bool keep_alive = false;  // false: a new process for every alert, as Falco does
-  } program;                  // program_output
-  struct {
-    bool enabled = false;
-    std::string url;
-    std::chrono::milliseconds timeout{2000};  // Falco's output_timeout
-  } http;  // http_output: always POSTs the JSON (Content-Type: application/json)
+    std::string program;         // run as `sh -c PROGRAM`, one alert per line on its stdin
+    bool keep_alive = false;     // false: a new process for every alert, as Falco does
+  } program;                     // program_output
+  HttpOptions http;              // http_output
   size_t queue_capacity = 1024;  // per channel (outputs_queue.capacity)
   RateLimit rate_limit;          // per rule (outputs.rate, outputs.max_burst)
   // Told, from a channel's thread, one line on why a delivery failed: a

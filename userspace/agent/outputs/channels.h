@@ -4,6 +4,7 @@
 #define KESTREL_AGENT_OUTPUTS_CHANNELS_H_
 
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -35,10 +36,32 @@ absl::StatusOr<std::unique_ptr<AlertChannel>> MakeProgramChannel(const std::stri
 // talk to other protocols, which an alert has no business with.
 absl::Status CheckHttpUrl(const std::string& url);
 
-// The JSON form POSTed to `url` (Content-Type: application/json); a
-// transport error or an HTTP status of 400 or more is a failure.
-absl::StatusOr<std::unique_ptr<AlertChannel>> MakeHttpChannel(const std::string& url,
-                                                              std::chrono::milliseconds timeout);
+// http_output's keys, as Falco reads them.
+struct HttpOptions {
+  bool enabled = false;
+  std::string url;
+  std::chrono::milliseconds timeout{2000};  // Falco's output_timeout, per try
+  bool json = true;  // json_output: the JSON as application/json; else the text line
+  std::string user_agent = "kestrel";
+  bool insecure = false;  // no check of the server's certificate or name
+  std::string ca_cert;    // a CA file; else ca_bundle; else the CAs in ca_path
+  std::string ca_bundle;
+  std::string ca_path;
+  bool mtls = false;  // present client_cert and client_key
+  std::string client_cert;
+  std::string client_key;
+  bool echo = false;  // the server's answers to stdout
+  bool compress_uploads = false;
+  bool keep_alive = false;  // TCP keep-alive on the kept connection
+  // A timed-out post is tried again up to this many times; a refused
+  // connection up to 3 times with a backoff of 100, 200, 400 ms, cut short
+  // at stop.
+  uint32_t max_consecutive_timeouts = 5;
+};
+
+// Each alert POSTed to the URL; a transport error or an HTTP status of 400
+// or more (after the retries) is a failure.
+absl::StatusOr<std::unique_ptr<AlertChannel>> MakeHttpChannel(const HttpOptions& options);
 
 }  // namespace kestrel::agent::outputs
 

@@ -36,6 +36,8 @@ std::string_view FailureCauseName(FailureCause cause) {
       return "timeout";
     case FailureCause::kHttpStatus:
       return "http error status";
+    case FailureCause::kTlsError:
+      return "tls error";
     case FailureCause::kHttpError:
       return "http error";
     case FailureCause::kCutAtStop:

@@ -23,6 +23,7 @@ enum class FailureCause : uint8_t {
   kNonzeroExit,      // the program ran and exited with another nonzero status
   kTimeout,          // the HTTP request took longer than output_timeout
   kHttpStatus,       // the server answered with a status of 400 or more
+  kTlsError,         // TLS refused: a certificate not trusted, a client one missing
   kHttpError,        // another HTTP transfer error (curl's words on stderr)
   kCutAtStop,        // cut off at shutdown, out of drain time
   kOther,            // an error built without a cause

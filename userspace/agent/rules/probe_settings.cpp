@@ -35,9 +35,9 @@ absl::StatusOr<engine::filter::FieldSpec> FieldNeedsRecorder::Resolve(
 }
 
 kestrel_capture_settings SettingsForNeeds(kestrel_capture_settings settings,
-                                          const FieldNeeds& needs) {
+                                          const FieldNeeds& needs, uint32_t buffer_snaplen) {
   settings.capture_io_data = needs.buffers ? 1 : 0;
-  settings.snaplen = needs.buffers ? kRuleBufferSnaplen : 0;
+  settings.snaplen = needs.buffers ? buffer_snaplen : 0;
   settings.drop_failed = needs.result ? 0 : 1;
   return settings;
 }

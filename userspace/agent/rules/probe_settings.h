@@ -51,7 +51,8 @@ inline constexpr uint32_t kRuleBufferSnaplen = 80;
 // reads a buffer (kRuleBufferSnaplen when one does), drop_failed on when no
 // rule can match a failed call.
 kestrel_capture_settings SettingsForNeeds(kestrel_capture_settings settings,
-                                          const FieldNeeds& needs);
+                                          const FieldNeeds& needs,
+                                          uint32_t buffer_snaplen = kRuleBufferSnaplen);
 
 // The parameters the probe may leave out (KESTREL_OMIT_* bits): the path of
 // opened files unless `needs` reads it or `capture_files` are written (a

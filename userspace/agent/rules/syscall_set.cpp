@@ -18,8 +18,13 @@ constexpr size_t kRulesShown = 3;
 
 std::vector<ChosenSyscall> ChooseSyscalls(const std::vector<RuleSyscalls>& rules,
                                           const std::vector<std::string>& custom_set, bool repair,
-                                          std::vector<std::string>& warnings) {
+                                          std::vector<std::string>& warnings, bool all) {
   std::map<uint32_t, std::vector<std::string>> reasons;
+  if (all) {
+    for (const engine::SyscallEntry& e : engine::AllSyscalls()) {
+      reasons[e.id].push_back("base_syscalls.all");
+    }
+  }
   for (const RuleSyscalls& rule : rules) {
     const std::string reason = absl::StrCat("rule ", Quote(rule.rule));
     if (rule.any) {

@@ -31,11 +31,12 @@ struct ChosenSyscall {
 //  - custom_set with names: the rules' syscalls and those names instead of
 //    the state's, plus the state's again when `repair` is on (Kestrel's
 //    state set is already the smallest that keeps the thread table right);
+//  - `all` (base_syscalls.all): every syscall as well;
 //  - "!name" entries are removed from the result whatever put them in.
 // Names that are not syscalls are skipped, one line each in `warnings`.
 std::vector<ChosenSyscall> ChooseSyscalls(const std::vector<RuleSyscalls>& rules,
                                           const std::vector<std::string>& custom_set, bool repair,
-                                          std::vector<std::string>& warnings);
+                                          std::vector<std::string>& warnings, bool all = false);
 
 // One line per syscall: its name, two spaces, its reasons ("openat  rule
 // \"X\", state"); past three rules, "and N more rules".

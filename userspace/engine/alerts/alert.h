@@ -31,6 +31,7 @@ struct JsonOptions {
   bool include_output = true;         // json_include_output_property
   bool include_tags = true;           // json_include_tags_property
   bool include_output_fields = true;  // json_include_output_fields_property
+  bool include_message = false;       // json_include_message_property: the output alone
   bool time_format_iso_8601 = false;  // for the text line in `output`
 };
 
@@ -40,7 +41,8 @@ struct JsonOptions {
 std::string AlertToText(const Alert& alert, bool time_format_iso_8601 = false);
 
 // One line of JSON (no newline) with Falco's keys, sorted as Falco writes
-// them: hostname, output (the text line), output_fields (evt.time as ns
+// them: hostname, message (the rule's output without the time and
+// priority, when asked for), output (the text line), output_fields (evt.time as ns
 // since the epoch, plus the rule's fields: numbers and booleans bare,
 // missing values null), priority, rule, source, tags (sorted, unique),
 // time (RFC 3339 in UTC with nanoseconds: 2024-01-02T03:04:05.123456789Z).

@@ -65,6 +65,10 @@ std::string AlertToJson(const Alert& alert, const JsonOptions& options) {
   // Keys in byte order, as Falco's JSON library writes an object.
   std::string out = "{\"hostname\":";
   AppendJsonString(out, alert.hostname);
+  if (options.include_message) {
+    out.append(",\"message\":");
+    AppendJsonString(out, alert.output);
+  }
   if (options.include_output) {
     out.append(",\"output\":");
     AppendJsonString(out, AlertToText(alert, options.time_format_iso_8601));

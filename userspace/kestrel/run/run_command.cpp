@@ -153,8 +153,10 @@ int RunRun(const std::vector<std::string>& args) {
     }
     pidfile = *std::move(written);
   }
-  if (options.replay) {
-    const absl::Status s = agent.Replay(*options.replay);
+  // --replay, or Falco's engine.kind: replay in the config.
+  if (const std::optional<std::string> replay =
+          options.replay ? options.replay : agent.ConfiguredReplay()) {
+    const absl::Status s = agent.Replay(*replay);
     if (!s.ok()) Say(std::string(s.message()));
     return s.ok() ? kExitOk : ExitCodeOf(s);
   }
