@@ -47,6 +47,7 @@ struct EventHeader {
   uint32_t tid = 42;
   uint32_t tgid = 41;
   uint64_t ts_ns = 1'000'000'000;
+  uint16_t cpu = 0;
 };
 
 // A record of event `type`: integer parameters from `ints` (written with
@@ -78,6 +79,7 @@ inline std::vector<uint8_t> EventRecord(uint16_t type, const EventHeader& at,
   h.ts_ns = at.ts_ns;
   h.tid = at.tid;
   h.tgid = at.tgid;
+  h.cpu = at.cpu;
   h.type = type;
   h.version = KESTREL_SCHEMA_VERSION;
   h.nparams = static_cast<uint8_t>(values.size());

@@ -60,7 +60,7 @@ TEST_F(FdUpdatesTest, OpenatKeepsTheResolvedPathAndFlags) {
         {{"fd", 3},
          {"dirfd", AT_FDCWD},
          {"flags", O_RDONLY | O_CLOEXEC},
-         {"dev", 0x801},
+         {"dev", (8 << 20) | 1},  // the kernel's dev_t of 8:1, as the probe records it
          {"ino", 42}},
         {{"path", Str("/etc/hosts")}});
   const FdInfo* fd = Fd(3);
@@ -70,7 +70,7 @@ TEST_F(FdUpdatesTest, OpenatKeepsTheResolvedPathAndFlags) {
   EXPECT_EQ(fd->name, "/etc/hosts");
   EXPECT_EQ(fd->nameraw, "/etc/hosts");
   EXPECT_EQ(fd->open_flags, static_cast<uint32_t>(O_RDONLY | O_CLOEXEC));
-  EXPECT_EQ(fd->dev, 0x801u);
+  EXPECT_EQ(fd->dev, 0x801u) << "kept as stat(2)'s st_dev numbers 8:1";
   EXPECT_EQ(fd->ino, 42u);
 }
 

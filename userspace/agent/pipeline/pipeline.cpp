@@ -39,11 +39,19 @@ RunPipeline::RunPipeline(const engine::fields::FieldRegistry& fields, engine::Th
       boot_time_ns_(boot_time_ns),
       first_only_(first_only),
       hostname_(HostName()),
-      extractor_(fields, &users_) {}
+      extractor_(fields, &users_) {
+  extractor_.SetHostname(hostname_);
+  // Live records are this host's: what the probe does not record is read
+  // from its /proc when a rule asks.
+  extractor_.SetProcDir("/proc");
+}
 
 void RunPipeline::ReadAs(const engine::SchemaTable& schema, std::string hostname) {
   schema_ = &schema;
   if (!hostname.empty()) hostname_ = std::move(hostname);
+  extractor_.SetHostname(hostname_);
+  // A capture's processes are not this host's (nor alive): no /proc.
+  extractor_.SetProcDir("");
 }
 
 void RunPipeline::SetRules(std::shared_ptr<const RunRules> rules) {

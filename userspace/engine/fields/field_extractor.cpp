@@ -2,6 +2,8 @@
 
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include <sys/stat.h>
 #include <algorithm>
@@ -13,6 +15,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "engine/decode/syscall_names.h"
 #include "engine/filter/value_text.h"
@@ -139,6 +142,10 @@ void AppendTime(std::string& out, uint64_t wall_ns, FieldKind kind) {
       absl::StrAppendFormat(&out, "%04d-%02d-%02d %02d:%02d:%02d.%09u", tm.tm_year + 1900,
                             tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ns);
       return;
+    case FieldKind::kEvtDatetimeS:
+      absl::StrAppendFormat(&out, "%04d-%02d-%02d %02d:%02d:%02d", tm.tm_year + 1900, tm.tm_mon + 1,
+                            tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+      return;
     default:
       absl::StrAppendFormat(&out, "%02d:%02d:%02d.%09u", tm.tm_hour, tm.tm_min, tm.tm_sec, ns);
       return;
@@ -157,6 +164,7 @@ FieldExtractor::FieldExtractor(const FieldRegistry& registry, state::UserDirecto
 
 void FieldExtractor::SetEvent(const EventContext& context) {
   ctx_ = context;
+  status_.read = false;
   strings_used_ = 0;
   lists_used_ = 0;
   if (names_) names_.reset();
@@ -280,6 +288,12 @@ bool FieldExtractor::Read(const FieldSpec& field, FieldValue& out) {
       break;
   }
   const auto kind = static_cast<uint16_t>(id.kind);
+  if (kind >= static_cast<uint16_t>(FieldKind::kEvtSource)) {
+    if (kind <= static_cast<uint16_t>(FieldKind::kEvtRawtimeNs)) return ReadMoreEvt(id, out);
+    if (kind <= static_cast<uint16_t>(FieldKind::kUserShell)) return ReadMoreProc(id, out);
+    if (kind <= static_cast<uint16_t>(FieldKind::kFsPathTargetraw)) return ReadMoreFd(id, out);
+    return ReadFdlist(id, out);
+  }
   if (kind < static_cast<uint16_t>(FieldKind::kProcName)) return ReadEvt(id, out);
   if (kind < static_cast<uint16_t>(FieldKind::kUserUid)) return ReadProc(id, out);
   if (kind < static_cast<uint16_t>(FieldKind::kFdNum)) return ReadUser(id, out);
@@ -999,6 +1013,541 @@ bool FieldExtractor::ReadText(const FieldSpec& field, std::string& out) {
   if (!Read(field, v)) return false;
   filter::AppendValueText(field.type, field.multiplicity, v, out);
   return true;
+}
+
+namespace {
+
+// The number that follows `key` on its line of a /proc file ("VmRSS:\t 12 kB").
+std::optional<uint64_t> ProcNumber(std::string_view text, std::string_view key) {
+  size_t at = 0;
+  while ((at = text.find(key, at)) != std::string_view::npos) {
+    if (at == 0 || text[at - 1] == '\n') break;
+    at += key.size();
+  }
+  if (at == std::string_view::npos) return std::nullopt;
+  size_t i = at + key.size();
+  while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+  size_t j = i;
+  while (j < text.size() && text[j] >= '0' && text[j] <= '9') ++j;
+  uint64_t n = 0;
+  if (!absl::SimpleAtoi(absl::string_view(text.data() + i, j - i), &n)) return std::nullopt;
+  return n;
+}
+
+// A small /proc file, whole; false when it cannot be read (the process is
+// gone).
+bool ReadSmallFile(const std::string& path, std::string& out) {
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  char buf[4096];
+  ssize_t n = 0;
+  while ((n = read(fd, buf, sizeof(buf))) > 0) out.append(buf, static_cast<size_t>(n));
+  close(fd);
+  return n == 0;
+}
+
+}  // namespace
+
+const FieldExtractor::ProcStatus& FieldExtractor::Status() {
+  if (status_.read) return status_;
+  status_ = ProcStatus{.read = true};
+  if (proc_dir_.empty() || ctx_.thread == nullptr) return status_;
+  std::string& text = Scratch();
+  if (!ReadSmallFile(absl::StrCat(proc_dir_, "/", ctx_.thread->tgid, "/status"), text)) {
+    return status_;
+  }
+  // A kernel thread has no Vm* lines: its memory is 0, as Falco shows it.
+  status_.vmsize = ProcNumber(text, "VmSize:").value_or(0);
+  status_.vmrss = ProcNumber(text, "VmRSS:").value_or(0);
+  status_.vmswap = ProcNumber(text, "VmSwap:").value_or(0);
+  const std::optional<uint64_t> threads = ProcNumber(text, "Threads:");
+  status_.found = threads.has_value();
+  status_.threads = threads.value_or(0);
+  return status_;
+}
+
+const ThreadInfo* FieldExtractor::LeaderOf(uint32_t id, bool session) const {
+  if (id == 0 || ctx_.threads == nullptr) return nullptr;
+  if (const ThreadInfo* leader = ctx_.threads->Find(id)) return leader;
+  // The leader is gone: the eldest ancestor in the same group or session.
+  const ThreadInfo* eldest = nullptr;
+  const ThreadInfo* a = ctx_.thread;
+  for (uint32_t depth = 0; a != nullptr && depth < FieldRegistry::kMaxAncestor; ++depth) {
+    if ((session ? a->sid : a->pgid) != id) break;
+    eldest = a;
+    a = Parent(a);
+  }
+  return eldest;
+}
+
+bool FieldExtractor::ReadMoreEvt(FieldId id, FieldValue& out) {
+  switch (id.kind) {
+    case FieldKind::kEvtSource:
+      return Str(out, "syscall");
+    case FieldKind::kEvtHostname:
+      return !hostname_.empty() && Str(out, hostname_);
+    case FieldKind::kEvtCpu:
+      return ctx_.header != nullptr && Int(out, ctx_.header->cpu);
+    case FieldKind::kSyscallType: {
+      const std::string_view syscall = Syscall();
+      return !syscall.empty() && Str(out, syscall);
+    }
+    case FieldKind::kEvtInfo:
+      return ReadEvt(FieldId{FieldKind::kEvtArgs, FieldId::kNoArg}, out);
+    case FieldKind::kEvtBuflen:
+    case FieldKind::kEvtBuflenIn:
+    case FieldKind::kEvtBuflenOut: {
+      const SyscallIo io = IoOf(Syscall());
+      if (!io.io_event || ctx_.fd_info == nullptr) return false;
+      if (id.kind == FieldKind::kEvtBuflenIn && !io.reads) return false;
+      if (id.kind == FieldKind::kEvtBuflenOut && !io.writes) return false;
+      const std::optional<int64_t> ret = Return();
+      return ret && *ret >= 0 && Uint(out, static_cast<uint64_t>(*ret));
+    }
+    case FieldKind::kEvtIsIo: {
+      const SyscallIo io = IoOf(Syscall());
+      return Bool(out, io.reads || io.writes);
+    }
+    case FieldKind::kEvtIsIoRead:
+      return Bool(out, IoOf(Syscall()).reads);
+    case FieldKind::kEvtIsIoWrite:
+      return Bool(out, IoOf(Syscall()).writes);
+    case FieldKind::kEvtIoDir: {
+      const SyscallIo io = IoOf(Syscall());
+      if (io.writes) return Str(out, "write");
+      return io.reads && Str(out, "read");
+    }
+    case FieldKind::kEvtIsSyslog: {
+      const FdInfo* fd = ctx_.fd_info;
+      return Bool(out, IoOf(Syscall()).writes && fd != nullptr &&
+                           fd->name.find("/dev/log") != std::string::npos);
+    }
+    case FieldKind::kEvtAbspath:
+    case FieldKind::kEvtAbspathSrc:
+    case FieldKind::kEvtAbspathDst: {
+      const std::string_view path = AbsPath(id.kind == FieldKind::kEvtAbspathDst);
+      return !path.empty() && Str(out, path);
+    }
+    case FieldKind::kEvtCountError:
+    case FieldKind::kEvtCountErrorFile:
+    case FieldKind::kEvtCountErrorNet:
+    case FieldKind::kEvtCountErrorMemory:
+    case FieldKind::kEvtCountErrorOther: {
+      const std::optional<int64_t> ret = Return();
+      if (!ret) return false;
+      if (id.kind != FieldKind::kEvtCountError) {
+        // The class of the event as Falco sorts errors: by the descriptor
+        // when it is known, else by the syscall.
+        const std::string_view syscall = Syscall();
+        const FdInfo* fd = ctx_.fd_info;
+        bool file = false, net = false;
+        if (fd != nullptr) {
+          file = fd->type == FdType::kFile || fd->type == FdType::kDirectory;
+          net = fd->type == FdType::kIpv4Socket || fd->type == FdType::kIpv6Socket ||
+                fd->type == FdType::kUnixSocket;
+        } else {
+          file = IsOpenEvent(syscall) || syscall == "creat" || syscall == "open_by_handle_at";
+          net = syscall == "accept" || syscall == "accept4" || syscall == "connect";
+        }
+        const bool memory = EventCategory(syscall, fd) == "memory";
+        switch (id.kind) {
+          case FieldKind::kEvtCountErrorFile:
+            if (!file) return false;
+            break;
+          case FieldKind::kEvtCountErrorNet:
+            if (!net) return false;
+            break;
+          case FieldKind::kEvtCountErrorMemory:
+            if (!memory) return false;
+            break;
+          default:
+            if (file || net || memory) return false;
+            break;
+        }
+      }
+      return Uint(out, *ret < 0 ? 1 : 0);
+    }
+    case FieldKind::kEvtCountExit:
+      return Uint(out, 1);
+    case FieldKind::kEvtDatetimeS: {
+      std::string& s = Scratch();
+      AppendTime(s, WallNs(), id.kind);
+      return Str(out, s);
+    }
+    case FieldKind::kEvtRawtimeS:
+      return Uint(out, WallNs() / 1'000'000'000);
+    case FieldKind::kEvtRawtimeNs:
+      return Uint(out, WallNs() % 1'000'000'000);
+    default:
+      return false;
+  }
+}
+
+std::string_view FieldExtractor::AbsPath(bool dst) {
+  if (ctx_.event == nullptr || ctx_.thread == nullptr) return {};
+  const EventInfo& info = ctx_.event->info();
+  const std::string_view syscall = info.syscall;
+  std::string_view param;
+  if (syscall == "renameat" || syscall == "renameat2" || syscall == "linkat") {
+    param = dst ? "newpath" : "oldpath";
+  } else if (syscall == "symlinkat") {
+    param = "linkpath";
+  } else if (syscall == "openat" || syscall == "openat2" || syscall == "unlinkat") {
+    param = "name";
+  } else if (syscall == "mkdirat") {
+    param = "path";
+  } else if (syscall == "fchmodat") {
+    param = "filename";
+  } else if (syscall == "fchownat") {
+    param = "pathname";
+  } else if (syscall == "open_by_handle_at") {
+    // Only an open that succeeded knows its file: the kernel's path.
+    const std::optional<int64_t> ret = Return();
+    if (!ret || *ret <= 0) return {};
+    const int i = info.ParamIndex(std::string_view("path"));
+    return i < 0 ? std::string_view() : ParamBytes(*ctx_.event, i);
+  } else {
+    return {};
+  }
+  const int i = info.ParamIndex(param);
+  if (i < 0 || ctx_.event->record().param(static_cast<uint32_t>(i)).empty()) return {};
+  const std::string_view path = ParamBytes(*ctx_.event, i);
+  if (path.empty()) return {};
+  const std::string_view base = path.front() == '/' ? std::string_view("/") : BaseDirOf(i);
+  if (base.empty()) return {};
+  std::string& s = Scratch();
+  ResolvePathInto(s, base, path);
+  return s;
+}
+
+bool FieldExtractor::ReadMoreProc(FieldId id, FieldValue& out) {
+  const ThreadInfo* t = ctx_.thread;
+  if (t == nullptr) return false;
+  // The group ids are known in the host's numbering only for a process in
+  // the host's pid namespace, where both numberings are one.
+  const bool host_ns = t->vpid == 0 || t->vpid == t->tgid;
+  const auto fd_of = [&](int64_t n) -> const FdInfo* {
+    return t->fds == nullptr ? nullptr : t->fds->Find(n);
+  };
+  switch (id.kind) {
+    case FieldKind::kProcPidTs:
+      return t->start_ns != 0 && Uint(out, t->start_ns);
+    case FieldKind::kProcPpidTs: {
+      const ThreadInfo* p = Parent(t);
+      return p != nullptr && p->start_ns != 0 && Uint(out, p->start_ns);
+    }
+    case FieldKind::kProcPpidDuration: {
+      const ThreadInfo* p = Parent(t);
+      if (p == nullptr || p->start_ns == 0 || WallNs() < p->start_ns) return false;
+      return Uint(out, WallNs() - p->start_ns);
+    }
+    case FieldKind::kProcPvpid: {
+      const ThreadInfo* p = Parent(t);
+      return p != nullptr && p->vpid != 0 && Int(out, p->vpid);
+    }
+    case FieldKind::kProcPgid:
+    case FieldKind::kProcVpgid:
+      return host_ns && t->pgid != 0 && Int(out, t->pgid);
+    case FieldKind::kProcIsPgidLeader:
+      return host_ns && t->pgid != 0 && Bool(out, t->pgid == t->tgid);
+    case FieldKind::kProcPgidName:
+    case FieldKind::kProcPgidExe:
+    case FieldKind::kProcPgidExepath:
+    case FieldKind::kProcVpgidName:
+    case FieldKind::kProcVpgidExe:
+    case FieldKind::kProcVpgidExepath: {
+      if (!host_ns) return false;
+      const ThreadInfo* leader = LeaderOf(t->pgid, false);
+      if (leader == nullptr) return false;
+      if (id.kind == FieldKind::kProcPgidName || id.kind == FieldKind::kProcVpgidName) {
+        return Str(out, leader->comm);
+      }
+      if (id.kind == FieldKind::kProcPgidExe || id.kind == FieldKind::kProcVpgidExe) {
+        return Str(out, leader->exe);
+      }
+      return Str(out, leader->exepath);
+    }
+    case FieldKind::kProcSidExe:
+    case FieldKind::kProcSidExepath: {
+      const ThreadInfo* leader = LeaderOf(t->sid, true);
+      if (leader == nullptr) return false;
+      return Str(out, id.kind == FieldKind::kProcSidExe ? leader->exe : leader->exepath);
+    }
+    case FieldKind::kProcIsSidLeader:
+      // As proc.is_vpgid_leader: the session id in either numbering.
+      return t->sid != 0 && Bool(out, t->sid == t->tgid || t->sid == t->vpid);
+    case FieldKind::kProcCmdnargs:
+      return Uint(out, t->args.size());
+    case FieldKind::kProcCmdlenargs: {
+      uint64_t n = 0;
+      for (const std::string& a : t->args) n += a.size();
+      return Uint(out, n);
+    }
+    case FieldKind::kProcAargs:
+    case FieldKind::kProcAcmdline: {
+      const bool cmdline = id.kind == FieldKind::kProcAcmdline;
+      const auto text = [&](const ThreadInfo& a) -> std::string_view {
+        std::string& s = Scratch();
+        if (cmdline) {
+          AppendCommandLine(s, a.comm, a);
+        } else {
+          for (size_t i = 0; i < a.args.size(); ++i) {
+            if (i) s.push_back(' ');
+            s.append(a.args[i]);
+          }
+        }
+        return s;
+      };
+      if (id.arg != FieldId::kNoArg) {
+        const ThreadInfo* a = Ancestor(id.arg);
+        return a != nullptr && Str(out, text(*a));
+      }
+      std::vector<std::string_view>& all = ScratchList();
+      for (const ThreadInfo* a = Parent(t);
+           a != nullptr && all.size() < FieldRegistry::kMaxAncestor; a = Parent(a)) {
+        all.push_back(text(*a));
+      }
+      out.items = all;
+      return true;
+    }
+    case FieldKind::kProcStdinType:
+    case FieldKind::kProcStdoutType:
+    case FieldKind::kProcStderrType: {
+      const FdInfo* fd =
+          fd_of(static_cast<int>(id.kind) - static_cast<int>(FieldKind::kProcStdinType));
+      return fd != nullptr && Str(out, FdTypeName(fd->type));
+    }
+    case FieldKind::kProcStdinName:
+    case FieldKind::kProcStdoutName:
+    case FieldKind::kProcStderrName: {
+      const FdInfo* fd =
+          fd_of(static_cast<int>(id.kind) - static_cast<int>(FieldKind::kProcStdinName));
+      return fd != nullptr && Str(out, fd->name);
+    }
+    case FieldKind::kProcFdopencount:
+      return t->fds != nullptr && Uint(out, t->fds->size());
+    case FieldKind::kProcFdlimit: {
+      if (proc_dir_.empty()) return false;
+      std::string& text = Scratch();
+      if (!ReadSmallFile(absl::StrCat(proc_dir_, "/", t->tgid, "/limits"), text)) return false;
+      const size_t at = text.find("Max open files");
+      if (at == std::string::npos) return false;
+      const std::optional<uint64_t> soft =
+          ProcNumber(std::string_view(text).substr(at), "Max open files");
+      return soft && Int(out, static_cast<int64_t>(*soft));
+    }
+    case FieldKind::kProcNthreads:
+    case FieldKind::kProcNchilds: {
+      const ProcStatus& st = Status();
+      if (!st.found) return false;
+      if (id.kind == FieldKind::kProcNthreads) return Uint(out, st.threads);
+      return Uint(out, st.threads > 0 ? st.threads - 1 : 0);
+    }
+    case FieldKind::kProcVmsize:
+    case FieldKind::kProcVmrss:
+    case FieldKind::kProcVmswap:
+    case FieldKind::kThreadVmsize:
+    case FieldKind::kThreadVmrss: {
+      const ProcStatus& st = Status();
+      if (!st.found) return false;
+      switch (id.kind) {
+        case FieldKind::kProcVmsize:
+          return Uint(out, st.vmsize);
+        case FieldKind::kProcVmrss:
+          return Uint(out, st.vmrss);
+        case FieldKind::kProcVmswap:
+          return Uint(out, st.vmswap);
+        case FieldKind::kThreadVmsize:
+          return Uint(out, t->tid == t->tgid ? st.vmsize : 0);
+        default:
+          return Uint(out, t->tid == t->tgid ? st.vmrss : 0);
+      }
+    }
+    case FieldKind::kThreadPfmajor:
+    case FieldKind::kThreadPfminor: {
+      if (proc_dir_.empty()) return false;
+      std::string& text = Scratch();
+      if (!ReadSmallFile(absl::StrCat(proc_dir_, "/", t->tgid, "/task/", t->tid, "/stat"), text)) {
+        return false;
+      }
+      // After the name's ')': state (field 3), ... minflt (10), majflt (12).
+      const size_t paren = text.rfind(')');
+      if (paren == std::string::npos) return false;
+      const std::vector<absl::string_view> fields =
+          absl::StrSplit(absl::string_view(text).substr(paren + 1), ' ', absl::SkipEmpty());
+      const size_t index = id.kind == FieldKind::kThreadPfminor ? 10 - 3 : 12 - 3;
+      uint64_t n = 0;
+      return fields.size() > index && absl::SimpleAtoi(fields[index], &n) && Uint(out, n);
+    }
+    case FieldKind::kThreadIsmain:
+      return Bool(out, t->tid == t->tgid);
+    case FieldKind::kThreadCapInheritable: {
+      std::string& s = Scratch();
+      AppendCapabilities(s, t->cap_inheritable);
+      return Str(out, s);
+    }
+    case FieldKind::kThreadNametid: {
+      std::string& s = Scratch();
+      absl::StrAppend(&s, t->comm, t->tid);
+      return Str(out, s);
+    }
+    case FieldKind::kUserHomedir:
+    case FieldKind::kUserShell: {
+      if (users_ == nullptr || t->euid == UINT32_MAX) return false;
+      const std::string_view v = id.kind == FieldKind::kUserHomedir ? users_->UserHome(t->euid)
+                                                                    : users_->UserShell(t->euid);
+      return !v.empty() && Str(out, v);
+    }
+    default:
+      return false;
+  }
+}
+
+bool FieldExtractor::ReadMoreFd(FieldId id, FieldValue& out) {
+  switch (id.kind) {
+    case FieldKind::kFsPathSourceraw:
+    case FieldKind::kFsPathTargetraw: {
+      if (ctx_.event == nullptr) return false;
+      const EventInfo& info = ctx_.event->info();
+      static constexpr std::string_view kSource[] = {"oldpath", "target"};
+      static constexpr std::string_view kTarget[] = {"newpath", "linkpath"};
+      for (std::string_view n : id.kind == FieldKind::kFsPathSourceraw
+                                    ? std::span<const std::string_view>(kSource)
+                                    : std::span<const std::string_view>(kTarget)) {
+        const int i = info.ParamIndex(n);
+        if (i < 0 || IsNumericParam(*ctx_.event, i)) continue;
+        if (const std::string_view s = ParamBytes(*ctx_.event, i); !s.empty()) return Str(out, s);
+      }
+      return false;
+    }
+    case FieldKind::kFdUid: {
+      if (ctx_.thread == nullptr || ctx_.fd < 0) return false;
+      std::string& s = Scratch();
+      absl::StrAppend(&s, ctx_.thread->tid, ctx_.fd);
+      return Str(out, s);
+    }
+    case FieldKind::kFdTypes: {
+      const ThreadInfo* t = ctx_.thread;
+      if (t == nullptr || t->fds == nullptr) return false;
+      std::vector<std::string_view>& types = ScratchList();
+      if (id.arg != FieldId::kNoArg) {
+        const FdInfo* fd = t->fds->Find(id.arg);
+        if (fd == nullptr) return false;
+        types.push_back(FdTypeName(fd->type));
+      } else {
+        for (const auto& [n, fd] : t->fds->entries()) {
+          const std::string_view name = FdTypeName(fd.type);
+          if (std::find(types.begin(), types.end(), name) == types.end()) types.push_back(name);
+        }
+        // The table's order is a hash's: sorted, the list reads the same
+        // from run to run.
+        std::sort(types.begin(), types.end());
+      }
+      out.items = types;
+      return true;
+    }
+    case FieldKind::kFdContainername:
+    case FieldKind::kFdContainerdirectory: {
+      if (ctx_.thread == nullptr) return false;
+      FieldValue v;
+      const FieldKind of =
+          id.kind == FieldKind::kFdContainername ? FieldKind::kFdName : FieldKind::kFdDirectory;
+      if (!ReadFd(FieldId{of, FieldId::kNoArg}, v)) return false;
+      std::string& s = Scratch();
+      s.append(ContainerOf(*ctx_.thread).id).push_back(':');
+      s.append(v.str);
+      return Str(out, s);
+    }
+    default:
+      break;
+  }
+  const FdInfo* fd = ctx_.fd_info;
+  if (fd == nullptr) return false;
+  switch (id.kind) {
+    case FieldKind::kFdIno:
+      return Int(out, static_cast<int64_t>(fd->ino));
+    case FieldKind::kFdDev:
+      return Int(out, static_cast<int64_t>(fd->dev));
+    case FieldKind::kFdDevMajor:
+      return Int(out, major(fd->dev));
+    case FieldKind::kFdDevMinor:
+      return Int(out, minor(fd->dev));
+    case FieldKind::kFdCproto:
+    case FieldKind::kFdSproto:
+    case FieldKind::kFdLproto:
+    case FieldKind::kFdRproto: {
+      if (!IsIpSocket(fd)) return false;
+      const SocketAddress& client = fd->is_server ? fd->remote : fd->local;
+      const SocketAddress& server = fd->is_server ? fd->local : fd->remote;
+      uint16_t port = 0;
+      switch (id.kind) {
+        case FieldKind::kFdCproto:
+          port = client.port;
+          break;
+        case FieldKind::kFdSproto:
+          port = server.port;
+          break;
+        case FieldKind::kFdLproto:
+          port = fd->local.port;
+          break;
+        default:
+          port = fd->remote.port;
+          break;
+      }
+      // Falco's text of a port when it resolves no service names (its
+      // default): the number.
+      std::string& s = Scratch();
+      absl::StrAppend(&s, port);
+      return Str(out, s);
+    }
+    default:
+      return false;
+  }
+}
+
+bool FieldExtractor::ReadFdlist(FieldId id, FieldValue& out) {
+  if (ctx_.event == nullptr || ctx_.thread == nullptr) return false;
+  const std::string_view syscall = ctx_.event->info().syscall;
+  if (syscall != "poll" && syscall != "ppoll") return false;
+  const std::optional<std::vector<PolledFd>> polled = ctx_.event->FdList("fds");
+  if (!polled) return false;
+  std::string& s = Scratch();
+  for (const PolledFd& p : *polled) {
+    const FdInfo* fd = ctx_.thread->fds == nullptr ? nullptr : ctx_.thread->fds->Find(p.fd);
+    const size_t before = s.size();
+    if (!s.empty()) s.push_back(',');
+    const size_t start = s.size();
+    const bool ip = IsIpSocket(fd);
+    const SocketAddress* client = nullptr;
+    const SocketAddress* server = nullptr;
+    if (ip) {
+      client = fd->is_server ? &fd->remote : &fd->local;
+      server = fd->is_server ? &fd->local : &fd->remote;
+    }
+    switch (id.kind) {
+      case FieldKind::kFdlistNums:
+        absl::StrAppend(&s, p.fd);
+        break;
+      case FieldKind::kFdlistNames:
+        s.append(fd != nullptr && !fd->name.empty() ? std::string_view(fd->name) : "<NA>");
+        break;
+      case FieldKind::kFdlistCips:
+        if (ip) s.append(client->address);
+        break;
+      case FieldKind::kFdlistSips:
+        if (ip) s.append(server->address);
+        break;
+      case FieldKind::kFdlistCports:
+        if (ip) absl::StrAppend(&s, client->port);
+        break;
+      default:
+        if (ip) absl::StrAppend(&s, server->port);
+        break;
+    }
+    // Descriptors with nothing to show leave no empty item.
+    if (s.size() == start) s.resize(before);
+  }
+  return !s.empty() && Str(out, s);
 }
 
 }  // namespace kestrel::engine::fields

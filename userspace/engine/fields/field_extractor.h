@@ -40,6 +40,15 @@ class FieldExtractor : public filter::FieldReader {
   // the fields are absent). It must outlive the extractor.
   void SetAddressNames(const dns::AddressNames* names) { address_names_ = names; }
 
+  // evt.hostname's value (empty: the field is absent).
+  void SetHostname(std::string hostname) { hostname_ = std::move(hostname); }
+
+  // Where the fields Kestrel's records do not carry (proc.vmsize,
+  // proc.nthreads, proc.fdlimit, thread.pfmajor ...) are read, when a rule
+  // reads them: "/proc" for the live host. Empty (the default, and for a
+  // capture file, whose processes are not this host's) leaves them absent.
+  void SetProcDir(std::string dir) { proc_dir_ = std::move(dir); }
+
   // Whether the event's process is in a container whose metadata has not
   // arrived from its runtime (an alert then carries what is known).
   bool ContainerMetadataPending();
@@ -72,6 +81,23 @@ class FieldExtractor : public filter::FieldReader {
   bool ReadFd(FieldId id, filter::FieldValue& out);
   bool ReadFsPath(FieldId id, filter::FieldValue& out);
   bool ReadContainer(FieldId id, filter::FieldValue& out);
+  // The kinds from FieldKind::kEvtSource on (issue 38), by class.
+  bool ReadMoreEvt(FieldId id, filter::FieldValue& out);
+  bool ReadMoreProc(FieldId id, filter::FieldValue& out);
+  bool ReadMoreFd(FieldId id, filter::FieldValue& out);
+  bool ReadFdlist(FieldId id, filter::FieldValue& out);
+  // evt.abspath(.src/.dst): the event's path parameter made absolute
+  // against its directory fd's folder or the cwd; empty when not known.
+  std::string_view AbsPath(bool dst);
+  // What /proc says of the event's process (read at most once an event).
+  struct ProcStatus {
+    bool read = false, found = false;
+    uint64_t vmsize = 0, vmrss = 0, vmswap = 0, threads = 0;
+  };
+  const ProcStatus& Status();
+  // The leader of the process group (or the session, `session`) `id`: the
+  // process of that pid, else the eldest ancestor in the same one.
+  const ThreadInfo* LeaderOf(uint32_t id, bool session) const;
   // The container.id of `thread` ("host" outside containers).
   const state::ContainerId& ContainerOf(const ThreadInfo& thread);
   // What the runtime says about `thread`'s container; null on the host or
@@ -124,6 +150,10 @@ class FieldExtractor : public filter::FieldReader {
   // Taken at the event's first name read: its names stay valid until the
   // next event.
   std::shared_ptr<const dns::NamesByAddress> names_;
+  std::string hostname_;
+  std::string proc_dir_;
+  ProcStatus status_;
+  std::vector<std::string_view> fd_types_;
 };
 
 }  // namespace kestrel::engine::fields

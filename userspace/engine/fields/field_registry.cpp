@@ -149,7 +149,11 @@ absl::StatusOr<FieldSpec> FieldRegistry::Resolve(const FieldRef& field) const {
     case FieldArg::kParam: {
       if (!field.index) {
         if (def->arg == FieldArg::kOptionalIndex) {
-          return FieldSpec{FieldId::Pack(def->kind, arg), type, filter::Multiplicity::kAnyValue};
+          // A list field (fd.types) is one value; the others without an
+          // index are every ancestor's.
+          return FieldSpec{FieldId::Pack(def->kind, arg), type,
+                           type == ValueType::kStringList ? filter::Multiplicity::kOne
+                                                          : filter::Multiplicity::kAnyValue};
         }
         return FieldError(field, def->arg == FieldArg::kParam
                                      ? "needs a parameter: evt.arg.NAME or evt.arg[N]"
@@ -159,7 +163,10 @@ absl::StatusOr<FieldSpec> FieldRegistry::Resolve(const FieldRef& field) const {
       if (!absl::SimpleAtoi(Sv(*field.index), &n)) {
         return FieldError(field, "needs a number of 0 or more in [ ]");
       }
-      const uint32_t limit = def->arg == FieldArg::kParam ? 255 : kMaxAncestor;
+      // fd.types[N] names a descriptor, any that fits the id's argument.
+      const uint32_t limit = def->arg == FieldArg::kParam       ? 255
+                             : def->kind == FieldKind::kFdTypes ? FieldId::kNoArg - 1
+                                                                : kMaxAncestor;
       if (n > limit) return FieldError(field, absl::StrCat("takes an index up to ", limit));
       if (def->arg != FieldArg::kParam) {
         arg = n;

@@ -355,4 +355,20 @@ std::string_view EventCategory(std::string_view syscall, const FdInfo* fd) {
   return "other";
 }
 
+SyscallIo IoOf(std::string_view syscall) {
+  static constexpr std::string_view kReads[] = {"read",     "pread64", "readv",   "preadv",
+                                                "recvfrom", "recvmsg", "recvmmsg"};
+  static constexpr std::string_view kWrites[] = {"write",  "pwrite64", "writev",  "pwritev",
+                                                 "sendto", "sendmsg",  "sendmmsg"};
+  for (std::string_view s : kReads) {
+    if (s == syscall) return {.reads = true, .io_event = true};
+  }
+  for (std::string_view s : kWrites) {
+    if (s == syscall) return {.writes = true, .io_event = true};
+  }
+  if (syscall == "copy_file_range") return {.reads = true, .writes = true};
+  if (syscall == "finit_module") return {.reads = true};
+  return {};
+}
+
 }  // namespace kestrel::engine::fields

@@ -25,6 +25,16 @@ void AppendCapabilities(std::string& out, uint64_t mask);
 // (read, write ...) the way Falco's sub-category does: file, net, ipc.
 std::string_view EventCategory(std::string_view syscall, const FdInfo* fd);
 
+// How a syscall moves data through a descriptor, as Falco flags its events:
+// reads and writes (evt.is_io_*), and whether it is one of Falco's I/O
+// events proper (evt.buflen's), copy_file_range and finit_module not.
+struct SyscallIo {
+  bool reads = false;
+  bool writes = false;
+  bool io_event = false;
+};
+SyscallIo IoOf(std::string_view syscall);
+
 }  // namespace kestrel::engine::fields
 
 #endif  // KESTREL_ENGINE_FIELDS_VALUE_NAMES_H_

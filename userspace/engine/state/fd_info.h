@@ -41,6 +41,7 @@ struct FdInfo {
   std::string name;
   std::string nameraw;      // the path as the caller passed it (fd.nameraw)
   uint32_t open_flags = 0;  // O_* the descriptor was opened with
+  // The file's device as stat(2)'s st_dev (makedev encoding), and inode.
   uint64_t dev = 0, ino = 0;
 
   // Sockets.

@@ -5,6 +5,7 @@
 #include <netinet/in.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/sysmacros.h>
 
 #include <cstdint>
 #include <optional>
@@ -17,6 +18,15 @@
 
 namespace kestrel::engine {
 namespace {
+
+// The probe records the kernel's own device number (major << 20 | minor);
+// the table keeps the one stat(2) and /proc give (makedev's), as the seed
+// fills it.
+uint64_t UserDev(uint64_t kernel_dev) {
+  const auto major = static_cast<unsigned>(kernel_dev >> 20);
+  const auto minor = static_cast<unsigned>(kernel_dev & 0xFFFFF);
+  return makedev(major, minor);
+}
 
 std::optional<int64_t> NewFd(const DecodedEvent& e) {
   std::optional<int64_t> fd = e.Return();
@@ -62,7 +72,7 @@ void OpenFile(ThreadInfo& t, const DecodedEvent& e, OtherThreads&) {
     info.open_flags = static_cast<uint32_t>(e.Int(KnownParam::kFlags).value_or(0));
   }
   if (info.open_flags & O_DIRECTORY) info.type = FdType::kDirectory;
-  info.dev = static_cast<uint64_t>(e.Int(KnownParam::kDev).value_or(0));
+  info.dev = UserDev(static_cast<uint64_t>(e.Int(KnownParam::kDev).value_or(0)));
   info.ino = static_cast<uint64_t>(e.Int(KnownParam::kIno).value_or(0));
 }
 

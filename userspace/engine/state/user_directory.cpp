@@ -13,15 +13,22 @@ namespace kestrel::engine::state {
 namespace {
 
 // name:password:id:... lines; malformed lines and comments are skipped.
-absl::flat_hash_map<uint32_t, std::string> ParseNameFile(const std::string& text) {
-  absl::flat_hash_map<uint32_t, std::string> names;
+template <typename Entry>
+absl::flat_hash_map<uint32_t, Entry> ParseNameFile(const std::string& text) {
+  absl::flat_hash_map<uint32_t, Entry> names;
   for (absl::string_view line : absl::StrSplit(text, '\n')) {
     if (line.empty() || line[0] == '#') continue;
     const std::vector<absl::string_view> fields = absl::StrSplit(line, ':');
     uint32_t id = 0;
     if (fields.size() < 3 || fields[0].empty() || !absl::SimpleAtoi(fields[2], &id)) continue;
     // The first entry for an id wins, as getpwuid(3) returns it.
-    names.try_emplace(id, std::string(fields[0]));
+    Entry entry;
+    entry.name = std::string(fields[0]);
+    if (fields.size() >= 7) {
+      entry.home = std::string(fields[5]);
+      entry.shell = std::string(fields[6]);
+    }
+    names.try_emplace(id, std::move(entry));
   }
   return names;
 }
@@ -54,20 +61,34 @@ void UserDirectory::RefreshIfChanged(NameFile& file) {
   std::ifstream in(file.path);
   std::stringstream text;
   text << in.rdbuf();
-  file.names = ParseNameFile(text.str());
+  file.names = ParseNameFile<Entry>(text.str());
   file.inode = st.st_ino;
   file.size = st.st_size;
   file.mtime_ns = mtime_ns;
   ++reads_;
 }
 
-std::string_view UserDirectory::Lookup(NameFile& file, uint32_t id) {
+const UserDirectory::Entry* UserDirectory::Lookup(NameFile& file, uint32_t id) {
   RefreshIfChanged(file);
   const auto it = file.names.find(id);
-  return it == file.names.end() ? std::string_view() : std::string_view(it->second);
+  return it == file.names.end() ? nullptr : &it->second;
 }
 
-std::string_view UserDirectory::UserName(uint32_t uid) { return Lookup(users_, uid); }
-std::string_view UserDirectory::GroupName(uint32_t gid) { return Lookup(groups_, gid); }
+std::string_view UserDirectory::UserName(uint32_t uid) {
+  const Entry* e = Lookup(users_, uid);
+  return e == nullptr ? std::string_view() : std::string_view(e->name);
+}
+std::string_view UserDirectory::GroupName(uint32_t gid) {
+  const Entry* e = Lookup(groups_, gid);
+  return e == nullptr ? std::string_view() : std::string_view(e->name);
+}
+std::string_view UserDirectory::UserHome(uint32_t uid) {
+  const Entry* e = Lookup(users_, uid);
+  return e == nullptr ? std::string_view() : std::string_view(e->home);
+}
+std::string_view UserDirectory::UserShell(uint32_t uid) {
+  const Entry* e = Lookup(users_, uid);
+  return e == nullptr ? std::string_view() : std::string_view(e->shell);
+}
 
 }  // namespace kestrel::engine::state
