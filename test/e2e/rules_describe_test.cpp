@@ -168,7 +168,7 @@ TEST_F(RulesDescribeTest, OneRuleAndRunsListFlagsPrintTheSame) {
   ASSERT_EQ(one.exit_code, 0) << one.err;
   const std::string text = Expected(kDescribeText);
   EXPECT_EQ(one.out, text.substr(text.find("rule: Describe opens"),
-                                 text.find("\nmacro: ") - text.find("rule: Describe opens") + 1));
+                                 text.find("\nmacro: ") - text.find("rule: Describe opens")));
   const CliResult l = RunKestrel({"run", "-r", rules_, "-l", "Describe opens"});
   EXPECT_EQ(l.exit_code, 0) << l.err;
   EXPECT_EQ(l.out, one.out);
@@ -208,8 +208,10 @@ std::string DescribeSha256Sum(const std::string& path) {
 }
 
 TEST_F(RulesDescribeTest, SupportIsOneJsonDocumentWithTheRulesDigest) {
-  const CliResult r = RunKestrel({"run", "-r", rules_, "--support", "-c", "/dev/null", "-o",
-                                  "buffered_outputs=true", "-U", "-o", "priority=WARNING"});
+  const std::string config_file = dir_.File("kestrel.yaml");
+  WriteWhole(config_file, "buffered_outputs: true\n");
+  const CliResult r = RunKestrel(
+      {"run", "-r", rules_, "--support", "-c", config_file, "-U", "-o", "priority=WARNING"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::optional<testing::JsonValue> doc = testing::JsonValue::Parse(r.out);
   ASSERT_TRUE(doc.has_value()) << r.out;
@@ -222,7 +224,7 @@ TEST_F(RulesDescribeTest, SupportIsOneJsonDocumentWithTheRulesDigest) {
             (std::vector<std::string>{"sysname", "nodename", "release", "version", "machine"}));
   EXPECT_EQ(doc->Find("system_info")->Find("sysname")->text, "Linux");
   const testing::JsonValue& config = *doc->Find("config");
-  // -U wins over -o buffered_outputs=true; -o is applied.
+  // -U wins over the config's buffered_outputs: true; -o is applied.
   EXPECT_FALSE(config.Find("buffered_outputs")->boolean);
   EXPECT_EQ(config.Find("priority")->text, "warning");
   EXPECT_EQ(config.Find("rules_files")->items.at(0).text, rules_);
