@@ -79,6 +79,14 @@ TEST_F(CompletionTest, CompletesVerbsAndSubVerbs) {
   EXPECT_EQ(Complete("kestrel help sta"), "stats");
 }
 
+TEST_F(CompletionTest, CompletesRulesDescribeAndRunsFalcoFlags) {
+  EXPECT_EQ(Complete("kestrel rules d"), "describe");
+  EXPECT_EQ(Complete("kestrel rules describe --js"), "--json");
+  EXPECT_EQ(Complete("kestrel run --unb"), "--unbuffered");
+  EXPECT_EQ(Complete("kestrel run --sup"), "--support");
+  EXPECT_EQ(Complete("kestrel run --list-"), "--list-rules");
+}
+
 TEST_F(CompletionTest, CompletesChoicesOfAValue) {
   EXPECT_EQ(Complete("kestrel capture --settings-storage "), "bss array");
   EXPECT_EQ(Complete("kestrel capture --buffer-bytes s"), "small");

@@ -29,10 +29,12 @@
 #include "agent/probe/read_tally.h"
 #include "agent/probe/stats_printer.h"
 #include "agent/quote.h"
+#include "agent/rules/describe_rules.h"
 #include "agent/rules/probe_settings.h"
 #include "agent/rules/rules_reload.h"
 #include "agent/rules/rules_worker.h"
 #include "agent/rules/run_rules.h"
+#include "agent/rules/support_report.h"
 #include "agent/rules/syscall_set.h"
 #include "engine/containers/metadata_cache.h"
 #include "engine/dns/address_names.h"
@@ -213,6 +215,7 @@ absl::Status Agent::Impl::Configure() {
   rules_options_.minimum_priority = config_.priority;
   rules_options_.max_file_bytes = config_.rules_file_max_bytes;
   rules_options_.drop_failed_exit = config_.drop_failed_exit;
+  rules_options_.describe = options_.describe_rules;
   return absl::OkStatus();
 }
 
@@ -773,6 +776,20 @@ absl::Status Agent::SetRuleEnabled(std::string_view name, bool enabled) {
   return impl_->SetRuleEnabled(name, enabled);
 }
 void Agent::ReopenOutputs() { impl_->reopen_asked_ = true; }
+
+absl::StatusOr<std::string> Agent::DescribeRules(std::optional<std::string_view> rule,
+                                                 std::optional<bool> json) const {
+  std::shared_ptr<const RunRules> rules;
+  {
+    const std::lock_guard lock(impl_->mu_);
+    rules = impl_->rules_;
+  }
+  return agent::DescribeRules(*rules, rule, json.value_or(impl_->config_.json_output));
+}
+
+std::string Agent::SupportJson() const {
+  return SupportDocument(KESTREL_VERSION, impl_->config_, impl_->rules_options_);
+}
 
 AgentStats Agent::Stats() const {
   const std::lock_guard lock(impl_->mu_);

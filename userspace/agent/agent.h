@@ -61,6 +61,9 @@ struct AgentOptions {
   bool config_outputs = true;
   bool watch_rules_files = true;           // reload when a rules file changes
   std::optional<double> stats_interval_s;  // a stats line to `log` every N s
+  // Keep what DescribeRules prints (compiled conditions, macros, lists):
+  // memory a run does not otherwise spend.
+  bool describe_rules = false;
   // Progress, warnings and errors, one line each; called from any of the
   // agent's threads, never concurrently with itself for one line.
   std::function<void(LogLevel, const std::string&)> log;
@@ -141,6 +144,19 @@ class Agent {
   absl::Status SetRuleEnabled(std::string_view name, bool enabled);
   // file_output's file is reopened before its next write (logrotate).
   void ReopenOutputs();
+
+  // Falco's -L / -l (text) and describe-rules JSON: every rule, macro and
+  // list as loaded, or the rule named `rule` alone; JSON when `json` says
+  // so, else as the config's json_output says (Falco's -L). Needs
+  // AgentOptions::describe_rules (else FailedPrecondition); NotFoundError
+  // when no loaded rule has that name.
+  absl::StatusOr<std::string> DescribeRules(std::optional<std::string_view> rule,
+                                            std::optional<bool> json = std::nullopt) const;
+  // Falco's --support: one JSON document with the versions (Kestrel's, the
+  // rules engine's, libbpf's), the kernel (uname), the config as loaded
+  // (every key's effective value) and each rules file read (its path and
+  // the sha256 of its content). Loads nothing more.
+  std::string SupportJson() const;
 
   AgentStats Stats() const;
   // After Stop: the probe's accounting (records attempted = consumed + left

@@ -10,6 +10,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "agent/config/json_writer.h"
 #include "agent/outputs/channels.h"
 #include "agent/quote.h"
 #include "engine/rules/input_file.h"
@@ -20,11 +21,15 @@ namespace {
 
 using Setter = std::function<absl::Status(const YAML::Node&, RunConfig&)>;
 
+using Getter = void (*)(const RunConfig&, JsonWriter&);
+
 struct Key {
   const char* name;
   Setter set;
   // A list key's list, which `-o key[]=value` appends to; null otherwise.
   std::vector<std::string>* (*list)(RunConfig&) = nullptr;
+  // Writes the key's value as JSON (--support's config as loaded).
+  Getter get = nullptr;
 };
 
 // "a list", "a mapping", "empty": what a node is, for a message.
@@ -243,22 +248,26 @@ absl::Status ParseAppendOutput(const YAML::Node& node, std::vector<AppendOutput>
 
 // Setters for members in nested structs, written out: a lambda per key
 // reads more plainly than member-pointer plumbing.
-#define KESTREL_BOOL_KEY(key, expr)                                           \
-  Key {                                                                       \
-    key, [](const YAML::Node& n, RunConfig& c) { return ParseBool(n, expr); } \
+#define KESTREL_BOOL_KEY(key, expr)                                                     \
+  Key {                                                                                 \
+    key, [](const YAML::Node& n, RunConfig& c) { return ParseBool(n, expr); }, nullptr, \
+        [](const RunConfig& c, JsonWriter& j) { j.Bool(expr); }                         \
   }
-#define KESTREL_STRING_KEY(key, expr)                                      \
-  Key {                                                                    \
-    key, [](const YAML::Node& n, RunConfig& c) { return Scalar(n, expr); } \
+#define KESTREL_STRING_KEY(key, expr)                                                \
+  Key {                                                                              \
+    key, [](const YAML::Node& n, RunConfig& c) { return Scalar(n, expr); }, nullptr, \
+        [](const RunConfig& c, JsonWriter& j) { j.String(expr); }                    \
   }
 #define KESTREL_LIST_KEY(key, expr)                                               \
   Key {                                                                           \
     key, [](const YAML::Node& n, RunConfig& c) { return ParseStrings(n, expr); }, \
-        [](RunConfig& c) -> std::vector<std::string>* { return &(expr); }         \
+        [](RunConfig& c) -> std::vector<std::string>* { return &(expr); },        \
+        [](const RunConfig& c, JsonWriter& j) { j.Strings(expr); }                \
   }
-#define KESTREL_DOUBLE_KEY(key, expr)                                           \
-  Key {                                                                         \
-    key, [](const YAML::Node& n, RunConfig& c) { return ParseDouble(n, expr); } \
+#define KESTREL_DOUBLE_KEY(key, expr)                                                     \
+  Key {                                                                                   \
+    key, [](const YAML::Node& n, RunConfig& c) { return ParseDouble(n, expr); }, nullptr, \
+        [](const RunConfig& c, JsonWriter& j) { j.Double(expr); }                         \
   }
 
 const std::vector<Key>& Keys() {
@@ -454,9 +463,14 @@ const std::vector<Key>& Keys() {
          }
          c.rule_matching_all = text == "all";
          return absl::OkStatus();
-       }},
+       },
+       nullptr,
+       [](const RunConfig& c, JsonWriter& j) { j.String(c.rule_matching_all ? "all" : "first"); }},
       {"priority",
-       [](const YAML::Node& n, RunConfig& c) { return ParsePriorityName(n, c.priority); }},
+       [](const YAML::Node& n, RunConfig& c) { return ParsePriorityName(n, c.priority); }, nullptr,
+       [](const RunConfig& c, JsonWriter& j) {
+         j.String(absl::AsciiStrToLower(std::string(engine::rules::PriorityName(c.priority))));
+       }},
       KESTREL_BOOL_KEY("stdout_output.enabled", c.stdout_enabled),
       KESTREL_BOOL_KEY("file_output.enabled", c.file_output.enabled),
       KESTREL_STRING_KEY("file_output.filename", c.file_output.filename),
@@ -493,21 +507,25 @@ const std::vector<Key>& Keys() {
          if (absl::Status s = ParseBounded(n, 0, 1u << 20, capacity); !s.ok()) return s;
          c.outputs_queue_capacity = capacity == 0 ? RunConfig{}.outputs_queue_capacity : capacity;
          return absl::OkStatus();
-       }},
+       },
+       nullptr, [](const RunConfig& c, JsonWriter& j) { j.Number(c.outputs_queue_capacity); }},
       {"falco_libs.thread_table_size",
        [](const YAML::Node& n, RunConfig& c) {
          return ParseBounded(n, 64, 1u << 22, c.thread_table_size);
-       }},
+       },
+       nullptr, [](const RunConfig& c, JsonWriter& j) { j.Number(c.thread_table_size); }},
       {"output_timeout",
        [](const YAML::Node& n, RunConfig& c) {
          return ParseBounded(n, 1, 3600 * 1000, c.output_timeout_ms);
-       }},
+       },
+       nullptr, [](const RunConfig& c, JsonWriter& j) { j.Number(c.output_timeout_ms); }},
       KESTREL_BOOL_KEY("allow_outside_changes", c.allow_outside_changes),
       KESTREL_BOOL_KEY("engine.modern_ebpf.drop_failed_exit", c.drop_failed_exit),
       {"rules_file_max_bytes",
        [](const YAML::Node& n, RunConfig& c) {
          return ParseBounded(n, 1024, uint64_t{1} << 30, c.rules_file_max_bytes);
-       }},
+       },
+       nullptr, [](const RunConfig& c, JsonWriter& j) { j.Number(c.rules_file_max_bytes); }},
       KESTREL_LIST_KEY("container_engines.docker.sockets", c.docker_sockets),
       KESTREL_LIST_KEY("container_engines.podman.sockets", c.podman_sockets),
       KESTREL_LIST_KEY("container_engines.cri.sockets", c.cri_sockets),
@@ -523,11 +541,16 @@ const std::vector<Key>& Keys() {
          }
          c.capture.all_rules = text == "all_rules";
          return absl::OkStatus();
+       },
+       nullptr,
+       [](const RunConfig& c, JsonWriter& j) {
+         j.String(c.capture.all_rules ? "all_rules" : "rules");
        }},
       {"capture.default_duration",
        [](const YAML::Node& n, RunConfig& c) {
          return ParseBounded(n, 1, 24ull * 3600 * 1000, c.capture.default_duration_ms);
-       }},
+       },
+       nullptr, [](const RunConfig& c, JsonWriter& j) { j.Number(c.capture.default_duration_ms); }},
       {"capture.window_seconds",
        [](const YAML::Node& n, RunConfig& c) -> absl::Status {
          double seconds = 0;
@@ -538,24 +561,29 @@ const std::vector<Key>& Keys() {
          }
          c.capture.window_seconds = seconds;
          return absl::OkStatus();
-       }},
+       },
+       nullptr, [](const RunConfig& c, JsonWriter& j) { j.Double(c.capture.window_seconds); }},
       {"capture.window_bytes",
        [](const YAML::Node& n, RunConfig& c) {
          return ParseBounded(n, 1ull << 20, 4ull << 30, c.capture.window_bytes);
-       }},
+       },
+       nullptr, [](const RunConfig& c, JsonWriter& j) { j.Number(c.capture.window_bytes); }},
       {"capture.max_file_size_mb",
        [](const YAML::Node& n, RunConfig& c) {
          return ParseBounded(n, 0, 1ull << 20, c.capture.max_file_size_mb);
-       }},
+       },
+       nullptr, [](const RunConfig& c, JsonWriter& j) { j.Number(c.capture.max_file_size_mb); }},
       KESTREL_BOOL_KEY("load_shedding.enabled", c.load_shedding.enabled),
       {"load_shedding.start_fill",
        [](const YAML::Node& n, RunConfig& c) {
          return ParseFraction(n, c.load_shedding.start_fill);
-       }},
+       },
+       nullptr, [](const RunConfig& c, JsonWriter& j) { j.Double(c.load_shedding.start_fill); }},
       {"load_shedding.stop_fill",
        [](const YAML::Node& n, RunConfig& c) {
          return ParseFraction(n, c.load_shedding.stop_fill);
-       }},
+       },
+       nullptr, [](const RunConfig& c, JsonWriter& j) { j.Double(c.load_shedding.stop_fill); }},
       KESTREL_DOUBLE_KEY("load_shedding.min_seconds", c.load_shedding.min_seconds),
       {"load_shedding.sampling_ratio",
        [](const YAML::Node& n, RunConfig& c) {
@@ -563,10 +591,17 @@ const std::vector<Key>& Keys() {
          if (absl::Status s = ParseBounded(n, 2, 1u << 20, ratio); !s.ok()) return s;
          c.load_shedding.sampling_ratio = static_cast<uint32_t>(ratio);
          return absl::OkStatus();
-       }},
+       },
+       nullptr,
+       [](const RunConfig& c, JsonWriter& j) { j.Number(c.load_shedding.sampling_ratio); }},
       {"load_shedding.keep_priority",
        [](const YAML::Node& n, RunConfig& c) {
          return ParsePriorityName(n, c.load_shedding.keep_priority);
+       },
+       nullptr,
+       [](const RunConfig& c, JsonWriter& j) {
+         j.String(absl::AsciiStrToLower(
+             std::string(engine::rules::PriorityName(c.load_shedding.keep_priority))));
        }},
   };
   return keys;
@@ -638,6 +673,17 @@ absl::Status ApplyMapping(const std::string& path, const YAML::Node& map, const 
 }
 
 }  // namespace
+
+std::string RunConfigJson(const RunConfig& config) {
+  JsonWriter j;
+  j.Open('{');
+  for (const Key& key : Keys()) {
+    j.Key(key.name);
+    key.get(config, j);
+  }
+  j.Close('}');
+  return j.Take();
+}
 
 std::vector<std::string> RunConfigKeys() {
   std::vector<std::string> names;

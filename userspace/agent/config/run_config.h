@@ -218,6 +218,10 @@ absl::Status CheckRunConfig(const RunConfig& config);
 // bad value or `[]` on a key that is no list is an error naming it.
 absl::Status ApplyRunOverride(std::string_view assignment, RunConfig& config);
 
+// The config as loaded: one JSON object, every key (dotted, as -o names
+// it) with its effective value, in RunConfigKeys' order.
+std::string RunConfigJson(const RunConfig& config);
+
 // Every key the config takes, dotted, in the order --help lists them.
 std::vector<std::string> RunConfigKeys();
 

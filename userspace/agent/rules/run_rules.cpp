@@ -33,6 +33,7 @@ absl::StatusOr<std::unique_ptr<RunRules>> LoadRunRules(
   load_options.strict = options.strict;
   load_options.max_file_bytes = options.max_file_bytes;
   load_options.cancelled = options.cancelled;
+  load_options.describe = options.describe;
   absl::StatusOr<std::unique_ptr<engine::rules::Ruleset>> ruleset =
       engine::rules::Ruleset::Load(options.paths, options.texts, load_options, recorder, &diags);
   if (!ruleset.ok()) return ruleset.status();

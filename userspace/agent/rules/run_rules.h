@@ -49,6 +49,8 @@ struct RunRulesOptions {
   // engine.modern_ebpf.drop_failed_exit: drop failed calls in the probe
   // even when a rule could match one (Falco's key, off by default).
   bool drop_failed_exit = false;
+  // Keep what DescribeRules prints (describe_rules.h).
+  bool describe = false;
 };
 
 // Loads and compiles the rules. Every diagnostic (warnings too) is added to

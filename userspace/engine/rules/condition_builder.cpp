@@ -499,4 +499,125 @@ ExprPtr ConditionBuilder::Build(const RuleDef& rule) {
   return MakeExpr(std::move(both));
 }
 
+// Describe-rules: what each condition reaches, walked with work lists of
+// their own (a chain of thousands of macros or lists is no deep recursion).
+void ConditionBuilder::AddList(const std::string& name,
+                               absl::flat_hash_set<std::string>& lists) const {
+  std::vector<std::string> todo = {name};
+  while (!todo.empty()) {
+    const std::string next = std::move(todo.back());
+    todo.pop_back();
+    const auto it = defs_.list_index.find(next);
+    if (it == defs_.list_index.end() || !lists.insert(next).second) continue;
+    for (const ListItem& item : defs_.lists[it->second].items) {
+      if (!item.quoted && defs_.list_index.contains(item.text)) todo.push_back(item.text);
+    }
+  }
+}
+
+void ConditionBuilder::AddListRefs(const Expr& e, absl::flat_hash_set<std::string>& lists) const {
+  VisitComparisons(e, [&](const filter::Comparison& c) {
+    if (const auto* ref = std::get_if<filter::ListRef>(&c.operand.value)) {
+      AddList(ref->name, lists);
+    } else if (const auto* one = std::get_if<filter::Literal>(&c.operand.value)) {
+      if (!one->quoted) AddList(one->text, lists);
+    } else if (const auto* items = std::get_if<std::vector<filter::Literal>>(&c.operand.value)) {
+      for (const filter::Literal& l : *items) {
+        if (!l.quoted) AddList(l.text, lists);
+      }
+    }
+  });
+}
+
+void ConditionBuilder::AddMacroRefs(const Expr& e, absl::flat_hash_set<std::string>& macros,
+                                    absl::flat_hash_set<std::string>& lists) const {
+  std::vector<const Expr*> todo = {&e};
+  while (!todo.empty()) {
+    const Expr* next = todo.back();
+    todo.pop_back();
+    AddListRefs(*next, lists);
+    std::vector<std::string> refs;
+    std::vector<filter::SourcePos> pos;
+    CollectMacroRefs(*next, refs, pos);
+    for (const std::string& ref : refs) {
+      if (!macros.insert(ref).second) continue;
+      const auto it = macros_.find(ref);
+      if (it != macros_.end() && it->second.parsed) todo.push_back(it->second.parsed.get());
+    }
+  }
+}
+
+namespace {
+std::vector<std::string> Sorted(const absl::flat_hash_set<std::string>& names) {
+  std::vector<std::string> out(names.begin(), names.end());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+}  // namespace
+
+void ConditionBuilder::RuleRefs(const RuleDef& rule, RuleDetails& details) const {
+  absl::flat_hash_set<std::string> macros, lists;
+  if (absl::StatusOr<ExprPtr> parsed = filter::ParseCondition(rule.condition); parsed.ok()) {
+    AddMacroRefs(**parsed, macros, lists);
+  }
+  for (const ExceptionDef& e : rule.exceptions) {
+    details.exceptions.push_back(e.name);
+    for (const std::vector<ExceptionValue>& row : e.values) {
+      for (const ExceptionValue& v : row) {
+        for (const ListItem& i : v.items) {
+          if (!i.quoted) AddList(i.text, lists);
+        }
+      }
+    }
+  }
+  details.macros = Sorted(macros);
+  details.lists = Sorted(lists);
+}
+
+void ConditionBuilder::DescribeDefinitions(RulesDescription& out) {
+  absl::flat_hash_set<std::string> used_macros, used_lists;
+  for (const RuleDetails& r : out.rules) {
+    used_macros.insert(r.macros.begin(), r.macros.end());
+    used_lists.insert(r.lists.begin(), r.lists.end());
+  }
+  for (const MacroDef& def : defs_.macros) {
+    MacroDetails d;
+    d.name = def.name;
+    d.condition = def.condition;
+    d.file = def.place.file;
+    d.line = def.place.line;
+    d.used = used_macros.contains(def.name);
+    const Macro& m = macros_.at(def.name);
+    if (m.parsed) {
+      absl::flat_hash_set<std::string> macros, lists;
+      AddMacroRefs(*m.parsed, macros, lists);
+      d.macros = Sorted(macros);
+      d.lists = Sorted(lists);
+      ExprPtr copy = filter::Clone(*m.parsed);
+      size_t terms = 0;
+      if (Substitute(*copy, terms).ok()) d.condition_compiled = filter::ToString(*copy);
+    }
+    out.macros.push_back(std::move(d));
+  }
+  for (const ListDef& def : defs_.lists) {
+    ListDetails d;
+    d.name = def.name;
+    d.file = def.place.file;
+    d.line = def.place.line;
+    d.used = used_lists.contains(def.name);
+    absl::flat_hash_set<std::string> lists;
+    for (const ListItem& item : def.items) {
+      d.items.push_back(item.text);
+      if (!item.quoted && item.text != def.name) AddList(item.text, lists);
+    }
+    d.lists = Sorted(lists);
+    std::vector<std::string> stack;
+    std::vector<filter::Literal> items;
+    if (ListItems(def.name, stack, items).ok()) {
+      for (filter::Literal& l : items) d.items_compiled.push_back(std::move(l.text));
+    }
+    out.lists.push_back(std::move(d));
+  }
+}
+
 }  // namespace kestrel::engine::rules

@@ -50,7 +50,18 @@ class ConditionBuilder {
   // macros, and, when nothing failed, the macros and lists nothing uses.
   void Finish();
 
+  // For describe-rules, once Finish ran: the macros and lists `rule`
+  // reaches (sorted) and the macros' and lists' own details, `used` set
+  // from `rules` (the loaded rules' details).
+  void RuleRefs(const RuleDef& rule, RuleDetails& details) const;
+  void DescribeDefinitions(RulesDescription& out);
+
  private:
+  void AddMacroRefs(const filter::Expr& e, absl::flat_hash_set<std::string>& macros,
+                    absl::flat_hash_set<std::string>& lists) const;
+  void AddListRefs(const filter::Expr& e, absl::flat_hash_set<std::string>& lists) const;
+  void AddList(const std::string& name, absl::flat_hash_set<std::string>& lists) const;
+
   struct Macro {
     filter::ExprPtr parsed;                  // null when it did not parse
     std::vector<std::string> refs;           // the macros `parsed` names

@@ -4,8 +4,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 
 #include "absl/strings/str_cat.h"
 
@@ -70,6 +72,25 @@ absl::StatusOr<std::string> ReadInputFile(const std::string& path, size_t max_by
   }
   text.resize(got);
   return text;
+}
+
+std::vector<std::string> RulesFilesOf(const std::string& path, std::error_code& ec) {
+  namespace fs = std::filesystem;
+  ec.clear();
+  if (!fs::is_directory(path, ec)) {
+    ec.clear();
+    return {path};
+  }
+  std::vector<std::string> files;
+  for (const fs::directory_entry& entry : fs::directory_iterator(path, ec)) {
+    const std::string ext = entry.path().extension().string();
+    std::error_code kind;
+    if (entry.is_regular_file(kind) && (ext == ".yaml" || ext == ".yml")) {
+      files.push_back(entry.path().string());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
 }  // namespace kestrel::engine::rules

@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <system_error>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -26,6 +28,10 @@ absl::StatusOr<std::string> ReadInputFile(const std::string& path,
 // Rules text of `size` bytes against the same limit, however it arrived (a
 // file, a program's string): the refusal ReadInputFile gives, or ok.
 absl::Status CheckInputSize(uint64_t size, size_t max_bytes);
+
+// The rules files `path` names: itself, or a directory's *.yaml and *.yml
+// regular files sorted by name (`ec` set when it cannot be listed).
+std::vector<std::string> RulesFilesOf(const std::string& path, std::error_code& ec);
 
 }  // namespace kestrel::engine::rules
 

@@ -3,6 +3,7 @@
 // shared program and analysed for the syscalls it can match.
 #include <algorithm>
 #include <filesystem>
+#include <memory>
 #include <utility>
 
 #include "absl/functional/function_ref.h"
@@ -163,14 +164,9 @@ bool ContradictsOnEvtType(const filter::Expr& cond) {
 std::vector<std::string> FilesOf(const std::string& path, const LoadOptions& options,
                                  Definitions& defs) {
   std::error_code ec;
-  if (!fs::is_directory(path, ec)) return {path};
-  std::vector<std::string> files;
-  for (const fs::directory_entry& entry : fs::directory_iterator(path, ec)) {
-    const std::string ext = entry.path().extension().string();
-    if (entry.is_regular_file(ec) && (ext == ".yaml" || ext == ".yml")) {
-      files.push_back(entry.path().string());
-    }
-  }
+  std::error_code is_dir;
+  if (!fs::is_directory(path, is_dir)) return {path};
+  std::vector<std::string> files = RulesFilesOf(path, ec);
   if (ec) {
     defs.Error(Place{path}, "", absl::StrCat("cannot list the directory: ", ec.message()));
   } else if (files.empty()) {
@@ -178,7 +174,6 @@ std::vector<std::string> FilesOf(const std::string& path, const LoadOptions& opt
     const char* why = "the directory holds no *.yaml or *.yml file";
     options.strict ? defs.Error(Place{path}, "", why) : defs.Warn(Place{path}, "", why);
   }
-  std::sort(files.begin(), files.end());
   return files;
 }
 
@@ -197,6 +192,7 @@ class RulesetBuilder {
     if (absl::StatusOr<filter::FieldSpec> type = fields.Resolve(evt_type); type.ok()) {
       set->evt_type_field_ = type->id;
     }
+    if (options.describe) set->description_ = std::make_unique<RulesDescription>();
     if (!defs.has_error()) {
       ConditionBuilder builder(
           defs, [&fields](std::string_view text) { return NamesField(text, fields); });
@@ -205,6 +201,7 @@ class RulesetBuilder {
         Compile(def, builder, options, fields, defs, *set);
       }
       builder.Finish();
+      if (set->description_) builder.DescribeDefinitions(*set->description_);
     }
     set->Reindex();
     const bool failed = defs.has_error();
@@ -330,6 +327,12 @@ class RulesetBuilder {
       defs.Warn(def.condition_place, item, "the condition can match no syscall");
     }
     set.rules_.push_back(std::move(rule));
+    if (set.description_) {
+      RuleDetails details;
+      details.condition_compiled = filter::ToString(*cond);
+      builder.RuleRefs(def, details);
+      set.description_->rules.push_back(std::move(details));
+    }
   }
 };
 

@@ -48,6 +48,9 @@ struct LoadOptions {
   // When set and true, the load stops early with a Cancelled status: a
   // reload of a large file need not hold up a shutdown.
   const std::atomic<bool>* cancelled = nullptr;
+  // Keep what `kestrel rules describe` prints (RulesDescription): each
+  // rule's compiled condition, the macros and lists, what uses them.
+  bool describe = false;
 
   bool Cancelled() const { return cancelled != nullptr && cancelled->load(); }
 };
@@ -83,6 +86,41 @@ struct Rule {
   bool reads_late_fields = false;
   // The names the condition compares fd.*ip.name with.
   std::vector<std::string> address_names;
+};
+
+// What Falco's describe-rules shows beyond Rule, kept when
+// LoadOptions::describe is set. The macros and lists named are every one a
+// condition reaches (through macros, lists in lists and exception values
+// naming lists), sorted.
+struct RuleDetails {
+  std::string condition_compiled;  // filter::ToString of the compiled tree
+  std::vector<std::string> macros;
+  std::vector<std::string> lists;
+  std::vector<std::string> exceptions;  // names, in the file's order
+};
+struct MacroDetails {
+  std::string name;
+  std::string condition;           // as written, after appends
+  std::string condition_compiled;  // substituted; empty when it cannot be
+  std::string file;
+  uint32_t line = 0;
+  bool used = false;  // a loaded rule reaches it
+  std::vector<std::string> macros;
+  std::vector<std::string> lists;
+};
+struct ListDetails {
+  std::string name;
+  std::vector<std::string> items;           // as written, after appends
+  std::vector<std::string> items_compiled;  // lists in it substituted
+  std::string file;
+  uint32_t line = 0;
+  bool used = false;  // a loaded rule reaches it
+  std::vector<std::string> lists;
+};
+struct RulesDescription {
+  std::vector<RuleDetails> rules;  // by index into Ruleset::rules()
+  std::vector<MacroDetails> macros;
+  std::vector<ListDetails> lists;
 };
 
 // The syscalls the enabled rules can match, for the probe's syscall set.
@@ -180,6 +218,9 @@ class Ruleset {
   // through the index. Alerts are the same either way.
   void SetRuleByRule(bool on) { rule_by_rule_ = on; }
 
+  // Loaded with LoadOptions::describe: what describe-rules prints; else null.
+  const RulesDescription* description() const { return description_.get(); }
+
   // The compiled program, for its size and counters.
   const filter::FilterProgram& program() const { return *program_; }
 
@@ -196,6 +237,7 @@ class Ruleset {
   }
 
   std::vector<Rule> rules_;
+  std::unique_ptr<RulesDescription> description_;
   size_t skipped_ = 0;
   Priority minimum_priority_ = Priority::kDebug;
   std::unique_ptr<filter::FilterProgram> program_;

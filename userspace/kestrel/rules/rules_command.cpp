@@ -8,6 +8,7 @@
 #include "agent/agent.h"
 #include "agent/quote.h"
 #include "kestrel/common/cli_app.h"
+#include "kestrel/common/describe_rules.h"
 
 namespace kestrel::cli {
 namespace {
@@ -19,23 +20,32 @@ int RunValidate(const CLI::App& app, const RulesOptions& options) {
     return UsageError(app, std::string(s.message()));
   }
   agent::AgentOptions load;
+  load.describe_rules = options.action == "describe";
   load.config_file = options.config;
   load.config_keys = options.overrides;
   load.rules_files = options.files;
   load.strict = options.strict;
   size_t errors = 0;
   // The diagnostics, and the config's warnings; not the agent's progress.
-  load.log = [&errors](agent::LogLevel level, const std::string& line) {
+  // describe prints the description alone on stdout: the diagnostics go
+  // to stderr.
+  FILE* diagnostics = options.action == "describe" ? stderr : stdout;
+  load.log = [&errors, diagnostics](agent::LogLevel level, const std::string& line) {
     if (level == agent::LogLevel::kInfo) return;
     errors += level == agent::LogLevel::kError;
     // Rules files may come from anywhere: their text is printed escaped.
-    std::printf("%s\n", agent::Escaped(line).c_str());
+    std::fprintf(diagnostics, "%s\n", agent::Escaped(line).c_str());
   };
   absl::StatusOr<std::unique_ptr<agent::Agent>> loaded = agent::Agent::Open(std::move(load));
   if (!loaded.ok()) {
     if (errors == 0) return UsageError(app, std::string(loaded.status().message()));
-    std::printf("invalid: %zu %s\n", errors, errors == 1 ? "error" : "errors");
+    std::fprintf(diagnostics, "invalid: %zu %s\n", errors, errors == 1 ? "error" : "errors");
     return kExitUsage;  // as `run` exits on the same file
+  }
+  if (options.action == "describe") {
+    return PrintRulesDescription(**loaded, options.rule,
+                                 options.json ? std::optional<bool>(true) : std::nullopt,
+                                 "kestrel rules describe");
   }
   const agent::AgentStats stats = (*loaded)->Stats();
   std::printf("valid: %lu rules loaded (%lu enabled), %lu skipped\n", stats.rules_loaded,
@@ -71,14 +81,50 @@ void DefineRulesOptions(CLI::App& app, RulesOptions& options) {
       ->type_name("KEY=VALUE")
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+
+  CLI::App* describe = AddSubVerb(
+      app, "describe",
+      "load rules as `rules validate` does (diagnostics on stderr) and print every rule, or RULE "
+      "alone, as Falco's -L does: name, description, priority, tags, source, enabled, FILE:LINE, "
+      "the condition as written and compiled (macros and lists substituted, exceptions "
+      "appended), the output's fields, the syscalls it is evaluated for; then each macro and "
+      "list with its expansion and whether a rule uses it. Exit 2 when no rule is named RULE",
+      "kestrel rules describe 'Terminal shell in container' -r rules/kestrel_rules.yaml --json");
+  describe->parse_complete_callback([&options] { options.action = "describe"; });
+  describe->add_option("RULE", options.rule, "the rule to describe (default: every rule)");
+  describe
+      ->add_option("-r,--rules", options.files,
+                   "a rules file or directory (repeatable), in load order (default: the "
+                   "config's rules_files, else Kestrel's rules)")
+      ->type_name("FILE|DIR")
+      ->check(CLI::ExistingPath)
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  describe->add_flag("--json", options.json,
+                     "one JSON document, keys as Falco's describe-rules JSON (rules, macros, "
+                     "lists, each with info and details); also with -o json_output=true");
+  describe->add_flag("--strict", options.strict,
+                     "a rule naming a field Kestrel lacks is an error, not a skipped rule");
+  describe
+      ->add_option("-c,--config", options.config,
+                   "the config `kestrel run` would read (rules_files, container_engines)")
+      ->type_name("FILE")
+      ->check(CLI::ExistingFile);
+  describe
+      ->add_option("-o,--option", options.overrides,
+                   "set a config key, after -c, as `kestrel run -o` (repeatable)")
+      ->type_name("KEY=VALUE")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
 }
 
 int RunRulesVerb(const std::vector<std::string>& args) {
   std::unique_ptr<CLI::App> app =
       MakeVerbApp("rules",
-                  "Checks Falco-format rules files without capturing.\n"
+                  "Checks or describes Falco-format rules files without capturing.\n"
                   "Exit codes: 0 the files are valid (warnings, such as rules skipped for a\n"
-                  "field Kestrel lacks, do not count); 2 an error was found, or a usage error.",
+                  "field Kestrel lacks, do not count); 2 an error was found, no rule has the\n"
+                  "name given to describe, or a usage error.",
                   "kestrel rules validate rules/kestrel_rules.yaml");
   RulesOptions options;
   DefineRulesOptions(*app, options);

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "agent/agent.h"
 #include "kestrel/common/cli_app.h"
+#include "kestrel/common/describe_rules.h"
 #include "kestrel/run/run_options.h"
 #include "kestrel/run/run_pidfile.h"
 #include "libpman.h"
@@ -58,6 +59,9 @@ agent::AgentOptions AgentOptionsOf(const RunOptions& options) {
   agent::AgentOptions a;
   a.config_file = options.config;
   a.config_keys = options.overrides;
+  // Falco's -U wins over the config and -o, whatever their order.
+  if (options.unbuffered) a.config_keys.push_back("buffered_outputs=false");
+  a.describe_rules = options.list_rules || options.rule.has_value();
   a.rules_files = options.rules;
   a.strict = options.strict;
   a.container_runtimes = !options.replay;
@@ -117,6 +121,7 @@ int RunRun(const std::vector<std::string>& args) {
       "keep running. SIGUSR1 reopens file_output's file (logrotate).\n"
       "--replay FILE judges a capture file instead, as fast as it reads: the alerts a live run\n"
       "gave for its records, with their times.\n"
+      "-L, -l RULE and --support print what was loaded and exit without loading the probe.\n"
       "Exit codes: 0 ok, 1 the run failed (privileges, kernel, a capture file that cannot be\n"
       "read, or is damaged: the alerts of the records before the damage are out, and one\n"
       "line on stderr says where it is), 2 usage, config or rules error (nothing was started).",
@@ -134,6 +139,13 @@ int RunRun(const std::vector<std::string>& args) {
     return ExitCodeOf(opened.status());
   }
   agent::Agent& agent = **opened;
+  if (options.support) {
+    std::fputs(agent.SupportJson().c_str(), stdout);
+    return kExitOk;
+  }
+  if (options.list_rules || options.rule) {
+    return PrintRulesDescription(agent, options.rule, std::nullopt, "kestrel run");
+  }
   if (options.dry_run) {
     if (absl::Status s = agent.CheckOutputs(); !s.ok()) {
       Say(std::string(s.message()));

@@ -37,6 +37,26 @@ void DefineRunOptions(CLI::App& app, RunOptions& options) {
                                   "print the syscalls the probe would capture, one per line with "
                                   "why, and exit without loading it");
   dry->excludes(replay);
+  CLI::Option* list_all =
+      app.add_flag("-L,--list-rules", options.list_rules,
+                   "describe every rule, macro and list as `kestrel rules describe` does (JSON "
+                   "with -o json_output=true, as Falco's -L), then exit; no probe is loaded");
+  CLI::Option* list_one =
+      app.add_option("-l,--describe-rule", options.rule,
+                     "describe the rule RULE alone, as -L does (Falco's -l), then exit; exit 2 "
+                     "when no rule has that name")
+          ->type_name("RULE");
+  CLI::Option* support =
+      app.add_flag("--support", options.support,
+                   "print one JSON document for a bug report (versions, kernel, the config as "
+                   "loaded, each rules file's path, size and sha256), then exit; no probe is "
+                   "loaded (Falco's --support)");
+  for (CLI::Option* o : {list_all, list_one, support}) o->excludes(dry)->excludes(replay);
+  list_all->excludes(list_one)->excludes(support);
+  list_one->excludes(support);
+  app.add_flag("-U,--unbuffered", options.unbuffered,
+               "write and flush every alert at once (Falco's -U): buffered_outputs=false, over "
+               "-c and every -o");
   app.add_option("--stats-interval", options.stats_interval_s,
                  "print a stats line on stderr every S seconds")
       ->type_name("S")

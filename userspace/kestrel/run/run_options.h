@@ -18,6 +18,10 @@ struct RunOptions {
   std::vector<std::string> overrides;  // -o key=value, applied in order after -c
   std::optional<std::string> replay;   // --replay: a capture file instead of the probe
   bool dry_run = false;
+  bool list_rules = false;          // -L: describe every rule, then exit
+  std::optional<std::string> rule;  // -l RULE: describe it, then exit
+  bool unbuffered = false;          // -U: buffered_outputs=false, after every -o
+  bool support = false;             // --support: the support JSON, then exit
   std::optional<double> stats_interval_s;
   std::optional<double> duration_s;    // -M: stop after this long (live only)
   std::optional<std::string> pidfile;  // -P: this process's pid, while it runs
