@@ -1,6 +1,7 @@
 #include "agent/config/run_config.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <filesystem>
 #include <functional>
@@ -185,6 +186,12 @@ absl::Status ParseLogLevel(const YAML::Node& node, int& out) {
                    "warning, notice, info, debug)"));
 }
 
+std::string_view LogLevelName(int level) {
+  static constexpr std::string_view kNames[] = {"emergency", "alert",  "critical", "error",
+                                                "warning",   "notice", "info",     "debug"};
+  return kNames[level < 0 || level > 7 ? 6 : level];
+}
+
 // A Falco key set to what Kestrel cannot do: one line naming the value and
 // what Kestrel does instead.
 absl::Status Refuse(const YAML::Node& node, std::string_view why) {
@@ -284,6 +291,10 @@ const std::vector<Key>& Keys() {
          }
          c.replay_engine = text == "replay";
          return absl::OkStatus();
+       },
+       nullptr,
+       [](const RunConfig& c, JsonWriter& j) {
+         j.String(c.replay_engine ? "replay" : "modern_ebpf");
        }},
       KESTREL_STRING_KEY("engine.replay.capture_file", c.replay_capture_file),
       {"engine.modern_ebpf.buf_size_preset",
@@ -292,6 +303,10 @@ const std::vector<Key>& Keys() {
          if (absl::Status s = ParseBounded(n, 1, 10, preset); !s.ok()) return s;
          c.buffer_bytes = uint64_t{1} << (20 + preset - 1);  // 1 MiB .. 512 MiB
          return absl::OkStatus();
+       },
+       nullptr,
+       [](const RunConfig& c, JsonWriter& j) {
+         j.Number(c.buffer_bytes ? std::countr_zero(*c.buffer_bytes) - 19 : 4);
        }},
       {"engine.modern_ebpf.cpus_for_each_buffer",
        [](const YAML::Node& n, RunConfig& c) -> absl::Status {
@@ -299,7 +314,8 @@ const std::vector<Key>& Keys() {
          if (absl::Status s = ParseBounded(n, 0, 1u << 16, cpus); !s.ok()) return s;
          c.cpus_per_buffer = static_cast<uint32_t>(cpus);
          return absl::OkStatus();
-       }},
+       },
+       nullptr, [](const RunConfig& c, JsonWriter& j) { j.Number(c.cpus_per_buffer.value_or(2)); }},
       // Kestrel reads /proc, never BPF iterators: either value means that.
       {"engine.modern_ebpf.disable_iterators",
        [](const YAML::Node& n, RunConfig&) {
@@ -348,14 +364,16 @@ const std::vector<Key>& Keys() {
          if (absl::Status s = ParseBounded(n, 0, 64, threads); !s.ok()) return s;
          c.webserver.threadiness = static_cast<uint32_t>(threads);
          return absl::OkStatus();
-       }},
+       },
+       nullptr, [](const RunConfig& c, JsonWriter& j) { j.Number(c.webserver.threadiness); }},
       {"webserver.listen_port",
        [](const YAML::Node& n, RunConfig& c) -> absl::Status {
          uint64_t port = 0;
          if (absl::Status s = ParseBounded(n, 1, 65535, port); !s.ok()) return s;
          c.webserver.listen_port = static_cast<uint32_t>(port);
          return absl::OkStatus();
-       }},
+       },
+       nullptr, [](const RunConfig& c, JsonWriter& j) { j.Number(c.webserver.listen_port); }},
       KESTREL_STRING_KEY("webserver.listen_address", c.webserver.listen_address),
       KESTREL_STRING_KEY("webserver.k8s_healthz_endpoint", c.webserver.healthz_endpoint),
       KESTREL_BOOL_KEY("webserver.prometheus_metrics_enabled",
@@ -364,7 +382,8 @@ const std::vector<Key>& Keys() {
       KESTREL_STRING_KEY("webserver.ssl_certificate", c.webserver.ssl_certificate),
       KESTREL_BOOL_KEY("log_stderr", c.log.to_stderr),
       KESTREL_BOOL_KEY("log_syslog", c.log.to_syslog),
-      {"log_level", [](const YAML::Node& n, RunConfig& c) { return ParseLogLevel(n, c.log.level); }},
+      {"log_level", [](const YAML::Node& n, RunConfig& c) { return ParseLogLevel(n, c.log.level); },
+       nullptr, [](const RunConfig& c, JsonWriter& j) { j.String(LogLevelName(c.log.level)); }},
       // libbpf's own warnings always reach the log; its debug chatter never.
       {"libs_logger.enabled",
        [](const YAML::Node& n, RunConfig&) {
@@ -379,11 +398,17 @@ const std::vector<Key>& Keys() {
       {"syscall_event_timeouts.max_consecutives",
        [](const YAML::Node& n, RunConfig& c) {
          return ParseBounded(n, 1, uint64_t{1} << 32, c.syscall_event_timeouts_max_consecutives);
+       },
+       nullptr,
+       [](const RunConfig& c, JsonWriter& j) {
+         j.Number(c.syscall_event_timeouts_max_consecutives);
        }},
       {"syscall_event_drops.threshold",
        [](const YAML::Node& n, RunConfig& c) {
          return ParseFraction(n, c.syscall_event_drops.threshold);
-       }},
+       },
+       nullptr,
+       [](const RunConfig& c, JsonWriter& j) { j.Double(c.syscall_event_drops.threshold); }},
       {"syscall_event_drops.actions",
        [](const YAML::Node& n, RunConfig& c) -> absl::Status {
          std::vector<std::string> actions;
@@ -396,13 +421,19 @@ const std::vector<Key>& Keys() {
          }
          c.syscall_event_drops.actions = std::move(actions);
          return absl::OkStatus();
-       }},
+       },
+       nullptr,
+       [](const RunConfig& c, JsonWriter& j) { j.Strings(c.syscall_event_drops.actions); }},
       KESTREL_DOUBLE_KEY("syscall_event_drops.rate", c.syscall_event_drops.rate),
       KESTREL_DOUBLE_KEY("syscall_event_drops.max_burst", c.syscall_event_drops.max_burst),
       KESTREL_BOOL_KEY("syscall_event_drops.simulate_drops", c.syscall_event_drops.simulate_drops),
       KESTREL_BOOL_KEY("metrics.enabled", c.metrics.enabled),
       {"metrics.interval",
-       [](const YAML::Node& n, RunConfig& c) { return ParseDuration(n, c.metrics.interval_s); }},
+       [](const YAML::Node& n, RunConfig& c) { return ParseDuration(n, c.metrics.interval_s); },
+       nullptr,
+       [](const RunConfig& c, JsonWriter& j) {
+         j.String(absl::StrCat(c.metrics.interval_s, "s"));
+       }},
       KESTREL_BOOL_KEY("metrics.output_rule", c.metrics.output_rule),
       KESTREL_STRING_KEY("metrics.output_file", c.metrics.output_file),
       KESTREL_BOOL_KEY("metrics.rules_counters_enabled", c.metrics.rules_counters),
@@ -437,7 +468,8 @@ const std::vector<Key>& Keys() {
          if (absl::Status s = ParseBounded(n, 0, 65536, snaplen); !s.ok()) return s;
          c.snaplen = static_cast<uint32_t>(snaplen);
          return absl::OkStatus();
-       }},
+       },
+       nullptr, [](const RunConfig& c, JsonWriter& j) { j.Number(c.snaplen.value_or(80)); }},
       // Kestrel forgets a thread at its exit record and evicts the oldest
       // exited ones when the table is full: there is nothing to purge on a
       // timer.
@@ -492,7 +524,9 @@ const std::vector<Key>& Keys() {
       {"http_output.max_consecutive_timeouts",
        [](const YAML::Node& n, RunConfig& c) {
          return ParseBounded(n, 0, 255, c.http_output.max_consecutive_timeouts);
-       }},
+       },
+       nullptr,
+       [](const RunConfig& c, JsonWriter& j) { j.Number(c.http_output.max_consecutive_timeouts); }},
       KESTREL_BOOL_KEY("program_output.enabled", c.program_output.enabled),
       KESTREL_STRING_KEY("program_output.program", c.program_output.program),
       KESTREL_BOOL_KEY("program_output.keep_alive", c.program_output.keep_alive),
@@ -678,6 +712,7 @@ std::string RunConfigJson(const RunConfig& config) {
   JsonWriter j;
   j.Open('{');
   for (const Key& key : Keys()) {
+    if (key.get == nullptr) continue;  // a Falco key Kestrel reads and keeps nothing of
     j.Key(key.name);
     key.get(config, j);
   }
