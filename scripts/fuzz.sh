@@ -4,7 +4,7 @@
 #   scripts/fuzz.sh                 every target for 30 s, then the crash regressions
 #   scripts/fuzz.sh all SECONDS     every target for SECONDS
 #   scripts/fuzz.sh TARGET SECONDS  one target (record_fuzzer, capture_file_fuzzer,
-#                                   filter_fuzzer, settings_fuzzer, recorder_scan_fuzzer,
+#                                   scap_file_fuzzer, filter_fuzzer, settings_fuzzer, recorder_scan_fuzzer,
 #                                   rules_fuzzer, config_fuzzer)
 #
 # A crash leaves its input in build-fuzz/test/fuzz/artifacts/TARGET/; commit it

@@ -71,6 +71,11 @@ ReplayResult ReplayCapture(const std::string& path, const engine::fields::FieldR
       FormatRunStats(pipeline.counters(), nullptr,
                      seconds > 0 ? static_cast<double>(pipeline.counters().events) / seconds : -1,
                      outputs.Stats(), outputs.rate_limited(), threads));
+  // A .scap file's events no Kestrel event stands for were counted, not
+  // judged.
+  if (std::string unknown = reader.ScapSummary(); !unknown.empty()) {
+    result.lines.push_back(std::move(unknown));
+  }
   if (const auto& damage = reader.damage()) {
     result.status = absl::DataLossError(absl::StrCat(
         path, " is damaged: ", damage->what, "; the ", damage->bytes_lost, " bytes from byte ",

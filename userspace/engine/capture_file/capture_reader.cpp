@@ -6,14 +6,18 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "crc32c.h"
 #include "past_schemas.h"
+#include "scap_reader.h"
 #include "schema_codec.h"
 
 namespace kestrel::engine::capture_file {
@@ -68,6 +72,21 @@ absl::StatusOr<std::unique_ptr<CaptureReader>> CaptureReader::Open(const std::st
   std::unique_ptr<CaptureReader> reader(new CaptureReader());
   reader->path_ = path;
   reader->size_ = static_cast<size_t>(st.st_size);
+  uint8_t head[4] = {};
+  if (reader->size_ >= sizeof(head) && pread(fd, head, sizeof(head), 0) == sizeof(head) &&
+      LooksLikeScap(head)) {
+    void* map = mmap(nullptr, reader->size_, PROT_READ, MAP_PRIVATE, fd, 0);
+    const int e = errno;
+    close(fd);
+    if (map == MAP_FAILED) return absl::ErrnoToStatus(e, absl::StrFormat("cannot map %s", path));
+    reader->map_ = static_cast<const uint8_t*>(map);
+    madvise(map, reader->size_, MADV_SEQUENTIAL);
+    absl::StatusOr<std::unique_ptr<ScapReader>> scap =
+        ScapReader::Open(path, {reader->map_, reader->size_});
+    if (!scap.ok()) return scap.status();
+    reader->scap_ = *std::move(scap);
+    return reader;
+  }
   if (reader->size_ < sizeof(FileHeader)) {
     close(fd);
     return absl::InvalidArgumentError(
@@ -142,6 +161,36 @@ CaptureReader::~CaptureReader() {
   ZSTD_freeDCtx(zstd_);
 }
 
+const CaptureInfo& CaptureReader::info() const { return scap_ ? scap_->info() : info_; }
+
+const std::optional<Damage>& CaptureReader::damage() const {
+  return scap_ ? scap_->damage() : damage_;
+}
+
+uint64_t CaptureReader::records() const { return scap_ ? scap_->records() : records_; }
+
+uint64_t CaptureReader::scap_known_events() const { return scap_ ? scap_->known_events() : 0; }
+
+const std::map<std::string, uint64_t>& CaptureReader::scap_unknown_events() const {
+  static const std::map<std::string, uint64_t>* const none = new std::map<std::string, uint64_t>;
+  return scap_ ? scap_->unknown_events() : *none;
+}
+
+std::string CaptureReader::ScapSummary() const {
+  const std::map<std::string, uint64_t>& unknown = scap_unknown_events();
+  if (unknown.empty()) return "";
+  // Most frequent first.
+  std::vector<std::pair<std::string, uint64_t>> by_count(unknown.begin(), unknown.end());
+  std::stable_sort(by_count.begin(), by_count.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  uint64_t total = 0;
+  for (const auto& [name, n] : by_count) total += n;
+  return absl::StrFormat("%u events of %u types not known to Kestrel: %s", total, by_count.size(),
+                         absl::StrJoin(by_count, ", ", [](std::string* out, const auto& e) {
+                           absl::StrAppend(out, e.first, " ", e.second);
+                         }));
+}
+
 bool CaptureReader::Fail(uint64_t offset, std::string what) {
   damage_ = Damage{offset, size_ - offset, std::move(what)};
   block_records_left_ = 0;
@@ -189,6 +238,7 @@ bool CaptureReader::LoadBlock() {
 }
 
 const kestrel_record_header* CaptureReader::Next(bool* snapshot) {
+  if (scap_) return scap_->Next(snapshot);
   if (block_records_left_ == 0 && !LoadBlock()) return nullptr;
   const size_t left = block_size_ - block_at_;
   kestrel_record_header h;

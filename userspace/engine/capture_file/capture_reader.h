@@ -1,11 +1,15 @@
 // Reads a capture file (file_format.h) record by record. A damaged or cut
 // file is read up to the damage: Next() then ends, and damage() says at
 // which byte and what was lost, so everything before it is still used.
+// libscap's .scap files (Falco's, sysdig's captures) are read too, told
+// apart by their first bytes: their events come out as Kestrel records
+// (scap_reader.h).
 #ifndef KESTREL_ENGINE_CAPTURE_FILE_CAPTURE_READER_H_
 #define KESTREL_ENGINE_CAPTURE_FILE_CAPTURE_READER_H_
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -20,6 +24,8 @@
 struct ZSTD_DCtx_s;
 
 namespace kestrel::engine::capture_file {
+
+class ScapReader;
 
 // Where a file stops being readable.
 struct Damage {
@@ -36,7 +42,7 @@ class CaptureReader {
   static absl::StatusOr<std::unique_ptr<CaptureReader>> Open(const std::string& path);
   ~CaptureReader();
 
-  const CaptureInfo& info() const { return info_; }
+  const CaptureInfo& info() const;
   // The schema to parse and decode this file's records with: the one
   // embedded in the file, whatever its version; for an older file written
   // before schemas were embedded, its version's as this build keeps it
@@ -50,9 +56,21 @@ class CaptureReader {
   // the snapshot of the system at start.
   const kestrel_record_header* Next(bool* snapshot = nullptr);
 
-  const std::optional<Damage>& damage() const { return damage_; }
-  uint64_t records() const { return records_; }  // returned so far
+  const std::optional<Damage>& damage() const;
+  uint64_t records() const;  // returned so far
   uint64_t file_bytes() const { return size_; }
+
+  // Whether the file is libscap's .scap rather than Kestrel's own.
+  bool is_scap() const { return scap_ != nullptr; }
+  // For a .scap file, what was read so far: events that became records,
+  // and those no Kestrel event stands for, by libscap name. Empty for a
+  // Kestrel capture.
+  uint64_t scap_known_events() const;
+  const std::map<std::string, uint64_t>& scap_unknown_events() const;
+  // One line for people on the .scap events not known to Kestrel ("N
+  // events of M types not known to Kestrel: switch 120, futex 8 ..."), or
+  // empty when there were none or the file is Kestrel's.
+  std::string ScapSummary() const;
 
  private:
   CaptureReader() = default;
@@ -80,6 +98,7 @@ class CaptureReader {
   // records back to back, and a stored (uncompressed) block sits at any
   // offset of the mapped file.
   std::vector<uint64_t> aligned_;
+  std::unique_ptr<ScapReader> scap_;  // set for a .scap file, which it reads
 };
 
 }  // namespace kestrel::engine::capture_file

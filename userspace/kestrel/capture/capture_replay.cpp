@@ -76,6 +76,9 @@ int RunCaptureReplay(const CaptureOptions& options) {
     std::fprintf(stderr, "kestrel capture: %s: %llu records did not decode\n",
                  options.read_path->c_str(), static_cast<unsigned long long>(undecodable));
   }
+  if (const std::string unknown = (*reader)->ScapSummary(); !unknown.empty()) {
+    std::fprintf(stderr, "kestrel capture: %s: %s\n", options.read_path->c_str(), unknown.c_str());
+  }
   if (const auto& damage = (*reader)->damage()) {
     std::fprintf(stderr,
                  "kestrel capture: %s is damaged: %s; the %llu bytes from byte %llu on were not "
