@@ -328,8 +328,10 @@ const std::vector<Key>& Keys() {
          if (absl::Status s = ParseStrings(n, names); !s.ok()) return s;
          for (const std::string& name : names) {
            if (name != "container") {
-             return Refuse(n, absl::StrCat("Kestrel loads no plugins (", name,
-                                           "); its container fields are built in"));
+             return absl::InvalidArgumentError(
+                 absl::StrCat(Quote(name),
+                              " is not supported: Kestrel loads no plugins; its "
+                              "container fields are built in"));
            }
          }
          return absl::OkStatus();
