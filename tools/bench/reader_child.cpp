@@ -1,12 +1,15 @@
 #include "bench/reader_child.h"
 
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <fstream>
 #include <optional>
 #include <string>
@@ -20,12 +23,18 @@
 namespace kestrel::bench {
 namespace {
 
-// Long enough to load, attach and be measured; the child then exits itself.
-constexpr char kReaderSeconds[] = "4";
-constexpr useconds_t kAttachWaitUs = 1500 * 1000;
+// Long enough for any load; the child is stopped (SIGINT) once measured.
+constexpr char kReaderSeconds[] = "120";
+constexpr int kAttachTimeoutMs = 90 * 1000;
 
-// Starts `kestrel capture` on this process's getppid calls, output discarded.
-absl::StatusOr<pid_t> StartReader(uint64_t ring_bytes, uint32_t cpus_per_buffer) {
+// A reader `kestrel capture` on this process's getppid calls: its pid and
+// the read end of its stderr, on which it says when it is attached.
+struct Reader {
+  pid_t pid = -1;
+  int stderr_fd = -1;
+};
+
+absl::StatusOr<Reader> StartReader(uint64_t ring_bytes, uint32_t cpus_per_buffer) {
   std::vector<std::string> args = {"/proc/self/exe",
                                    "capture",
                                    "--syscalls",
@@ -38,24 +47,50 @@ absl::StatusOr<pid_t> StartReader(uint64_t ring_bytes, uint32_t cpus_per_buffer)
                                    std::to_string(cpus_per_buffer),
                                    "--duration",
                                    kReaderSeconds};
+  int err[2];
+  if (pipe2(err, O_CLOEXEC) != 0) return absl::ErrnoToStatus(errno, "a pipe for the reader");
   const pid_t child = fork();
   if (child < 0) return absl::ErrnoToStatus(errno, "forking a reader");
   if (child == 0) {
     const int null = open("/dev/null", O_WRONLY);
     dup2(null, STDOUT_FILENO);
-    dup2(null, STDERR_FILENO);
+    dup2(err[1], STDERR_FILENO);
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
     execv("/proc/self/exe", argv.data());
     _exit(127);
   }
-  return child;
+  close(err[1]);
+  return Reader{child, err[0]};
 }
 
-absl::Status WaitReader(pid_t child) {
+// Returns once the reader says it is attached: what is measured after it
+// is the running reader, never the probe's load (seconds of verifier CPU).
+absl::Status WaitAttached(const Reader& reader) {
+  std::string seen;
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(kAttachTimeoutMs);
+  while (seen.find(": attached") == std::string::npos) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) return absl::DeadlineExceededError("the reader never attached");
+    pollfd p{reader.stderr_fd, POLLIN, 0};
+    if (poll(&p, 1, static_cast<int>(left.count())) <= 0) continue;
+    char buf[512];
+    const ssize_t n = read(reader.stderr_fd, buf, sizeof(buf));
+    if (n <= 0) return absl::InternalError("the reader exited before it attached");
+    seen.append(buf, static_cast<size_t>(n));
+  }
+  return absl::OkStatus();
+}
+
+// Stops the reader (SIGINT: a clean exit) and waits for it.
+absl::Status StopReader(const Reader& reader) {
+  kill(reader.pid, SIGINT);
   int status = 0;
-  waitpid(child, &status, 0);
+  waitpid(reader.pid, &status, 0);
+  close(reader.stderr_fd);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     return absl::InternalError("the reader `kestrel capture` failed");
   }
@@ -91,30 +126,38 @@ std::optional<double> CpuSeconds(pid_t pid) {
 }  // namespace
 
 absl::StatusOr<uint64_t> MeasureReaderPeakRss(uint64_t ring_bytes, uint32_t cpus_per_buffer) {
-  absl::StatusOr<pid_t> child = StartReader(ring_bytes, cpus_per_buffer);
-  if (!child.ok()) return child.status();
-  usleep(kAttachWaitUs);
+  absl::StatusOr<Reader> reader = StartReader(ring_bytes, cpus_per_buffer);
+  if (!reader.ok()) return reader.status();
+  if (absl::Status s = WaitAttached(*reader); !s.ok()) {
+    (void)StopReader(*reader);
+    return s;
+  }
   std::atomic<bool> stop{false};
   std::thread load([&stop] { RunUntilStopped(Workload::kGetppid, stop); });
   usleep(1000 * 1000);
   stop = true;
   load.join();
   usleep(200 * 1000);
-  const std::optional<uint64_t> hwm = StatusBytes(*child, "VmHWM");
-  if (absl::Status s = WaitReader(*child); !s.ok()) return s;
+  const std::optional<uint64_t> hwm = StatusBytes(reader->pid, "VmHWM");
+  if (absl::Status s = StopReader(*reader); !s.ok()) return s;
   if (!hwm) return absl::InternalError("could not read the reader's VmHWM");
   return *hwm;
 }
 
 absl::StatusOr<double> MeasureIdleReaderCpuPercent() {
-  absl::StatusOr<pid_t> child = StartReader(8ULL << 20, 0);
-  if (!child.ok()) return child.status();
-  usleep(kAttachWaitUs);
-  const std::optional<double> before = CpuSeconds(*child);
+  absl::StatusOr<Reader> reader = StartReader(8ULL << 20, 0);
+  if (!reader.ok()) return reader.status();
+  if (absl::Status s = WaitAttached(*reader); !s.ok()) {
+    (void)StopReader(*reader);
+    return s;
+  }
+  // A moment for what follows the attach line (the /proc snapshot) to end.
+  usleep(300 * 1000);
+  const std::optional<double> before = CpuSeconds(reader->pid);
   constexpr double kIdleSeconds = 2.0;
   usleep(static_cast<useconds_t>(kIdleSeconds * 1e6));
-  const std::optional<double> after = CpuSeconds(*child);
-  if (absl::Status s = WaitReader(*child); !s.ok()) return s;
+  const std::optional<double> after = CpuSeconds(reader->pid);
+  if (absl::Status s = StopReader(*reader); !s.ok()) return s;
   if (!before || !after) return absl::InternalError("could not read the reader's CPU time");
   return (*after - *before) / kIdleSeconds * 100;
 }
