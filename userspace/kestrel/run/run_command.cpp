@@ -12,6 +12,7 @@
 #include "agent/agent.h"
 #include "kestrel/common/cli_app.h"
 #include "kestrel/common/describe_rules.h"
+#include "kestrel/run/run_notify.h"
 #include "kestrel/run/run_options.h"
 #include "kestrel/run/run_pidfile.h"
 #include "libpman.h"
@@ -82,6 +83,7 @@ int RunLive(agent::Agent& agent, const RunOptions& options) {
     if (!absl::IsInternal(s)) Say(std::string(s.message()));
     return ExitCodeOf(s);
   }
+  NotifyServiceManager("READY=1");
   using Clock = std::chrono::steady_clock;
   const auto stop_at = options.duration_s
                            ? Clock::now() + std::chrono::duration_cast<Clock::duration>(
@@ -91,6 +93,8 @@ int RunLive(agent::Agent& agent, const RunOptions& options) {
     if (g_run_reload) {
       g_run_reload = 0;
       agent.RequestReload();
+      // The old rules run until the new ones take over: still ready.
+      NotifyServiceManager("READY=1");
     }
     if (g_run_reopen) {
       g_run_reopen = 0;
@@ -99,6 +103,7 @@ int RunLive(agent::Agent& agent, const RunOptions& options) {
     const timespec tick{0, 20'000'000};
     nanosleep(&tick, nullptr);
   }
+  NotifyServiceManager("STOPPING=1");
   const absl::Status stopped = agent.Stop();
   std::fputs(agent.ProbeReport().c_str(), stderr);
   return stopped.ok() ? kExitOk : kExitFailure;
