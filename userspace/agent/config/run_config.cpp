@@ -253,6 +253,17 @@ absl::Status ParseAppendOutput(const YAML::Node& node, std::vector<AppendOutput>
   return absl::OkStatus();
 }
 
+// Setters of Falco keys that only need a valid value: Kestrel already
+// behaves as either value says (the key's comment says why).
+absl::Status AcceptBool(const YAML::Node& n, RunConfig&) {
+  bool ignored = false;
+  return ParseBool(n, ignored);
+}
+absl::Status AcceptCount(const YAML::Node& n, RunConfig&) {
+  uint64_t ignored = 0;
+  return ParseBounded(n, 0, uint64_t{1} << 32, ignored);
+}
+
 // Setters for members in nested structs, written out: a lambda per key
 // reads more plainly than member-pointer plumbing.
 #define KESTREL_BOOL_KEY(key, expr)                                                     \
@@ -317,11 +328,7 @@ const std::vector<Key>& Keys() {
        },
        nullptr, [](const RunConfig& c, JsonWriter& j) { j.Number(c.cpus_per_buffer.value_or(2)); }},
       // Kestrel reads /proc, never BPF iterators: either value means that.
-      {"engine.modern_ebpf.disable_iterators",
-       [](const YAML::Node& n, RunConfig&) {
-         bool ignored = false;
-         return ParseBool(n, ignored);
-       }},
+      {"engine.modern_ebpf.disable_iterators", AcceptBool},
       {"load_plugins",
        [](const YAML::Node& n, RunConfig&) -> absl::Status {
          std::vector<std::string> names;
@@ -341,11 +348,7 @@ const std::vector<Key>& Keys() {
          if (!n.IsNull() && !n.IsSequence()) return absl::InvalidArgumentError("needs a list");
          return absl::OkStatus();  // read only for load_plugins' names
        }},
-      {"plugins_hostinfo",
-       [](const YAML::Node& n, RunConfig&) {
-         bool ignored = false;
-         return ParseBool(n, ignored);
-       }},
+      {"plugins_hostinfo", AcceptBool},
       KESTREL_BOOL_KEY("time_format_iso_8601", c.time_format_iso_8601),
       {"buffer_format_base64",
        [](const YAML::Node& n, RunConfig&) -> absl::Status {
@@ -387,11 +390,7 @@ const std::vector<Key>& Keys() {
       {"log_level", [](const YAML::Node& n, RunConfig& c) { return ParseLogLevel(n, c.log.level); },
        nullptr, [](const RunConfig& c, JsonWriter& j) { j.String(LogLevelName(c.log.level)); }},
       // libbpf's own warnings always reach the log; its debug chatter never.
-      {"libs_logger.enabled",
-       [](const YAML::Node& n, RunConfig&) {
-         bool ignored = false;
-         return ParseBool(n, ignored);
-       }},
+      {"libs_logger.enabled", AcceptBool},
       {"libs_logger.severity",
        [](const YAML::Node& n, RunConfig&) {
          int ignored = 0;
@@ -446,21 +445,9 @@ const std::vector<Key>& Keys() {
                        c.metrics.kernel_event_counters_per_cpu),
       KESTREL_BOOL_KEY("metrics.libbpf_stats_enabled", c.metrics.libbpf_stats),
       // Kestrel loads no plugins, walks no BPF iterators and has no jemalloc.
-      {"metrics.plugins_metrics_enabled",
-       [](const YAML::Node& n, RunConfig&) {
-         bool ignored = false;
-         return ParseBool(n, ignored);
-       }},
-      {"metrics.kernel_iter_event_counters_enabled",
-       [](const YAML::Node& n, RunConfig&) {
-         bool ignored = false;
-         return ParseBool(n, ignored);
-       }},
-      {"metrics.jemalloc_stats_enabled",
-       [](const YAML::Node& n, RunConfig&) {
-         bool ignored = false;
-         return ParseBool(n, ignored);
-       }},
+      {"metrics.plugins_metrics_enabled", AcceptBool},
+      {"metrics.kernel_iter_event_counters_enabled", AcceptBool},
+      {"metrics.jemalloc_stats_enabled", AcceptBool},
       KESTREL_BOOL_KEY("metrics.convert_memory_to_mb", c.metrics.convert_memory_to_mb),
       KESTREL_BOOL_KEY("metrics.include_empty_values", c.metrics.include_empty_values),
       KESTREL_BOOL_KEY("base_syscalls.all", c.base_syscalls_all),
@@ -475,16 +462,8 @@ const std::vector<Key>& Keys() {
       // Kestrel forgets a thread at its exit record and evicts the oldest
       // exited ones when the table is full: there is nothing to purge on a
       // timer.
-      {"falco_libs.thread_table_auto_purging_interval_s",
-       [](const YAML::Node& n, RunConfig&) {
-         uint64_t ignored = 0;
-         return ParseBounded(n, 0, uint64_t{1} << 32, ignored);
-       }},
-      {"falco_libs.thread_table_auto_purging_thread_timeout_s",
-       [](const YAML::Node& n, RunConfig&) {
-         uint64_t ignored = 0;
-         return ParseBounded(n, 0, uint64_t{1} << 32, ignored);
-       }},
+      {"falco_libs.thread_table_auto_purging_interval_s", AcceptCount},
+      {"falco_libs.thread_table_auto_purging_thread_timeout_s", AcceptCount},
       KESTREL_BOOL_KEY("json_output", c.json_output),
       KESTREL_BOOL_KEY("json_include_output_property", c.json_include_output_property),
       KESTREL_BOOL_KEY("json_include_tags_property", c.json_include_tags_property),

@@ -17,6 +17,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "engine/decode/event_schema.h"
+#include "engine/decode/nul_separated.h"
 #include "engine/state/container_id.h"
 #include "scap_event_table.h"
 #include "shared/event_types.h"
@@ -136,18 +137,6 @@ class Cursor {
   size_t at_ = 0;
   bool ok_ = true;
 };
-
-// NUL-separated entries; a string without NUL is one entry.
-std::vector<std::string> SplitList(std::string_view s) {
-  std::vector<std::string> out;
-  while (!s.empty()) {
-    const size_t nul = s.find('\0');
-    out.emplace_back(s.substr(0, nul));
-    if (nul == std::string_view::npos) break;
-    s.remove_prefix(nul + 1);
-  }
-  return out;
-}
 
 // Up to the first NUL.
 std::string CString(std::string_view s) { return std::string(s.substr(0, s.find('\0'))); }
@@ -646,14 +635,14 @@ bool ScapReader::ReadProcessList(size_t offset, uint32_t type, std::span<const u
     t.comm = CString(comm);
     t.exe = CString(exe);
     t.exepath = CString(exepath);
-    t.args = SplitList(args);
-    t.env = SplitList(env);
+    t.args = SplitNulSeparated(args);
+    t.env = SplitNulSeparated(env);
     t.cwd = CString(cwd);
     if (t.cwd.size() > 1 && t.cwd.back() == '/') t.cwd.pop_back();
     t.root = root.empty() ? "/" : CString(root);
     t.uid = t.euid = uid;
     t.gid = t.egid = gid;
-    std::vector<std::string> entries = SplitList(cgroups);
+    std::vector<std::string> entries = SplitNulSeparated(cgroups);
     std::vector<std::string_view> paths;
     for (const std::string& e : entries) {
       if (const size_t eq = e.find('='); eq != std::string::npos) {

@@ -8,6 +8,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "engine/decode/nul_separated.h"
 
 namespace kestrel::engine {
 namespace {
@@ -34,15 +35,8 @@ std::string_view AsString(std::span<const uint8_t> raw) {
 }
 
 std::vector<std::string> SplitNulSeparated(std::span<const uint8_t> raw) {
-  std::vector<std::string> out;
-  std::string_view s(reinterpret_cast<const char*>(raw.data()), raw.size());
-  while (!s.empty()) {
-    const size_t nul = s.find('\0');
-    out.emplace_back(s.substr(0, nul));
-    if (nul == std::string_view::npos) break;
-    s.remove_prefix(nul + 1);
-  }
-  return out;
+  return engine::SplitNulSeparated(
+      std::string_view(reinterpret_cast<const char*>(raw.data()), raw.size()));
 }
 
 // An IPv4 address as inet_ntop writes it ("10.0.0.1"), without inet_ntop:

@@ -13,6 +13,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "engine/decode/nul_separated.h"
 #include "engine/state/container_id.h"
 #include "proc_fds.h"
 #include "proc_net.h"
@@ -53,17 +54,6 @@ std::optional<uint32_t> ParseId(std::string_view s) {
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec != std::errc() || end != s.data() + s.size() || s.empty()) return std::nullopt;
   return v;
-}
-
-std::vector<std::string> SplitNul(std::string_view s) {
-  std::vector<std::string> out;
-  while (!s.empty()) {
-    const size_t nul = s.find('\0');
-    out.emplace_back(s.substr(0, nul));
-    if (nul == std::string_view::npos) break;
-    s.remove_prefix(nul + 1);
-  }
-  return out;
 }
 
 // stat fields after the comm (which may hold spaces and parentheses, so
@@ -149,14 +139,14 @@ ProcessFacts ReadProcess(const std::string& proc_root, uint32_t tgid,
   p.cwd = ReadLink(dir + "/cwd");
   p.root = ReadLink(dir + "/root");
   if (std::optional<std::string> cmdline = ReadProcFile(dir + "/cmdline", kMaxProcFile)) {
-    std::vector<std::string> argv = SplitNul(*cmdline);
+    std::vector<std::string> argv = SplitNulSeparated(*cmdline);
     if (!argv.empty()) {
       p.exe = std::move(argv.front());
       p.args.assign(std::make_move_iterator(argv.begin() + 1), std::make_move_iterator(argv.end()));
     }
   }
   if (std::optional<std::string> environ = ReadProcFile(dir + "/environ", kMaxProcFile)) {
-    p.env = SplitNul(*environ);
+    p.env = SplitNulSeparated(*environ);
   }
   if (std::optional<std::string> loginuid = ReadProcFile(dir + "/loginuid")) {
     if (decltype(p.loginuid) v; absl::SimpleAtoi(absl::StripAsciiWhitespace(*loginuid), &v)) {
