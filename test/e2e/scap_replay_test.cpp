@@ -109,7 +109,7 @@ TEST_F(ScapReplayTest, RunReplayGivesExactAlerts) {
   EXPECT_EQ(ScapAlertField(alerts[1], "time"), "2023-11-14T22:13:25.000000003Z");
   EXPECT_EQ(ScapAlertField(alerts[1], "output"),
             "22:13:25.000000003: Notice bash read 4 bytes of /etc/passwd (fd 3)");
-  EXPECT_TRUE(absl::StrContains(r.err, "1 events of 1 types not known to Kestrel: switch 1"))
+  EXPECT_TRUE(absl::StrContains(r.err, "1 event of 1 type not known to Kestrel: switch 1"))
       << r.err;
   EXPECT_TRUE(absl::StrContains(r.err, "alerts 2 (Warning 1, Notice 1)")) << r.err;
 }
@@ -124,7 +124,7 @@ TEST_F(ScapReplayTest, CaptureReadPrintsTheEvents) {
   EXPECT_TRUE(absl::StartsWith(lines[0], "22:13:25.000000001 bash 100 openat fd=5 "));
   EXPECT_TRUE(absl::StrContains(lines[0], "name=\"/etc/shadow\" flags=O_RDONLY")) << lines[0];
   EXPECT_EQ(lines[1], "22:13:25.000000003 bash 100 read res=4 fd=3 size=4 data=\"root\"");
-  EXPECT_TRUE(absl::StrContains(r.err, "1 events of 1 types not known to Kestrel: switch 1"))
+  EXPECT_TRUE(absl::StrContains(r.err, "1 event of 1 type not known to Kestrel: switch 1"))
       << r.err;
 }
 

@@ -277,7 +277,7 @@ TEST_F(ScapReaderTest, MapsTheSnapshotAndTheEventsKestrelKnows) {
   ASSERT_EQ(read.events.size(), 11u) << types;
   EXPECT_EQ((*reader)->scap_known_events(), 11u);
   EXPECT_EQ((*reader)->scap_unknown_events(), (std::map<std::string, uint64_t>{{"switch", 1}}));
-  EXPECT_EQ((*reader)->ScapSummary(), "1 events of 1 types not known to Kestrel: switch 1");
+  EXPECT_EQ((*reader)->ScapSummary(), "1 event of 1 type not known to Kestrel: switch 1");
 
   // 1. openat.
   {

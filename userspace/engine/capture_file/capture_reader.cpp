@@ -185,7 +185,8 @@ std::string CaptureReader::ScapSummary() const {
                    [](const auto& a, const auto& b) { return a.second > b.second; });
   uint64_t total = 0;
   for (const auto& [name, n] : by_count) total += n;
-  return absl::StrFormat("%u events of %u types not known to Kestrel: %s", total, by_count.size(),
+  return absl::StrFormat("%u event%s of %u type%s not known to Kestrel: %s", total,
+                         total == 1 ? "" : "s", by_count.size(), by_count.size() == 1 ? "" : "s",
                          absl::StrJoin(by_count, ", ", [](std::string* out, const auto& e) {
                            absl::StrAppend(out, e.first, " ", e.second);
                          }));
