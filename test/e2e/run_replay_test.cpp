@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "../support/json_value.h"
+#include "../support/strict_json.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -143,6 +144,120 @@ TEST_F(RunReplayTest, FixtureGivesExactAlerts) {
                                 "/s), dropped 0 (as the file's drop markers say), alerts 6 "
                                 "(Error 3, Informational 3)"))
       << r.err;
+}
+
+// An alert as falcosidekick decodes Falco's JSON: every key it reads, each
+// of the type it expects.
+struct SidekickAlert {
+  std::string output, priority, rule, time, source, hostname;
+  std::vector<std::string> tags;
+  const testing::JsonValue* output_fields = nullptr;
+  std::optional<testing::JsonValue> doc;
+
+  // Empty when `line` is strict JSON with every key of its type.
+  static std::string Decode(const std::string& line, SidekickAlert& out) {
+    if (std::string e = testing::StrictJson::Check(line); !e.empty()) return e;
+    out.doc = testing::JsonValue::Parse(line);
+    if (!out.doc || out.doc->kind != testing::JsonValue::Kind::kObject) return "not an object";
+    const std::pair<const char*, std::string*> strings[] = {
+        {"output", &out.output}, {"priority", &out.priority}, {"rule", &out.rule},
+        {"time", &out.time},     {"source", &out.source},     {"hostname", &out.hostname}};
+    for (const auto& [key, to] : strings) {
+      const testing::JsonValue* v = out.doc->Find(key);
+      if (v == nullptr || v->kind != testing::JsonValue::Kind::kString) {
+        return absl::StrCat(key, " is no string");
+      }
+      *to = v->text;
+    }
+    const testing::JsonValue* tags = out.doc->Find("tags");
+    if (tags == nullptr || tags->kind != testing::JsonValue::Kind::kArray) return "tags";
+    for (const testing::JsonValue& t : tags->items) {
+      if (t.kind != testing::JsonValue::Kind::kString) return "a tag is no string";
+      out.tags.push_back(t.text);
+    }
+    out.output_fields = out.doc->Find("output_fields");
+    if (out.output_fields == nullptr ||
+        out.output_fields->kind != testing::JsonValue::Kind::kObject) {
+      return "output_fields";
+    }
+    return "";
+  }
+};
+
+// append_output from a config file (Falco's suggested fields, text and
+// fields for some rules only, ${VAR} from the environment), and
+// FALCO_HOSTNAME naming the host in every alert.
+TEST_F(RunReplayTest, AppendOutputAndHostnameAsFalcoWritesThem) {
+  const std::string config = dir_.File("kestrel.yaml");
+  WriteWhole(config, R"yaml(json_output: true
+append_output:
+  - match:
+      tags: [files]
+    extra_output: "on %evt.hostname"
+    extra_fields:
+      - evt.num
+      - site: "${KESTREL_E2E_SITE}/%proc.name"
+  - match:
+      rule: Fixture opened its known file
+    extra_fields:
+      - proc.pid
+  - suggested_output: true
+)yaml");
+  setenv("FALCO_HOSTNAME", "falco-node-1", 1);
+  setenv("KESTREL_E2E_SITE", "eu-1", 1);
+  const CliResult r = RunKestrel({"run", "-c", config, "-r", rules_, "--replay", kFixture});
+  unsetenv("FALCO_HOSTNAME");
+  unsetenv("KESTREL_E2E_SITE");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<std::string> lines = Lines(r.out);
+  ASSERT_EQ(lines.size(), 6u) << r.out << r.err;
+  const std::string suggested =
+      " container_id=host container_name=host container_image_repository=<NA> "
+      "container_image_tag=<NA> k8s_pod_name=<NA> k8s_ns_name=<NA>";
+  for (size_t i = 0; i < lines.size(); ++i) {
+    SCOPED_TRACE(lines[i]);
+    SidekickAlert a;
+    ASSERT_EQ(SidekickAlert::Decode(lines[i], a), "");
+    EXPECT_EQ(a.hostname, "falco-node-1");
+    EXPECT_EQ(a.source, "syscall");
+    const testing::JsonValue& f = *a.output_fields;
+    ASSERT_NE(f.Find("container.id"), nullptr);
+    EXPECT_EQ(f.Find("container.id")->text, "host");
+    ASSERT_NE(f.Find("k8s.ns.name"), nullptr);
+    EXPECT_EQ(f.Find("k8s.ns.name")->kind, testing::JsonValue::Kind::kNull);
+    if (i % 2 == 0) {  // known.txt: tags [fixture]
+      EXPECT_EQ(a.rule, "Fixture opened its known file");
+      EXPECT_EQ(a.priority, "Informational");
+      EXPECT_TRUE(absl::EndsWith(a.output, "known.txt as fd 4 (evt.num " +
+                                               std::to_string(29 + 21 * (i / 2)) + ")" + suggested))
+          << a.output;
+      EXPECT_EQ(f.Find("site"), nullptr);
+      ASSERT_NE(f.Find("proc.pid"), nullptr);
+      EXPECT_EQ(f.Find("proc.pid")->kind, testing::JsonValue::Kind::kNumber);
+      EXPECT_EQ(f.Find("proc.pid")->text, "28251");
+    } else {  // missing-N: tags [fixture, files]
+      EXPECT_EQ(a.rule, "Fixture missed a file");
+      EXPECT_EQ(a.tags, (std::vector<std::string>{"files", "fixture"}));
+      EXPECT_TRUE(absl::EndsWith(a.output, "(pid 28251) on vm" + suggested)) << a.output;
+      ASSERT_NE(f.Find("evt.hostname"), nullptr);
+      EXPECT_EQ(f.Find("evt.hostname")->text, "vm");
+      ASSERT_NE(f.Find("site"), nullptr);
+      EXPECT_EQ(f.Find("site")->text, "eu-1/kfixture");
+      ASSERT_NE(f.Find("evt.num"), nullptr);
+      EXPECT_EQ(f.Find("evt.num")->kind, testing::JsonValue::Kind::kNumber);
+    }
+  }
+}
+
+// A bad field in an append_output entry fails the load, naming the entry.
+TEST_F(RunReplayTest, AppendOutputWithABadFieldIsRefused) {
+  const CliResult r =
+      RunKestrel({"run", "-r", rules_, "--replay", kFixture, "-o",
+                  "append_output=[{suggested_output: true}, {extra_output: 'x=%proc.nosuch'}]"});
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_TRUE(absl::StrContains(r.err, "append_output[1].extra_output: ")) << r.err;
+  EXPECT_TRUE(absl::StrContains(r.err, "proc.nosuch")) << r.err;
+  EXPECT_EQ(r.out, "");
 }
 
 // As a capture killed while writing a block leaves its file: the fixture

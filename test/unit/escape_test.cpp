@@ -68,14 +68,18 @@ TEST(EscapeTest, JsonEscapesControlsQuoteAndBackslash) {
   EXPECT_EQ(Json("\xc2\x9b"), "\"\\u009b\"");  // C1 CSI, valid UTF-8 but a control
 }
 
-TEST(EscapeTest, JsonWritesInvalidBytesAsTheirLatin1CodePoint) {
-  EXPECT_EQ(Json("a\xff"), "\"a\\u00ff\"");
-  EXPECT_EQ(Json("\x80"), "\"\\u0080\"");                                   // stray continuation
-  EXPECT_EQ(Json("\xc3"), "\"\\u00c3\"");                                   // truncated
-  EXPECT_EQ(Json("\xc0\xaf"), "\"\\u00c0\\u00af\"");                        // overlong '/'
-  EXPECT_EQ(Json("\xed\xa0\x80"), "\"\\u00ed\\u00a0\\u0080\"");             // a surrogate
-  EXPECT_EQ(Json("\xf4\x90\x80\x80"), "\"\\u00f4\\u0090\\u0080\\u0080\"");  // > U+10FFFF
-  EXPECT_EQ(Json("\xe2\x82x"), "\"\\u00e2\\u0082x\"");                      // cut short by ASCII
+// Each maximal ill-formed subsequence becomes one U+FFFD (EF BF BD).
+TEST(EscapeTest, JsonReplacesInvalidUtf8WithFffd) {
+  const std::string r = "\xef\xbf\xbd";
+  EXPECT_EQ(Json("a\xff"), "\"a" + r + "\"");
+  EXPECT_EQ(Json("\x80"), "\"" + r + "\"");                          // stray continuation
+  EXPECT_EQ(Json("\xc3"), "\"" + r + "\"");                          // truncated at the end
+  EXPECT_EQ(Json("\xc0\xaf"), "\"" + r + r + "\"");                  // overlong '/'
+  EXPECT_EQ(Json("\xed\xa0\x80"), "\"" + r + r + r + "\"");          // a surrogate
+  EXPECT_EQ(Json("\xf4\x90\x80\x80"), "\"" + r + r + r + r + "\"");  // > U+10FFFF
+  EXPECT_EQ(Json("\xe2\x82x"), "\"" + r + "x\"");                    // cut short by ASCII: one
+  EXPECT_EQ(Json("\xf0\x9f\x90\xc3\xa9"), "\"" + r + "\xc3\xa9\"");  // cut short by é
+  EXPECT_EQ(Json("caf\xe9"), "\"caf" + r + "\"");                    // Latin-1 é is no UTF-8
 }
 
 TEST(EscapeTest, JsonIsStrictlyValidForEveryByteAndPair) {

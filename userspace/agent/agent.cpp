@@ -215,6 +215,7 @@ absl::Status Agent::Impl::Configure() {
   rules_options_.minimum_priority = config_.priority;
   rules_options_.max_file_bytes = config_.rules_file_max_bytes;
   rules_options_.drop_failed_exit = config_.drop_failed_exit;
+  rules_options_.append_output = config_.append_output;
   rules_options_.describe = options_.describe_rules;
   return absl::OkStatus();
 }

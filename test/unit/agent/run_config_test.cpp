@@ -85,15 +85,44 @@ TEST_F(RunConfigTest, FileSetsFalcosKeys) {
   EXPECT_EQ(c.thread_table_size, 4096u);
 }
 
-// Falco's default falco.yaml says capacity 0, "unbounded": Kestrel reads it
-// and keeps its bound.
-TEST(RunOverrideTest, FalcosUnboundedOutputsQueueKeepsTheBound) {
+// Falco's default falco.yaml says capacity 0, "unbounded": no count limit
+// (the channels keep a bound on bytes).
+TEST(RunOverrideTest, FalcosUnboundedOutputsQueueHasNoCountLimit) {
   RunConfig c;
   ASSERT_TRUE(ApplyRunOverride("outputs_queue.capacity=8", c).ok());
   ASSERT_TRUE(ApplyRunOverride("outputs_queue.capacity=0", c).ok());
-  EXPECT_EQ(c.outputs_queue_capacity, 1024u);
+  EXPECT_EQ(c.outputs_queue_capacity, 0u);  // Falco's unbounded: no count limit
   EXPECT_EQ(ApplyRunOverride("outputs_queue.capacity=2000000", c).message(),
             "-o outputs_queue.capacity: \"2000000\" is not a whole number from 0 to 1048576");
+}
+
+// append_output as Falco reads it: ${VAR} from the environment (nothing
+// when unset), $${ for a literal ${, a key with an empty format left out,
+// a key given twice refused.
+TEST(RunOverrideTest, AppendOutputExpandsTheEnvironmentAsFalco) {
+  setenv("KESTREL_TEST_SITE", "eu-1", 1);
+  unsetenv("KESTREL_TEST_UNSET");
+  RunConfig c;
+  ASSERT_TRUE(
+      ApplyRunOverride(
+          "append_output=[{match: {rule: R, source: syscall, tags: [a, b]}, "
+          "extra_output: 'site=${KESTREL_TEST_SITE}', "
+          "extra_fields: [proc.pid, {site: 'at ${KESTREL_TEST_SITE}${KESTREL_TEST_UNSET}'}, "
+          "{lit: '$${KESTREL_TEST_SITE}'}, {gone: ''}]}, {suggested_output: true}]",
+          c)
+          .ok());
+  ASSERT_EQ(c.append_output.size(), 2u);
+  const AppendOutput& e = c.append_output[0];
+  EXPECT_EQ(e.rule, "R");
+  EXPECT_EQ(e.source, "syscall");
+  EXPECT_EQ(e.tags, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(e.extra_output, "site=eu-1");
+  EXPECT_EQ(e.extra_fields,
+            (std::vector<std::pair<std::string, std::string>>{
+                {"proc.pid", ""}, {"site", "at eu-1"}, {"lit", "${KESTREL_TEST_SITE}"}}));
+  EXPECT_FALSE(e.suggested_output);
+  EXPECT_TRUE(c.append_output[1].suggested_output);
+  EXPECT_FALSE(ApplyRunOverride("append_output=[{extra_fields: [a.b, {a.b: x}]}]", c).ok());
 }
 
 TEST_F(RunConfigTest, UnknownKeysInTheFileAreWarnedAboutWithTheirPlace) {

@@ -140,8 +140,8 @@ TEST_F(AlertFormatTest, JsonIsValidForAnyBytesAndDecodesBack) {
   const JsonValue v = Parse(AlertToJson(alert_, JsonOptions{}));
   const JsonValue& f = *v.Find("output_fields");
   EXPECT_EQ(f.Find("proc.cmdline")->text, utf8_hostile);
-  // Bytes that are not UTF-8 come back as the Latin-1 character of each.
-  EXPECT_EQ(f.Find("proc.name")->text, std::string("a\0b\xc3\xbf\xc2\x80", 7));
+  // Bytes that are not UTF-8 come back as U+FFFD, one for each.
+  EXPECT_EQ(f.Find("proc.name")->text, std::string("a\0b\xef\xbf\xbd\xef\xbf\xbd", 9));
   // A number field whose text is not a number is still valid JSON.
   EXPECT_EQ(f.Find("proc.pid")->kind, JsonValue::Kind::kString);
   EXPECT_EQ(v.Find("rule")->text, "rule \"quoted\"");

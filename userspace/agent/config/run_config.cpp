@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -200,6 +201,32 @@ absl::Status Refuse(const YAML::Node& node, std::string_view why) {
                    " is not supported: ", std::string(why)));
 }
 
+// Falco's config loader's environment references: `${VAR}` is VAR's value
+// (nothing when unset), `$${...}` is `${...}` as written.
+std::string ExpandEnvironment(std::string value) {
+  size_t at = value.find('$');
+  while (at != std::string::npos) {
+    const std::string_view rest = std::string_view(value).substr(at);
+    if (rest.starts_with("${")) {
+      const size_t end = rest.find('}');
+      if (end == std::string_view::npos) break;
+      const std::string name(rest.substr(2, end - 2));
+      const char* env = std::getenv(name.c_str());
+      const std::string with = env != nullptr ? env : "";
+      value.replace(at, end + 1, with);
+      at += with.size();
+    } else if (rest.starts_with("$${")) {
+      if (rest.find('}') == std::string_view::npos) break;
+      value.erase(at, 1);
+      at += 2;
+    } else {
+      ++at;
+    }
+    at = value.find('$', at);
+  }
+  return value;
+}
+
 absl::Status ParseAppendOutput(const YAML::Node& node, std::vector<AppendOutput>& out) {
   out.clear();
   if (node.IsNull()) return absl::OkStatus();
@@ -228,19 +255,31 @@ absl::Status ParseAppendOutput(const YAML::Node& node, std::vector<AppendOutput>
         }
       } else if (key == "extra_output") {
         s = Scalar(kv.second, entry.extra_output);
+        entry.extra_output = ExpandEnvironment(std::move(entry.extra_output));
       } else if (key == "suggested_output") {
         s = ParseBool(kv.second, entry.suggested_output);
       } else if (key == "extra_fields") {
         if (!kv.second.IsSequence()) return absl::InvalidArgumentError("extra_fields needs a list");
         for (const YAML::Node& f : kv.second) {
+          std::string name, format;
           if (f.IsScalar()) {
-            entry.extra_fields.emplace_back(f.Scalar(), "");
+            name = f.Scalar();
           } else if (f.IsMap() && f.size() == 1 && f.begin()->second.IsScalar()) {
-            entry.extra_fields.emplace_back(f.begin()->first.Scalar(), f.begin()->second.Scalar());
+            name = f.begin()->first.Scalar();
+            format = ExpandEnvironment(f.begin()->second.Scalar());
+            // Falco leaves a key with an empty format out of the alerts.
+            if (format.empty()) continue;
           } else {
             return absl::InvalidArgumentError(
                 "each of extra_fields is a field name or one `name: format`");
           }
+          for (const auto& [other, unused] : entry.extra_fields) {
+            if (other == name) {
+              return absl::InvalidArgumentError(
+                  absl::StrCat("extra_fields: ", Quote(name), " is given twice"));
+            }
+          }
+          entry.extra_fields.emplace_back(std::move(name), std::move(format));
         }
       } else {
         s = absl::InvalidArgumentError(absl::StrCat(
@@ -520,7 +559,7 @@ const std::vector<Key>& Keys() {
        [](const YAML::Node& n, RunConfig& c) -> absl::Status {
          uint64_t capacity = 0;
          if (absl::Status s = ParseBounded(n, 0, 1u << 20, capacity); !s.ok()) return s;
-         c.outputs_queue_capacity = capacity == 0 ? RunConfig{}.outputs_queue_capacity : capacity;
+         c.outputs_queue_capacity = capacity;
          return absl::OkStatus();
        },
        nullptr, [](const RunConfig& c, JsonWriter& j) { j.Number(c.outputs_queue_capacity); }},

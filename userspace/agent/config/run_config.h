@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "engine/alerts/append_output.h"
 #include "engine/rules/input_file.h"
 #include "engine/rules/priority.h"
 
@@ -47,17 +48,10 @@ struct LoadSheddingConfig {
 };
 
 // append_output: what Falco adds to the alerts of the rules an entry
-// matches (all of rule, source and tags given; none: every rule).
-struct AppendOutput {
-  std::string rule;
-  std::string source;
-  std::vector<std::string> tags;  // the rule has every one
-  std::string extra_output;       // appended to the output line
-  // output_fields only: a field's name (`evt.hostname`), or a name and a
-  // format (`home: "${HOME}"` or `user: "%user.name"`).
-  std::vector<std::pair<std::string, std::string>> extra_fields;
-  bool suggested_output = false;  // the fields the container source suggests
-};
+// matches (engine/alerts/append_output.h). Its strings have `${VAR}`
+// replaced by the environment's value (nothing when unset) and `$${` by `${`,
+// as Falco's config loader does.
+using AppendOutput = engine::alerts::AppendOutput;
 
 // log_level, log_stderr, log_syslog: where the agent's own lines go.
 struct LogConfig {
@@ -169,7 +163,8 @@ struct RunConfig {
     double max_burst = 1000;
   } outputs;
   // outputs_queue.capacity: alerts each channel holds while it is slow; the
-  // oldest goes first. Falco's 0 ("unbounded") keeps this default: memory
+  // oldest goes first. 0 is Falco's "unbounded": no count limit, but each
+  // channel still holds at most 64 MiB of alerts (ChannelWorker), so memory
   // stays bounded whatever a channel does.
   uint64_t outputs_queue_capacity = 1024;
   uint64_t output_timeout_ms = 2000;  // output_timeout: one HTTP request's limit

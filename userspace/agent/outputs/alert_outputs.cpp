@@ -80,8 +80,9 @@ absl::StatusOr<std::unique_ptr<AlertOutputs>> AlertOutputs::Start(const OutputsC
     channels.push_back(std::move(*c));
   }
   for (std::unique_ptr<AlertChannel>& c : channels) {
-    outputs->workers_.push_back(std::make_unique<ChannelWorker>(
-        std::move(c), config.queue_capacity, config.buffered, config.on_failure));
+    outputs->workers_.push_back(std::make_unique<ChannelWorker>(std::move(c), config.queue_capacity,
+                                                                config.buffered, config.on_failure,
+                                                                config.queue_max_bytes));
   }
   return outputs;
 }

@@ -45,12 +45,15 @@ struct OutputsConfig {
   std::string syslog_socket = "/dev/log";
   struct {
     bool enabled = false;
-    std::string program;         // run as `sh -c PROGRAM`, one alert per line on its stdin
-    bool keep_alive = false;     // false: a new process for every alert, as Falco does
-  } program;                     // program_output
-  HttpOptions http;              // http_output
-  size_t queue_capacity = 1024;  // per channel (outputs_queue.capacity)
-  RateLimit rate_limit;          // per rule (outputs.rate, outputs.max_burst)
+    std::string program;      // run as `sh -c PROGRAM`, one alert per line on its stdin
+    bool keep_alive = false;  // false: a new process for every alert, as Falco does
+  } program;                  // program_output
+  HttpOptions http;           // http_output
+  // Per channel (outputs_queue.capacity): alerts queued; 0 is no count
+  // limit. Either way at most queue_max_bytes of them (ChannelWorker).
+  size_t queue_capacity = 1024;
+  size_t queue_max_bytes = 64u << 20;  // ChannelWorker::kDefaultMaxQueuedBytes
+  RateLimit rate_limit;                // per rule (outputs.rate, outputs.max_burst)
   // Told, from a channel's thread, one line on why a delivery failed: a
   // channel's first failure, then at most one every 10 s with the count of
   // those in between, so a dead endpoint is seen at once and never floods.

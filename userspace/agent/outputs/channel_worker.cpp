@@ -8,12 +8,21 @@
 #include "absl/strings/str_cat.h"
 
 namespace kestrel::agent::outputs {
+namespace {
+
+// What an alert costs a queue: its text and JSON, and the bookkeeping.
+size_t QueuedBytes(const FormattedAlert& alert) {
+  return alert.line.size() + alert.json.size() + sizeof(FormattedAlert) + 64;
+}
+
+}  // namespace
 
 ChannelWorker::ChannelWorker(std::unique_ptr<AlertChannel> channel, size_t capacity, bool buffered,
-                             std::function<void(const std::string&)> on_failure)
+                             std::function<void(const std::string&)> on_failure, size_t max_bytes)
     : channel_(std::move(channel)),
       name_(channel_->name()),
-      capacity_(capacity ? capacity : 1),
+      capacity_(capacity),
+      max_bytes_(max_bytes),
       buffered_(buffered),
       on_failure_(std::move(on_failure)) {
   thread_ = std::thread([this] { Run(); });
@@ -30,10 +39,16 @@ void ChannelWorker::Push(std::shared_ptr<const FormattedAlert> alert) {
     }
     // A stuck channel keeps the newest alerts: when it recovers, what it
     // sends first is what is happening now, not what was queued long ago.
-    if (queue_.size() >= capacity_) {
+    // The newest always gets in, even alone above max_bytes_: it is held
+    // once, shared by every channel.
+    const size_t bytes = QueuedBytes(*alert);
+    while (!queue_.empty() &&
+           ((capacity_ != 0 && queue_.size() >= capacity_) || queued_bytes_ + bytes > max_bytes_)) {
+      queued_bytes_ -= QueuedBytes(*queue_.front());
       queue_.pop_front();
       Dropped(DropCause::kQueueFull, 1);
     }
+    queued_bytes_ += bytes;
     queue_.push_back(std::move(alert));
   }
   wake_.notify_one();
@@ -58,6 +73,7 @@ void ChannelWorker::Stop(std::chrono::steady_clock::time_point deadline) {
     aborted_ = true;
     Dropped(DropCause::kClosed, queue_.size());
     queue_.clear();
+    queued_bytes_ = 0;
     lock.unlock();
     channel_->Abort();
   } else {
@@ -148,6 +164,7 @@ void ChannelWorker::Run() {
     if (queue_.empty() || aborted_) break;  // stopping, with nothing left
     std::shared_ptr<const FormattedAlert> alert = std::move(queue_.front());
     queue_.pop_front();
+    queued_bytes_ -= QueuedBytes(*alert);
     const bool more = !queue_.empty();
     lock.unlock();
     if (absl::Status s = channel_->Send(*alert); s.ok()) {

@@ -1,6 +1,9 @@
 // One channel's bounded queue and the thread that drains it into the
 // channel: Push never waits; when the queue is full its oldest alert is
-// dropped for this channel only and counted.
+// dropped for this channel only and counted. Full is `capacity` alerts
+// (outputs_queue.capacity; 0: no count limit, Falco's "unbounded") or
+// `max_bytes` of alerts' text, whichever comes first: memory stays bounded
+// whatever a channel does.
 #ifndef KESTREL_AGENT_OUTPUTS_CHANNEL_WORKER_H_
 #define KESTREL_AGENT_OUTPUTS_CHANNEL_WORKER_H_
 
@@ -31,7 +34,11 @@ class ChannelWorker {
   // `on_failure` (may be empty) hears of failed sends, rate-limited as
   // OutputsConfig::on_failure says.
   ChannelWorker(std::unique_ptr<AlertChannel> channel, size_t capacity, bool buffered,
-                std::function<void(const std::string&)> on_failure = {});
+                std::function<void(const std::string&)> on_failure = {},
+                size_t max_bytes = kDefaultMaxQueuedBytes);
+
+  // Each channel's limit on the bytes of the alerts it holds queued.
+  static constexpr size_t kDefaultMaxQueuedBytes = 64u << 20;
   ~ChannelWorker();  // Stop with no time to drain, if not stopped yet
 
   void Push(std::shared_ptr<const FormattedAlert> alert);
@@ -62,13 +69,15 @@ class ChannelWorker {
 
   std::unique_ptr<AlertChannel> channel_;
   const std::string name_;
-  const size_t capacity_;
+  const size_t capacity_;   // 0: no count limit
+  const size_t max_bytes_;  // of queued alerts' text
   const bool buffered_;
 
   std::mutex mu_;
   std::condition_variable wake_;     // the worker: work, reopen or stop
   std::condition_variable drained_;  // Stop: the worker finished
   std::deque<std::shared_ptr<const FormattedAlert>> queue_;
+  size_t queued_bytes_ = 0;  // the alerts' in queue_, by QueuedBytes
   bool stopping_ = false;
   bool aborted_ = false;
   bool finished_ = false;

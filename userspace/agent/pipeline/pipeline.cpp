@@ -39,6 +39,7 @@ RunPipeline::RunPipeline(const engine::fields::FieldRegistry& fields, engine::Th
       boot_time_ns_(boot_time_ns),
       first_only_(first_only),
       hostname_(HostName()),
+      alert_hostname_(engine::alerts::HostnameOverride()),
       extractor_(fields, &users_) {
   extractor_.SetHostname(hostname_);
   // Live records are this host's: what the probe does not record is read
@@ -224,8 +225,9 @@ void RunPipeline::Emit(const RunRules& rules, const engine::rules::Rule& rule,
   alert_.priority = rule.priority;
   alert_.source = rule.source;
   alert_.tags = rule.tags;
-  alert_.hostname = hostname_;
-  rules.outputs[rules.IndexOf(rule)].Render(extractor_, alert_.output, alert_.output_fields);
+  alert_.hostname = alert_hostname_ ? *alert_hostname_ : hostname_;
+  rules.outputs[rules.IndexOf(rule)].Render(extractor_, alert_.output, alert_.output_fields,
+                                            &alert_.raw_output);
   ++counters_.alerts[static_cast<size_t>(rule.priority)];
   if (extractor_.ContainerMetadataPending()) ++counters_.alerts_before_metadata;
   outputs_.Emit(alert_);

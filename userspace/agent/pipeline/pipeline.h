@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -117,7 +118,9 @@ class RunPipeline {
   outputs::AlertOutputs& outputs_;
   const uint64_t boot_time_ns_;
   const bool first_only_;
-  std::string hostname_;
+  std::string hostname_;  // evt.hostname: this host's, or the capture's
+  // Alert::hostname: hostname_, unless FALCO_HOSTNAME overrides it.
+  const std::optional<std::string> alert_hostname_;
   const engine::SchemaTable* schema_ = &engine::SchemaTable::Compiled();
   engine::state::UserDirectory users_;
   engine::fields::FieldExtractor extractor_;

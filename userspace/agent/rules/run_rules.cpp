@@ -25,6 +25,13 @@ absl::StatusOr<std::unique_ptr<RunRules>> LoadRunRules(
     const RunRulesOptions& options, const engine::filter::FieldResolver& fields,
     std::vector<engine::rules::Diagnostic>& diags) {
   auto loaded = std::make_unique<RunRules>();
+  // append_output's entries are checked alone first, so that a bad field
+  // is named once, with its entry, not once for every rule it matches.
+  if (absl::Status s = engine::alerts::CheckAppendOutput(options.append_output, fields); !s.ok()) {
+    diags.push_back(
+        {engine::rules::Diagnostic::Severity::kError, "", 0, 0, "", std::string(s.message())});
+    return s;
+  }
   // The conditions are compiled through the recorder. Of the outputs, only
   // what a rule that can match an open prints of its path counts: the I/O
   // data a rule merely prints does not make the probe copy more.
@@ -47,8 +54,10 @@ absl::StatusOr<std::unique_ptr<RunRules>> LoadRunRules(
   for (const engine::rules::Rule& rule : loaded->ruleset->rules()) {
     if (load_options.Cancelled()) return absl::CancelledError("the load was cancelled");
     FieldNeedsRecorder printed(fields);
+    const engine::alerts::AppendedOutput appended = engine::alerts::ApplyAppendOutput(
+        options.append_output, rule.name, rule.source, rule.tags, rule.output);
     absl::StatusOr<engine::alerts::OutputFormat> format =
-        engine::alerts::OutputFormat::Compile(rule.output, printed);
+        engine::alerts::OutputFormat::Compile(appended.output, printed, appended.extra_fields);
     if (!format.ok()) {
       diags.push_back({engine::rules::Diagnostic::Severity::kError, rule.file, rule.line, 0,
                        absl::StrCat("rule '", rule.name, "'"),

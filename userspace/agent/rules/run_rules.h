@@ -12,6 +12,7 @@
 #include "absl/status/statusor.h"
 #include "agent/rules/probe_settings.h"
 #include "agent/rules/syscall_set.h"
+#include "engine/alerts/append_output.h"
 #include "engine/alerts/output_format.h"
 #include "engine/filter/field_binding.h"
 #include "engine/rules/diagnostic.h"
@@ -51,11 +52,13 @@ struct RunRulesOptions {
   bool drop_failed_exit = false;
   // Keep what DescribeRules prints (describe_rules.h).
   bool describe = false;
+  // append_output: added to the outputs of the rules each entry matches.
+  std::vector<engine::alerts::AppendOutput> append_output;
 };
 
 // Loads and compiles the rules. Every diagnostic (warnings too) is added to
-// `diags`; an error in a rules file or a rule output naming a field Kestrel
-// lacks fails the load.
+// `diags`; an error in a rules file, a rule output or an append_output
+// entry naming a field Kestrel lacks fails the load.
 absl::StatusOr<std::unique_ptr<RunRules>> LoadRunRules(
     const RunRulesOptions& options, const engine::filter::FieldResolver& fields,
     std::vector<engine::rules::Diagnostic>& diags);

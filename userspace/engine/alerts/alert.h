@@ -5,6 +5,7 @@
 #define KESTREL_ENGINE_ALERTS_ALERT_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,13 @@ struct Alert {
   std::string source = "syscall";
   // The rule's output rendered for the event (OutputFormat::Render's text):
   // already escaped, printable ASCII apart from the rule's own literal text.
+  // The text line (and so a terminal) gets this one.
   std::string output;
+  // The same with the values as they are (Render's `raw`): what the JSON
+  // `output` and `message` hold, escaped once by the JSON writer, invalid
+  // UTF-8 as U+FFFD. Empty: `output` stands for it (an alert whose text
+  // holds nothing from a traced process).
+  std::string raw_output;
   OutputFields output_fields;
   std::vector<std::string> tags;
   std::string hostname;
@@ -42,7 +49,8 @@ std::string AlertToText(const Alert& alert, bool time_format_iso_8601 = false);
 
 // One line of JSON (no newline) with Falco's keys, sorted as Falco writes
 // them: hostname, message (the rule's output without the time and
-// priority, when asked for), output (the text line), output_fields (evt.time as ns
+// priority, when asked for), output (the text line, with raw_output's
+// values as they are rather than escaped, as Falco's), output_fields (evt.time as ns
 // since the epoch, plus the rule's fields: numbers and booleans bare,
 // missing values null), priority, rule, source, tags (sorted, unique),
 // time (RFC 3339 in UTC with nanoseconds: 2024-01-02T03:04:05.123456789Z).
@@ -52,8 +60,13 @@ std::string AlertToJson(const Alert& alert, const JsonOptions& options);
 // The event time as the JSON `time` key writes it.
 std::string Rfc3339Utc(uint64_t time_ns);
 
-// This host's name, for Alert::hostname (gethostname; empty if it fails).
+// This host's name, for Alert::hostname: $FALCO_HOSTNAME when set (as
+// Falco), else gethostname's (empty if it fails).
 std::string LocalHostname();
+
+// $FALCO_HOSTNAME when it is set, else nothing: the name alerts carry
+// whatever host or capture file the events come from.
+std::optional<std::string> HostnameOverride();
 
 }  // namespace kestrel::engine::alerts
 

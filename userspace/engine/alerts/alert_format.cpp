@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <ctime>
 #include <string_view>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -50,28 +52,37 @@ std::string Rfc3339Utc(uint64_t time_ns) {
                          static_cast<unsigned>(time_ns % 1000000000));
 }
 
-std::string AlertToText(const Alert& alert, bool time_format_iso_8601) {
+namespace {
+
+std::string TextLine(const Alert& alert, std::string_view message, bool time_format_iso_8601) {
   std::string out;
   if (time_format_iso_8601) {
     out = Rfc3339Utc(alert.time_ns);
   } else {
     AppendWallTime(out, alert.time_ns);
   }
-  absl::StrAppend(&out, ": ", Sv(rules::PriorityName(alert.priority)), " ", alert.output);
+  absl::StrAppend(&out, ": ", Sv(rules::PriorityName(alert.priority)), " ", Sv(message));
   return out;
+}
+
+}  // namespace
+
+std::string AlertToText(const Alert& alert, bool time_format_iso_8601) {
+  return TextLine(alert, alert.output, time_format_iso_8601);
 }
 
 std::string AlertToJson(const Alert& alert, const JsonOptions& options) {
   // Keys in byte order, as Falco's JSON library writes an object.
+  const std::string_view message = alert.raw_output.empty() ? alert.output : alert.raw_output;
   std::string out = "{\"hostname\":";
   AppendJsonString(out, alert.hostname);
   if (options.include_message) {
     out.append(",\"message\":");
-    AppendJsonString(out, alert.output);
+    AppendJsonString(out, message);
   }
   if (options.include_output) {
     out.append(",\"output\":");
-    AppendJsonString(out, AlertToText(alert, options.time_format_iso_8601));
+    AppendJsonString(out, TextLine(alert, message, options.time_format_iso_8601));
   }
   if (options.include_output_fields) {
     // evt.time (ns since the epoch) is always there, as Falco's prefix
@@ -119,7 +130,14 @@ std::string AlertToJson(const Alert& alert, const JsonOptions& options) {
   return out;
 }
 
+std::optional<std::string> HostnameOverride() {
+  const char* env = std::getenv("FALCO_HOSTNAME");
+  if (env == nullptr) return std::nullopt;
+  return std::string(env);
+}
+
 std::string LocalHostname() {
+  if (std::optional<std::string> name = HostnameOverride()) return *std::move(name);
   char name[256] = {};
   if (gethostname(name, sizeof(name) - 1) != 0) return {};
   return name;

@@ -1,5 +1,6 @@
 #include "engine/alerts/output_format.h"
 
+#include <algorithm>
 #include <cctype>
 
 #include "absl/container/flat_hash_map.h"
@@ -90,7 +91,8 @@ class RefParser {
 }  // namespace
 
 absl::StatusOr<OutputFormat> OutputFormat::Compile(std::string_view format,
-                                                   const filter::FieldResolver& fields) {
+                                                   const filter::FieldResolver& fields,
+                                                   const std::vector<ExtraField>& extra) {
   // As Falco's loader does: a folded YAML string ends with a newline that
   // is no part of the alert.
   const size_t first = format.find_first_not_of(" \t\r\n");
@@ -179,6 +181,28 @@ absl::StatusOr<OutputFormat> OutputFormat::Compile(std::string_view format,
     i = end;
   }
   flush_literal();
+  for (const ExtraField& e : extra) {
+    if (e.key.empty()) return absl::InvalidArgumentError("extra field with an empty name");
+    absl::StatusOr<OutputFormat> f = Compile(e.raw ? absl::StrCat("%", e.key) : e.format, fields);
+    if (!f.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("extra field ", e.key, ": ", f.status().message()));
+    }
+    if (e.raw && (f->refs_.size() != 1 || f->pieces_.size() != 1)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("extra field ", e.key, ": not the name of a field"));
+    }
+    // A later entry for the same key wins, as in Falco's map of them.
+    for (size_t k = 0; k < out.extra_.size(); ++k) {
+      if (out.extra_[k].key == e.key) {
+        out.extra_.erase(out.extra_.begin() + static_cast<std::ptrdiff_t>(k));
+        out.extra_formats_.erase(out.extra_formats_.begin() + static_cast<std::ptrdiff_t>(k));
+        break;
+      }
+    }
+    out.extra_.push_back(e);
+    out.extra_formats_.push_back(*std::move(f));
+  }
   return out;
 }
 
@@ -209,10 +233,11 @@ FieldJsonKind JsonKind(filter::ValueType type) {
 
 }  // namespace
 
-void OutputFormat::Render(filter::FieldReader& reader, std::string& text,
-                          OutputFields& fields) const {
+void OutputFormat::Render(filter::FieldReader& reader, std::string& text, OutputFields& fields,
+                          std::string* raw_text) const {
   text.clear();
   fields.clear();
+  if (raw_text != nullptr) raw_text->clear();
   // Each reference is read once; its raw text serves both the line and
   // output_fields.
   std::vector<std::optional<std::string>> raw(refs_.size());
@@ -226,6 +251,7 @@ void OutputFormat::Render(filter::FieldReader& reader, std::string& text,
   for (const Piece& piece : pieces_) {
     if (piece.ref < 0) {
       text.append(piece.literal);
+      if (raw_text != nullptr) raw_text->append(piece.literal);
       continue;
     }
     const Reference& ref = refs_[piece.ref];
@@ -236,12 +262,38 @@ void OutputFormat::Render(filter::FieldReader& reader, std::string& text,
       text.append(kNotAvailable);
     }
     if (ref.width) text.resize(start + ref.width, ' ');
+    if (raw_text != nullptr) {
+      const size_t raw_start = raw_text->size();
+      raw_text->append(raw[piece.ref] ? std::string_view(*raw[piece.ref]) : kNotAvailable);
+      if (ref.width) raw_text->resize(raw_start + ref.width, ' ');
+    }
   }
   for (size_t r = 0; r < refs_.size(); ++r) {
     bool seen = false;
     for (const OutputField& f : fields) seen = seen || f.name == refs_[r].name;
     if (seen) continue;
     fields.push_back(OutputField{refs_[r].name, std::move(raw[r]), JsonKind(refs_[r].type)});
+  }
+  for (size_t e = 0; e < extra_.size(); ++e) {
+    OutputField field{extra_[e].key, std::nullopt, FieldJsonKind::kString};
+    std::string escaped;
+    OutputFields inner;
+    if (extra_[e].raw) {
+      // The field's own value and type, as Falco's JSON formatter gives it.
+      extra_formats_[e].Render(reader, escaped, inner);
+      field.value = std::move(inner.at(0).value);
+      field.kind = inner.at(0).kind;
+    } else {
+      field.value.emplace();
+      extra_formats_[e].Render(reader, escaped, inner, &*field.value);
+    }
+    auto same = std::find_if(fields.begin(), fields.end(),
+                             [&](const OutputField& f) { return f.name == field.name; });
+    if (same != fields.end()) {
+      *same = std::move(field);
+    } else {
+      fields.push_back(std::move(field));
+    }
   }
 }
 
@@ -251,6 +303,9 @@ std::vector<std::string> OutputFormat::FieldNames() const {
     bool seen = false;
     for (const std::string& n : names) seen = seen || n == ref.name;
     if (!seen) names.push_back(ref.name);
+  }
+  for (const ExtraField& e : extra_) {
+    if (std::find(names.begin(), names.end(), e.key) == names.end()) names.push_back(e.key);
   }
   return names;
 }

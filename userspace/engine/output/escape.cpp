@@ -16,27 +16,40 @@ void AppendHexByte(std::string& out, const char* prefix, uint8_t c) {
 
 bool IsContinuation(uint8_t c) { return (c & 0xc0) == 0x80; }
 
-// Length of the well-formed UTF-8 sequence starting at s[i] (Unicode 15,
-// table 3-7), or 0 when the byte there does not start one.
-size_t Utf8SequenceLength(std::string_view s, size_t i) {
-  const auto at = [&](size_t k) -> uint8_t { return static_cast<uint8_t>(s[i + k]); };
-  const size_t left = s.size() - i;
-  const uint8_t c = at(0);
-  if (c < 0x80) return 1;
-  if (c >= 0xc2 && c <= 0xdf) return left >= 2 && IsContinuation(at(1)) ? 2 : 0;
-  if (c >= 0xe0 && c <= 0xef) {
-    if (left < 3 || !IsContinuation(at(2))) return 0;
-    const uint8_t lo = c == 0xe0 ? 0xa0 : 0x80;  // no overlong forms
-    const uint8_t hi = c == 0xed ? 0x9f : 0xbf;  // no surrogates
-    return at(1) >= lo && at(1) <= hi ? 3 : 0;
+// The UTF-8 sequence starting at s[i] (Unicode 15, table 3-7): its length,
+// and whether it is well formed. An ill-formed one is its maximal subpart
+// (the lead byte and the continuation bytes that still fit it; at least one
+// byte), the unit Unicode's substitution practice replaces by one U+FFFD.
+struct Utf8Sequence {
+  size_t length;
+  bool valid;
+};
+
+Utf8Sequence ScanUtf8(std::string_view s, size_t i) {
+  const uint8_t c = static_cast<uint8_t>(s[i]);
+  if (c < 0x80) return {1, true};
+  size_t need = 0;
+  uint8_t lo = 0x80, hi = 0xbf;  // the range of the byte after the lead
+  if (c >= 0xc2 && c <= 0xdf) {
+    need = 2;
+  } else if (c >= 0xe0 && c <= 0xef) {
+    need = 3;
+    if (c == 0xe0) lo = 0xa0;  // no overlong forms
+    if (c == 0xed) hi = 0x9f;  // no surrogates
+  } else if (c >= 0xf0 && c <= 0xf4) {
+    need = 4;
+    if (c == 0xf0) lo = 0x90;  // no overlong forms
+    if (c == 0xf4) hi = 0x8f;  // nothing above U+10FFFF
+  } else {
+    return {1, false};  // a continuation byte, C0, C1 or F5..FF: never a lead
   }
-  if (c >= 0xf0 && c <= 0xf4) {
-    if (left < 4 || !IsContinuation(at(2)) || !IsContinuation(at(3))) return 0;
-    const uint8_t lo = c == 0xf0 ? 0x90 : 0x80;  // no overlong forms
-    const uint8_t hi = c == 0xf4 ? 0x8f : 0xbf;  // nothing above U+10FFFF
-    return at(1) >= lo && at(1) <= hi ? 4 : 0;
+  size_t n = 1;
+  while (n < need && i + n < s.size()) {
+    const uint8_t b = static_cast<uint8_t>(s[i + n]);
+    if (n == 1 ? (b < lo || b > hi) : !IsContinuation(b)) break;
+    ++n;
   }
-  return 0;
+  return {n, n == need};
 }
 
 }  // namespace
@@ -66,11 +79,10 @@ void AppendJsonString(std::string& out, std::string_view s) {
   size_t i = 0;
   while (i < s.size()) {
     const auto c = static_cast<uint8_t>(s[i]);
-    const size_t n = Utf8SequenceLength(s, i);
-    if (n == 0) {
-      AppendHexByte(out, "\\u00", c);  // not UTF-8: the byte as U+00NN
-      ++i;
-    } else if (n == 1) {
+    const Utf8Sequence seq = ScanUtf8(s, i);
+    if (!seq.valid) {
+      out.append("\xef\xbf\xbd");  // U+FFFD, the replacement character
+    } else if (seq.length == 1) {
       if (c == '"' || c == '\\') {
         out.push_back('\\');
         out.push_back(s[i]);
@@ -79,14 +91,12 @@ void AppendJsonString(std::string& out, std::string_view s) {
       } else {
         out.push_back(s[i]);
       }
-      ++i;
     } else if (c == 0xc2 && static_cast<uint8_t>(s[i + 1]) <= 0x9f) {
       AppendHexByte(out, "\\u00", static_cast<uint8_t>(s[i + 1]));  // a C1 control
-      i += 2;
     } else {
-      out.append(s.substr(i, n));
-      i += n;
+      out.append(s.substr(i, seq.length));
     }
+    i += seq.length;
   }
   out.push_back('"');
 }

@@ -10,12 +10,12 @@
 // JSON: the output is valid UTF-8 and valid JSON for any input. Valid UTF-8
 // passes through unchanged, except '"' and '\' (escaped as JSON requires)
 // and control characters (U+0000..U+001F, U+007F..U+009F), written as
-// "\u00NN". A byte that is not part of a well-formed UTF-8 sequence (a stray
-// continuation byte, a truncated or overlong sequence, a surrogate, a code
-// point above U+10FFFF) is written as "\u00NN" with NN the byte's value, so
-// it decodes to the Latin-1 character of that byte: no byte is dropped, and
-// valid text is exact, but a consumer cannot tell such a byte from a real
-// U+0080..U+00FF in the input (the price of staying plain JSON strings).
+// "\u00NN". What is not well-formed UTF-8 (a stray continuation byte, a
+// truncated or overlong sequence, a surrogate, a code point above U+10FFFF)
+// becomes U+FFFD, one for each maximal ill-formed subsequence as Unicode
+// recommends (and as Falco's JSON writer replaces them): a consumer decodes
+// every string, and the text it reads is what the process wrote wherever
+// that was text.
 #ifndef KESTREL_ENGINE_OUTPUT_ESCAPE_H_
 #define KESTREL_ENGINE_OUTPUT_ESCAPE_H_
 
