@@ -165,6 +165,12 @@ constexpr char kFixtureRule[] = R"yaml(- rule: Known file opened
   priority: NOTICE
 )yaml";
 
+// What Falco's append_output (suggested_output: true) adds to a syscall
+// rule's output on the host: the container source's suggested fields.
+constexpr char kSuggested[] =
+    " container_id=host container_name=host container_image_repository=<NA> "
+    "container_image_tag=<NA> k8s_pod_name=<NA> k8s_ns_name=<NA>";
+
 class FalcoConfigTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -200,7 +206,9 @@ TEST_F(FalcoConfigTest, FalcosDefaultsGiveFalcosTextLine) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::vector<std::string> alerts = Lines(r.out);
   ASSERT_EQ(alerts.size(), 3u) << r.out;
-  EXPECT_EQ(alerts[0].substr(18), ": Notice opened /tmp/kestrel-fixture/known.txt") << alerts[0];
+  EXPECT_EQ(alerts[0].substr(18),
+            absl::StrCat(": Notice opened /tmp/kestrel-fixture/known.txt", kSuggested))
+      << alerts[0];
 }
 
 TEST_F(FalcoConfigTest, ConfigFilesOverrideTheMainFile) {
@@ -214,12 +222,13 @@ TEST_F(FalcoConfigTest, ConfigFilesOverrideTheMainFile) {
   const std::optional<testing::JsonValue> alert = testing::JsonValue::Parse(alerts[0]);
   ASSERT_TRUE(alert.has_value()) << alerts[0];
   ASSERT_NE(alert->Find("message"), nullptr) << alerts[0];
-  EXPECT_EQ(alert->Find("message")->text, "opened /tmp/kestrel-fixture/known.txt");
+  EXPECT_EQ(alert->Find("message")->text,
+            absl::StrCat("opened /tmp/kestrel-fixture/known.txt", kSuggested));
   EXPECT_EQ(alert->Find("output_fields"), nullptr) << alerts[0];
 }
 
 TEST_F(FalcoConfigTest, IsoTimesInTheTextLine) {
-  const CliResult r = Replay({"-o", "time_format_iso_8601=true"});
+  const CliResult r = Replay({"-o", "time_format_iso_8601=true", "-o", "append_output=[]"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::vector<std::string> alerts = Lines(r.out);
   ASSERT_EQ(alerts.size(), 3u) << r.out;
