@@ -8,6 +8,8 @@ find_package(Threads REQUIRED)
 find_package(CLI11 CONFIG REQUIRED)  # header-only: target CLI11::CLI11
 pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)
 pkg_check_modules(CURL REQUIRED IMPORTED_TARGET libcurl)
+# The Kafka output's producer (librdkafka's C API).
+pkg_check_modules(RDKAFKA REQUIRED IMPORTED_TARGET rdkafka)
 # The CRI client (engine/containers/cri). gRPC's package config expects
 # ZLIB::ZLIB, which it does not look for when ZLIB_FOUND is already set by
 # the pkg-config check above.

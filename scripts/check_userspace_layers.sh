@@ -31,15 +31,15 @@ while IFS=$'\t' read -r file target; do
 done < <(includes libpman)
 
 # The engine: no agent, no CLI, and no network client (alert channels,
-# runtime clients, libcurl and gRPC are the agent's).
+# runtime clients, libcurl, librdkafka and gRPC are the agent's).
 while IFS=$'\t' read -r file target; do
   case $target in
     agent/* | kestrel/*) complain "$file" "$target" "the engine is below the agent and the CLI" ;;
   esac
 done < <(includes engine)
 while IFS= read -r file; do
-  complain "$file" "$(grep -m1 -oE '<(curl|grpc)[^>]*>' "$file")" "network clients belong to the agent"
-done < <(grep -rlE '^#include <(curl|grpc|grpcpp)/' engine || true)
+  complain "$file" "$(grep -m1 -oE '<(curl|grpc|librdkafka)[^>]*>' "$file")" "network clients belong to the agent"
+done < <(grep -rlE '^#include <(curl|grpc|grpcpp|librdkafka)/' engine || true)
 
 # The agent: its folders in order; top-level files (agent.h) above them
 # all but quote.h, which anything may use; api/ above agent.h.

@@ -270,6 +270,7 @@ outputs::OutputsConfig Agent::Impl::OutputsOf() const {
     o.syslog_enabled = config_.syslog_enabled;
     o.program.enabled = config_.program_output.enabled;
     o.http.enabled = config_.http_output.enabled;
+    o.kafka.enabled = config_.kafka_output.enabled;
   } else {
     o.stdout_enabled = false;
   }
@@ -293,6 +294,10 @@ outputs::OutputsConfig Agent::Impl::OutputsOf() const {
   o.http.compress_uploads = http.compress_uploads;
   o.http.keep_alive = http.keep_alive;
   o.http.max_consecutive_timeouts = static_cast<uint32_t>(http.max_consecutive_timeouts);
+  const bool kafka_enabled = o.kafka.enabled;
+  o.kafka = KafkaOptionsOf(config_);
+  o.kafka.enabled = kafka_enabled;
+  o.kafka.on_log = [this](const std::string& line) { Say(line, LogLevel::kWarning); };
   o.queue_capacity = config_.outputs_queue_capacity;
   o.rate_limit.tokens_per_second = config_.outputs.rate;
   o.rate_limit.max_burst = config_.outputs.max_burst;

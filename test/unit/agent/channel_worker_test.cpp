@@ -37,7 +37,7 @@ class GatedChannel : public AlertChannel {
 
 std::shared_ptr<const FormattedAlert> Formatted(std::string line) {
   return std::make_shared<const FormattedAlert>(
-      FormattedAlert{engine::rules::Priority::kWarning, std::move(line), ""});
+      FormattedAlert{engine::rules::Priority::kWarning, std::move(line), "", ""});
 }
 
 void Release(GatedChannel::State& state) {

@@ -303,6 +303,35 @@ absl::Status AcceptCount(const YAML::Node& n, RunConfig&) {
   return ParseBounded(n, 0, uint64_t{1} << 32, ignored);
 }
 
+// kafka_output.properties: a mapping of librdkafka property names to
+// single values.
+absl::Status ParseProperties(const YAML::Node& node,
+                             std::vector<std::pair<std::string, std::string>>& out) {
+  out.clear();
+  if (node.IsNull()) return absl::OkStatus();
+  if (!node.IsMap()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("needs a mapping of librdkafka properties, not ", KindOf(node)));
+  }
+  for (const auto& kv : node) {
+    const std::string name = kv.first.Scalar();
+    std::string value;
+    if (absl::Status s = Scalar(kv.second, value); !s.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat(Quote(name), ": ", s.message()));
+    }
+    out.emplace_back(name, std::move(value));
+  }
+  return absl::OkStatus();
+}
+
+// Whether a librdkafka property's value is a secret --support must not show.
+bool IsSecretProperty(std::string_view name) {
+  for (std::string_view secret : {"password", "secret", "key.pem", "oauthbearer.config"}) {
+    if (name.find(secret) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
 // Setters for members in nested structs, written out: a lambda per key
 // reads more plainly than member-pointer plumbing.
 #define KESTREL_BOOL_KEY(key, expr)                                                     \
@@ -550,6 +579,33 @@ const std::vector<Key>& Keys() {
       KESTREL_BOOL_KEY("program_output.enabled", c.program_output.enabled),
       KESTREL_STRING_KEY("program_output.program", c.program_output.program),
       KESTREL_BOOL_KEY("program_output.keep_alive", c.program_output.keep_alive),
+      KESTREL_BOOL_KEY("kafka_output.enabled", c.kafka_output.enabled),
+      KESTREL_LIST_KEY("kafka_output.brokers", c.kafka_output.brokers),
+      KESTREL_STRING_KEY("kafka_output.topic", c.kafka_output.topic),
+      {"kafka_output.properties",
+       [](const YAML::Node& n, RunConfig& c) {
+         return ParseProperties(n, c.kafka_output.properties);
+       },
+       nullptr,
+       [](const RunConfig& c, JsonWriter& j) {
+         j.Open('{');
+         for (const auto& [name, value] : c.kafka_output.properties) {
+           j.Key(name);
+           j.String(IsSecretProperty(name) ? "(hidden)" : value);
+         }
+         j.Close('}');
+       }},
+      {"kafka_output.queue_capacity",
+       [](const YAML::Node& n, RunConfig& c) {
+         return ParseBounded(n, 1, 10000000, c.kafka_output.queue_capacity);
+       },
+       nullptr, [](const RunConfig& c, JsonWriter& j) { j.Number(c.kafka_output.queue_capacity); }},
+      {"kafka_output.message_timeout_ms",
+       [](const YAML::Node& n, RunConfig& c) {
+         return ParseBounded(n, 1, 2147483647, c.kafka_output.message_timeout_ms);
+       },
+       nullptr,
+       [](const RunConfig& c, JsonWriter& j) { j.Number(c.kafka_output.message_timeout_ms); }},
       KESTREL_LIST_KEY("base_syscalls.custom_set", c.base_syscalls.custom_set),
       KESTREL_BOOL_KEY("base_syscalls.repair", c.base_syscalls.repair),
       KESTREL_BOOL_KEY("buffered_outputs", c.buffered_outputs),
@@ -842,9 +898,24 @@ absl::Status LoadRunConfigText(std::string_view yaml, const std::string& path, R
   return ApplyDocument(path, root, config, warnings);
 }
 
+outputs::KafkaOptions KafkaOptionsOf(const RunConfig& config) {
+  const auto& k = config.kafka_output;
+  outputs::KafkaOptions o;
+  o.enabled = k.enabled;
+  o.brokers = absl::StrJoin(k.brokers, ",");
+  o.topic = k.topic;
+  o.properties = k.properties;
+  o.queue_capacity = k.queue_capacity;
+  o.message_timeout_ms = k.message_timeout_ms;
+  return o;
+}
+
 absl::Status CheckRunConfig(const RunConfig& config) {
   if (config.http_output.enabled) {
     if (absl::Status s = outputs::CheckHttpUrl(config.http_output.url); !s.ok()) return s;
+  }
+  if (config.kafka_output.enabled) {
+    if (absl::Status s = outputs::CheckKafkaOptions(KafkaOptionsOf(config)); !s.ok()) return s;
   }
   const LoadSheddingConfig& shed = config.load_shedding;
   if (shed.stop_fill >= shed.start_fill) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "agent/outputs/channels.h"
 #include "engine/alerts/append_output.h"
 #include "engine/rules/input_file.h"
 #include "engine/rules/priority.h"
@@ -153,6 +154,18 @@ struct RunConfig {
     std::string program;
     bool keep_alive = false;
   } program_output;
+  // kafka_output.*: Kestrel's own (Falco has no Kafka output). Each alert's
+  // JSON to a topic, keyed by its rule's name.
+  struct {
+    bool enabled = false;
+    std::vector<std::string> brokers;  // bootstrap servers, host:port
+    std::string topic;
+    // Extra librdkafka properties, passed through; one librdkafka does not
+    // know is an error at start.
+    std::vector<std::pair<std::string, std::string>> properties;
+    uint64_t queue_capacity = 100000;      // the producer's queue, in alerts
+    uint64_t message_timeout_ms = 300000;  // an alert is retried until then
+  } kafka_output;
   struct {
     std::vector<std::string> custom_set;  // names; "!name" removes
     bool repair = false;
@@ -203,6 +216,9 @@ absl::Status LoadRunConfigFile(const std::string& path, RunConfig& config,
 // The same from YAML text, `path` naming it in messages (tests, fuzzing).
 absl::Status LoadRunConfigText(std::string_view yaml, const std::string& path, RunConfig& config,
                                std::vector<std::string>& warnings);
+
+// kafka_output's keys as the Kafka channel takes them.
+outputs::KafkaOptions KafkaOptionsOf(const RunConfig& config);
 
 // The rules that bind keys together, checked once every key is set: a
 // load_shedding.stop_fill below its start_fill.

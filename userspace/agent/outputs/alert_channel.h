@@ -3,11 +3,14 @@
 #ifndef KESTREL_AGENT_OUTPUTS_ALERT_CHANNEL_H_
 #define KESTREL_AGENT_OUTPUTS_ALERT_CHANNEL_H_
 
+#include <chrono>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
 
 #include "absl/status/status.h"
+#include "agent/outputs/delivery_failure.h"
 #include "engine/rules/priority.h"
 
 namespace kestrel::agent::outputs {
@@ -17,6 +20,17 @@ struct FormattedAlert {
   engine::rules::Priority priority;
   std::string line;  // text or JSON, as json_output asks; no newline
   std::string json;  // the JSON form, for channels that always send JSON
+  std::string rule;  // the rule's name (Kafka's message key)
+};
+
+// Where a channel that delivers later (Kafka's producer) tells what became
+// of the alerts its Send took. Called on the channel's worker thread only
+// (from Send, Poll or Drain).
+class DeliveryReports {
+ public:
+  virtual ~DeliveryReports() = default;
+  virtual void Delivered(uint64_t alerts) = 0;
+  virtual void Failed(const absl::Status& why, uint64_t alerts) = 0;
 };
 
 class AlertChannel {
@@ -30,8 +44,21 @@ class AlertChannel {
   virtual absl::Status Flush() { return absl::OkStatus(); }
   // Reopens the destination (the file channel, after logrotate's rename).
   virtual void Reopen() {}
-  // Called from another thread: makes a Send in progress return soon.
+  // Called from another thread: makes a Send (or a Drain) in progress
+  // return soon.
   virtual void Abort() {}
+
+  // A channel that delivers later returns true and keeps `reports`: its
+  // Send returning OK then means "taken", neither sent nor failed until it
+  // reports on the alert. (A Send error is counted at once, as for the
+  // others: failed, or dropped for an error built by DropError.)
+  virtual bool TakeReports(DeliveryReports* /*reports*/) { return false; }
+  // Serves the reports that came in; called at least every 100 ms.
+  virtual void Poll() {}
+  // At stop, with nothing left to Send: waits for the reports on what was
+  // taken until `deadline` (or an Abort), then reports what is still
+  // pending as failed.
+  virtual void Drain(std::chrono::steady_clock::time_point /*deadline*/) {}
 };
 
 }  // namespace kestrel::agent::outputs

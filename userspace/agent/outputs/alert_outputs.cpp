@@ -46,7 +46,10 @@ absl::Status AlertOutputs::Check(const OutputsConfig& config) {
   if (config.program.enabled && access("/bin/sh", X_OK) != 0) {
     return absl::InvalidArgumentError("program output: /bin/sh cannot be run");
   }
-  if (config.http.enabled) return CheckHttpUrl(config.http.url);
+  if (config.http.enabled) {
+    if (absl::Status s = CheckHttpUrl(config.http.url); !s.ok()) return s;
+  }
+  if (config.kafka.enabled) return CheckKafkaOptions(config.kafka);
   return absl::OkStatus();
 }
 
@@ -79,6 +82,11 @@ absl::StatusOr<std::unique_ptr<AlertOutputs>> AlertOutputs::Start(const OutputsC
     if (!c.ok()) return c.status();
     channels.push_back(std::move(*c));
   }
+  if (config.kafka.enabled) {
+    absl::StatusOr<std::unique_ptr<AlertChannel>> c = MakeKafkaChannel(config.kafka);
+    if (!c.ok()) return c.status();
+    channels.push_back(std::move(*c));
+  }
   for (std::unique_ptr<AlertChannel>& c : channels) {
     outputs->workers_.push_back(std::make_unique<ChannelWorker>(std::move(c), config.queue_capacity,
                                                                 config.buffered, config.on_failure,
@@ -107,7 +115,8 @@ void AlertOutputs::Emit(const Alert& alert) {
   if (workers_.empty()) return;
   auto formatted = std::make_shared<FormattedAlert>();
   formatted->priority = alert.priority;
-  if (config_.json_output || (config_.http.enabled && config_.http.json)) {
+  if (config_.kafka.enabled) formatted->rule = alert.rule;
+  if (config_.json_output || (config_.http.enabled && config_.http.json) || config_.kafka.enabled) {
     formatted->json = engine::alerts::AlertToJson(alert, config_.json);
   }
   formatted->line = config_.json_output
@@ -140,6 +149,8 @@ std::vector<AlertOutputs::ChannelStats> AlertOutputs::Stats() const {
     c.sent = w->sent();
     c.failed = w->failed();
     c.dropped = w->dropped();
+    c.delivers_later = w->delivers_later();
+    c.in_flight = w->in_flight();
     for (const auto& [key, count] : w->failures()) {
       c.failed_by_cause.push_back(CauseCount{FailureKeyName(key), count});
     }

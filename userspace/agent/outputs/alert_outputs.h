@@ -1,5 +1,5 @@
 // Where alerts go: stdout, a file, syslog, a program's stdin, an HTTP
-// endpoint, as Falco's *_output settings name them. Each channel has its
+// endpoint, as Falco's *_output settings name them, and a Kafka topic. Each channel has its
 // own bounded queue and thread, so a slow or stuck channel never stalls the
 // caller (the capture loop): when its queue is full its oldest alert is
 // dropped for that channel and counted.
@@ -49,6 +49,7 @@ struct OutputsConfig {
     bool keep_alive = false;  // false: a new process for every alert, as Falco does
   } program;                  // program_output
   HttpOptions http;           // http_output
+  KafkaOptions kafka;         // kafka_output
   // Per channel (outputs_queue.capacity): alerts queued; 0 is no count
   // limit. Either way at most queue_max_bytes of them (ChannelWorker).
   size_t queue_capacity = 1024;
@@ -95,10 +96,14 @@ class AlertOutputs {
     uint64_t count = 0;
   };
   struct ChannelStats {
-    std::string name;  // "stdout", "file", "syslog", "program", "http"
+    std::string name;  // "stdout", "file", "syslog", "program", "http", "kafka"
     uint64_t sent = 0;
     uint64_t failed = 0;   // the channel tried and could not deliver
     uint64_t dropped = 0;  // never tried: its queue was full, or it closed
+    // A channel that delivers later (Kafka): alerts it took and has no
+    // report on yet, neither sent nor failed.
+    bool delivers_later = false;
+    uint64_t in_flight = 0;
     // failed and dropped by cause (delivery_failure.h), only those that
     // happened: failures in the order first seen, drops in a fixed order.
     std::vector<CauseCount> failed_by_cause;

@@ -25,6 +25,7 @@ ChannelWorker::ChannelWorker(std::unique_ptr<AlertChannel> channel, size_t capac
       max_bytes_(max_bytes),
       buffered_(buffered),
       on_failure_(std::move(on_failure)) {
+  delivers_later_ = channel_->TakeReports(this);
   thread_ = std::thread([this] { Run(); });
 }
 
@@ -66,6 +67,7 @@ void ChannelWorker::Stop(std::chrono::steady_clock::time_point deadline) {
   if (!thread_.joinable()) return;
   std::unique_lock lock(mu_);
   stopping_ = true;
+  deadline_ = deadline;
   wake_.notify_one();
   if (!drained_.wait_until(lock, deadline, [this] { return finished_; })) {
     // Out of time: what is still queued will never be tried, and a Send
@@ -89,7 +91,7 @@ void ChannelWorker::Flush() {
   if (!s.ok() && unflushed_ > 0) {
     // Counted as sent when Send buffered them; they never got out.
     sent_.fetch_sub(unflushed_, std::memory_order_relaxed);
-    Failed(s, unflushed_);
+    CountFailed(s, unflushed_);
   }
   unflushed_ = 0;
 }
@@ -105,7 +107,17 @@ std::vector<std::pair<FailureKey, uint64_t>> ChannelWorker::failures() const {
   return failures_;
 }
 
+void ChannelWorker::Delivered(uint64_t alerts) {
+  sent_.fetch_add(alerts, std::memory_order_relaxed);
+  in_flight_.fetch_sub(alerts, std::memory_order_relaxed);
+}
+
 void ChannelWorker::Failed(const absl::Status& why, uint64_t alerts) {
+  in_flight_.fetch_sub(alerts, std::memory_order_relaxed);
+  CountFailed(why, alerts);
+}
+
+void ChannelWorker::CountFailed(const absl::Status& why, uint64_t alerts) {
   FailureKey key = FailureOf(why);
   {
     // Whatever a channel says once Stop gave up on it (a write to the
@@ -149,8 +161,18 @@ void ChannelWorker::Run() {
   pthread_sigmask(SIG_BLOCK, &pipe, nullptr);
 
   std::unique_lock lock(mu_);
+  const auto work = [this] { return !queue_.empty() || stopping_ || reopen_; };
   for (;;) {
-    wake_.wait(lock, [this] { return !queue_.empty() || stopping_ || reopen_; });
+    if (!delivers_later_) {
+      wake_.wait(lock, work);
+    } else {
+      // Reports come in only while the channel is polled.
+      while (!wake_.wait_for(lock, std::chrono::milliseconds(100), work)) {
+        lock.unlock();
+        channel_->Poll();
+        lock.lock();
+      }
+    }
     if (reopen_) {
       reopen_ = false;
       lock.unlock();
@@ -167,18 +189,35 @@ void ChannelWorker::Run() {
     queued_bytes_ -= QueuedBytes(*alert);
     const bool more = !queue_.empty();
     lock.unlock();
-    if (absl::Status s = channel_->Send(*alert); s.ok()) {
-      sent_.fetch_add(1, std::memory_order_relaxed);
-      ++unflushed_;
+    if (delivers_later_) in_flight_.fetch_add(1, std::memory_order_relaxed);
+    absl::Status s = channel_->Send(*alert);
+    if (!s.ok() && delivers_later_) in_flight_.fetch_sub(1, std::memory_order_relaxed);
+    DropCause drop;
+    if (s.ok()) {
+      if (!delivers_later_) {
+        sent_.fetch_add(1, std::memory_order_relaxed);
+        ++unflushed_;
+      }
+    } else if (DropOf(s, drop)) {
+      Dropped(drop, 1);
     } else {
-      Failed(s, 1);
+      CountFailed(s, 1);
     }
     if (!buffered_ || !more) Flush();
+    if (delivers_later_) channel_->Poll();
     lock.lock();
   }
   lock.unlock();
   Flush();
   lock.lock();
+  if (delivers_later_) {
+    // What the channel took is delivered, or reported failed, by Stop's
+    // deadline (at once when Stop already gave up).
+    const auto deadline = deadline_;
+    lock.unlock();
+    channel_->Drain(deadline);
+    lock.lock();
+  }
   finished_ = true;
   drained_.notify_all();
 }

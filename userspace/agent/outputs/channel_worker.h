@@ -4,6 +4,9 @@
 // (outputs_queue.capacity; 0: no count limit, Falco's "unbounded") or
 // `max_bytes` of alerts' text, whichever comes first: memory stays bounded
 // whatever a channel does.
+// For a channel that delivers
+// later (Kafka), the worker also polls it for its reports and counts an
+// alert sent or failed when its report comes.
 #ifndef KESTREL_AGENT_OUTPUTS_CHANNEL_WORKER_H_
 #define KESTREL_AGENT_OUTPUTS_CHANNEL_WORKER_H_
 
@@ -27,7 +30,7 @@
 
 namespace kestrel::agent::outputs {
 
-class ChannelWorker {
+class ChannelWorker : private DeliveryReports {
  public:
   // `buffered`: flush the channel when the queue runs empty rather than
   // after every alert.
@@ -39,7 +42,7 @@ class ChannelWorker {
 
   // Each channel's limit on the bytes of the alerts it holds queued.
   static constexpr size_t kDefaultMaxQueuedBytes = 64u << 20;
-  ~ChannelWorker();  // Stop with no time to drain, if not stopped yet
+  ~ChannelWorker() override;  // Stop with no time to drain, if not stopped yet
 
   void Push(std::shared_ptr<const FormattedAlert> alert);
   // Counts an alert that came after the outputs closed.
@@ -53,6 +56,10 @@ class ChannelWorker {
   uint64_t sent() const { return sent_.load(std::memory_order_relaxed); }
   uint64_t failed() const { return failed_.load(std::memory_order_relaxed); }
   uint64_t dropped() const { return dropped_.load(std::memory_order_relaxed); }
+  // Whether the channel delivers later; if so, what it took and has not
+  // reported on yet.
+  bool delivers_later() const { return delivers_later_; }
+  uint64_t in_flight() const { return in_flight_.load(std::memory_order_relaxed); }
   // failed() by cause, in the order first seen; none with a count of 0.
   std::vector<std::pair<FailureKey, uint64_t>> failures() const;
   uint64_t dropped(DropCause cause) const {
@@ -64,14 +71,18 @@ class ChannelWorker {
   // Flushes the channel; a failure moves what it held from sent to failed.
   void Flush();
   // Counts `alerts` failed, by cause, and tells on_failure_ when it is time to.
-  void Failed(const absl::Status& why, uint64_t alerts);
+  void CountFailed(const absl::Status& why, uint64_t alerts);
   void Dropped(DropCause cause, uint64_t alerts);
+  // DeliveryReports, for a channel that delivers later.
+  void Delivered(uint64_t alerts) override;
+  void Failed(const absl::Status& why, uint64_t alerts) override;
 
   std::unique_ptr<AlertChannel> channel_;
   const std::string name_;
   const size_t capacity_;   // 0: no count limit
   const size_t max_bytes_;  // of queued alerts' text
   const bool buffered_;
+  bool delivers_later_ = false;  // set before the thread starts
 
   std::mutex mu_;
   std::condition_variable wake_;     // the worker: work, reopen or stop
@@ -82,6 +93,7 @@ class ChannelWorker {
   bool aborted_ = false;
   bool finished_ = false;
   bool reopen_ = false;
+  std::chrono::steady_clock::time_point deadline_{};  // Stop's
 
   std::function<void(const std::string&)> on_failure_;
   std::chrono::steady_clock::time_point next_report_{};  // worker thread only
@@ -91,6 +103,7 @@ class ChannelWorker {
   std::atomic<uint64_t> sent_{0};
   std::atomic<uint64_t> failed_{0};
   std::atomic<uint64_t> dropped_{0};
+  std::atomic<uint64_t> in_flight_{0};
   std::atomic<uint64_t> dropped_by_[2] = {0, 0};  // by DropCause
   mutable std::mutex failures_mu_;                // guards failures_
   // A handful of causes at most: a vector beats a map.

@@ -5,8 +5,11 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "agent/outputs/alert_channel.h"
@@ -62,6 +65,41 @@ struct HttpOptions {
 // Each alert POSTed to the URL; a transport error or an HTTP status of 400
 // or more (after the retries) is a failure.
 absl::StatusOr<std::unique_ptr<AlertChannel>> MakeHttpChannel(const HttpOptions& options);
+
+// kafka_output's keys (Kestrel's own).
+struct KafkaOptions {
+  bool enabled = false;
+  std::string brokers;  // bootstrap.servers: host:port,host:port
+  std::string topic;
+  // Passed to librdkafka as they are (security.protocol, sasl.*, ssl.*,
+  // compression.codec ...), but for those the keys below or Kestrel's
+  // guarantees set (KafkaReservedProperty).
+  std::vector<std::pair<std::string, std::string>> properties;
+  uint64_t queue_capacity = 100000;      // queue.buffering.max.messages
+  uint64_t message_timeout_ms = 300000;  // message.timeout.ms: retried until then
+  // Told librdkafka's errors (a broker down, a refused login), one line
+  // each, from librdkafka's threads; with the `debug` property, its debug
+  // log too. Unset: not shown.
+  std::function<void(const std::string&)> on_log;
+};
+
+// Why `property` may not be in kafka_output.properties (the key to use
+// instead, or the guarantee it would break); empty if it may.
+std::string KafkaReservedProperty(const std::string& property);
+
+// OK if a producer could be made of `options`: brokers and a topic set,
+// every property known to librdkafka with a value it takes. Nothing is
+// connected to.
+absl::Status CheckKafkaOptions(const KafkaOptions& options);
+
+// Each alert's JSON produced to the topic, keyed by its rule's name (one
+// rule's alerts stay in order in one partition), with a `priority` header;
+// an idempotent producer with acks=all. Delivers later: an alert counts as
+// sent when the broker acknowledged it, failed with librdkafka's error
+// (message.timeout.ms passed) and dropped when the producer's queue was
+// full. librdkafka connects and retries on its own, so the factory fails
+// only on bad options.
+absl::StatusOr<std::unique_ptr<AlertChannel>> MakeKafkaChannel(const KafkaOptions& options);
 
 }  // namespace kestrel::agent::outputs
 

@@ -1,5 +1,6 @@
 #include "agent/outputs/delivery_failure.h"
 
+#include <librdkafka/rdkafka.h>
 #include <string.h>
 
 #include "absl/strings/numbers.h"
@@ -13,6 +14,8 @@ namespace {
 // The payload's key: "<cause>:<errno>" under it. (Abseil's string_view
 // here is its own type, not std's.)
 constexpr absl::string_view kCauseUrl = "kestrel.dev/alerts/delivery-failure";
+// DropError's: the DropCause's number.
+constexpr absl::string_view kDropUrl = "kestrel.dev/alerts/dropped";
 
 constexpr int kCauses = static_cast<int>(FailureCause::kOther) + 1;
 
@@ -40,6 +43,8 @@ std::string_view FailureCauseName(FailureCause cause) {
       return "tls error";
     case FailureCause::kHttpError:
       return "http error";
+    case FailureCause::kKafkaError:
+      return "kafka error";
     case FailureCause::kCutAtStop:
       return "cut off at shutdown";
     case FailureCause::kOther:
@@ -50,14 +55,19 @@ std::string_view FailureCauseName(FailureCause cause) {
 
 std::string FailureKeyName(const FailureKey& key) {
   std::string name(FailureCauseName(key.cause));
-  if (key.err != 0) absl::StrAppend(&name, ": ", strerror(key.err));
+  if (key.cause == FailureCause::kKafkaError) {
+    absl::StrAppend(&name, ": ", rd_kafka_err2name(static_cast<rd_kafka_resp_err_t>(key.err)));
+  } else if (key.err != 0) {
+    absl::StrAppend(&name, ": ", strerror(key.err));
+  }
   return name;
 }
 
 absl::Status DeliveryError(FailureCause cause, std::string_view message, int err) {
   // The code follows the errno when there is one, as absl::ErrnoToStatus
   // would give it; the counters read the payload, never the code.
-  absl::Status s(err != 0 ? absl::ErrnoToStatusCode(err) : absl::StatusCode::kUnavailable,
+  const bool errno_code = err != 0 && cause != FailureCause::kKafkaError;
+  absl::Status s(errno_code ? absl::ErrnoToStatusCode(err) : absl::StatusCode::kUnavailable,
                  absl::string_view(message.data(), message.size()));
   s.SetPayload(kCauseUrl, absl::Cord(absl::StrCat(static_cast<int>(cause), ":", err)));
   return s;
@@ -91,6 +101,24 @@ std::string_view DropCauseName(DropCause cause) {
       break;
   }
   return "closed at shutdown";
+}
+
+absl::Status DropError(DropCause cause, std::string_view message) {
+  absl::Status s(absl::StatusCode::kResourceExhausted,
+                 absl::string_view(message.data(), message.size()));
+  s.SetPayload(kDropUrl, absl::Cord(absl::StrCat(static_cast<int>(cause))));
+  return s;
+}
+
+bool DropOf(const absl::Status& status, DropCause& cause) {
+  absl::optional<absl::Cord> payload = status.GetPayload(kDropUrl);
+  int n = 0;
+  if (!payload || !absl::SimpleAtoi(std::string(*payload), &n) || n < 0 ||
+      n > static_cast<int>(DropCause::kClosed)) {
+    return false;
+  }
+  cause = static_cast<DropCause>(n);
+  return true;
 }
 
 }  // namespace kestrel::agent::outputs

@@ -25,12 +25,14 @@ enum class FailureCause : uint8_t {
   kHttpStatus,       // the server answered with a status of 400 or more
   kTlsError,         // TLS refused: a certificate not trusted, a client one missing
   kHttpError,        // another HTTP transfer error (curl's words on stderr)
+  kKafkaError,       // Kafka's delivery report: its error code in place of an errno
   kCutAtStop,        // cut off at shutdown, out of drain time
   kOther,            // an error built without a cause
 };
 
 // What the stats group failures by: the cause, and the errno for those
-// that have one (0 otherwise), so a full disk and a broken pipe stay apart.
+// that have one (0 otherwise), so a full disk and a broken pipe stay apart;
+// for a Kafka error, librdkafka's error code.
 struct FailureKey {
   FailureCause cause = FailureCause::kOther;
   int err = 0;
@@ -41,7 +43,8 @@ struct FailureKey {
 std::string_view FailureCauseName(FailureCause cause);
 
 // The cause's name, with the errno's text when there is one: "write error:
-// No space left on device".
+// No space left on device"; librdkafka's name for a Kafka error: "kafka
+// error: _MSG_TIMED_OUT".
 std::string FailureKeyName(const FailureKey& key);
 
 // A channel's error: `message` for people, `cause` and `err` (0: none) for
@@ -60,6 +63,13 @@ enum class DropCause : uint8_t {
 };
 
 std::string_view DropCauseName(DropCause cause);
+
+// A channel's Send error for an alert it never tried (Kafka's local queue
+// full): counted as dropped for `cause`, not failed.
+absl::Status DropError(DropCause cause, std::string_view message);
+
+// The cause of an error built by DropError; false for any other.
+bool DropOf(const absl::Status& status, DropCause& cause);
 
 }  // namespace kestrel::agent::outputs
 

@@ -48,8 +48,9 @@ std::string FormatRunStats(const RunCounters& counters, const pman_stats* probe,
   absl::StrAppend(&line, "; outputs:");
   for (const auto& c : channels) {
     absl::StrAppend(&line, " ", c.name, " sent ", c.sent, " failed ", c.failed,
-                    Causes(c.failed_by_cause), " dropped ", c.dropped, Causes(c.dropped_by_cause),
-                    ",");
+                    Causes(c.failed_by_cause), " dropped ", c.dropped, Causes(c.dropped_by_cause));
+    if (c.delivers_later) absl::StrAppend(&line, " in flight ", c.in_flight);
+    line.push_back(',');
   }
   absl::StrAppend(&line, " rate-limited ", rate_limited);
   if (counters.undecodable > 0) absl::StrAppend(&line, "; undecodable ", counters.undecodable);
