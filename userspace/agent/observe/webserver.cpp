@@ -44,7 +44,7 @@ absl::StatusOr<std::unique_ptr<Webserver>> Webserver::Start(WebserverOptions opt
   http.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
   // httplib's default adds SO_REUSEPORT, with which a second process binds
   // the same port and shares its connections: a port in use must fail.
-  http.set_socket_options([](httplib::socket_t sock) {
+  http.set_socket_options([](int sock) {
     int yes = 1;
     setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
   });
