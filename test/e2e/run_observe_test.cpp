@@ -102,7 +102,7 @@ std::multimap<std::string, ObserveSample> ObserveParse(const std::string& text,
          "        labels = '\\x1f'.join(k + '\\x1e' + v for k, v in sorted(s.labels.items()))\n"
          "        print(fam.type + '\\t' + s.name + '\\t' + repr(float(s.value)) + '\\t' + "
          "labels)\n";
-  const std::string command = absl::StrCat("python3 ", script, " ", in, " 2>&1");
+  const std::string command = absl::StrCat("/usr/bin/python3 ", script, " ", in, " 2>&1");
   FILE* p = popen(command.c_str(), "r");
   std::string out;
   char buf[4096];
