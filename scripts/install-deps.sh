@@ -13,12 +13,12 @@ packages=(
   clang llvm clang-14 libclang-rt-14-dev libbpf-dev bpftool libelf-dev zlib1g-dev
   libyaml-cpp-dev libre2-dev libabsl-dev libcli11-dev libzstd-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  libcurl4-openssl-dev librdkafka-dev
+  libcurl4-openssl-dev librdkafka-dev libcpp-httplib-dev
   libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
   clang-format clang-tidy-14
 )
 if [[ ${1:-} == --tests ]]; then
-  packages+=(podman runc busybox-static curl containerd python3 openssl)
+  packages+=(podman runc busybox-static curl containerd python3 openssl python3-prometheus-client)
 fi
 
 missing=()

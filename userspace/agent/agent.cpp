@@ -9,6 +9,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <mutex>
 #include <thread>
 
@@ -19,6 +20,9 @@
 #include "agent/config/run_config.h"
 #include "agent/control/load_shedding.h"
 #include "agent/control/tamper_watch.h"
+#include "agent/observe/event_drops.h"
+#include "agent/observe/metrics.h"
+#include "agent/observe/webserver.h"
 #include "agent/outputs/alert_outputs.h"
 #include "agent/pipeline/capture_window.h"
 #include "agent/pipeline/pipeline.h"
@@ -124,6 +128,17 @@ class Agent::Impl {
   }
   void PrintStatsLine(double rate);
   void PublishStats();
+  // The webserver, before the probe: a port in use leaves nothing attached.
+  absl::Status StartWebserver();
+  observe::MetricGroups MetricGroupsOf() const;
+  // The figures now (reader thread), published for the webserver.
+  std::vector<observe::Metric> CollectMetrics();
+  std::string MetricsText() const;
+  // Once a second on the reader thread: the metrics the webserver serves,
+  // syscall_event_drops; and every metrics.interval the metrics snapshot.
+  void Tick();
+  void EmitMetricsSnapshot();
+  void TakeDropActions(const observe::DropTotals& delta);
   absl::Status Reload();
   absl::Status SetRuleEnabled(std::string_view name, bool enabled);
 
@@ -164,6 +179,13 @@ class Agent::Impl {
   uint64_t reloads_done_ = 0;     // of those, whose load was applied or rejected
   absl::Status last_reload_;
   AgentStats stats_;  // published by the reader between batches
+  // Published by the reader once a second for the webserver.
+  std::shared_ptr<const std::vector<observe::Metric>> metrics_;
+
+  std::unique_ptr<observe::Webserver> web_;
+  std::string versions_;
+  std::optional<observe::DropWatch> drops_;
+  absl::Status exit_status_;  // syscall_event_drops' exit action
 };
 
 absl::Status Agent::Impl::Configure() {
@@ -371,9 +393,158 @@ engine::capture_file::CaptureInfo Agent::Impl::CaptureInfoOf(
   return info;
 }
 
+observe::MetricGroups Agent::Impl::MetricGroupsOf() const {
+  observe::MetricGroups g;
+  g.rules = config_.metrics.rules_counters;
+  g.resources = config_.metrics.resource_utilization;
+  g.state = config_.metrics.state_counters;
+  g.kernel = config_.metrics.kernel_event_counters;
+  g.kernel_per_cpu = config_.metrics.kernel_event_counters_per_cpu;
+  g.libbpf = config_.metrics.libbpf_stats;
+  return g;
+}
+
+absl::Status Agent::Impl::StartWebserver() {
+  if (!config_.webserver.enabled) return absl::OkStatus();
+  versions_ = VersionsDocument(KESTREL_VERSION);
+  observe::WebserverOptions o;
+  o.address = config_.webserver.listen_address;
+  o.port = config_.webserver.listen_port;
+  o.threads = config_.webserver.threadiness;
+  o.healthz = config_.webserver.healthz_endpoint;
+  o.metrics = config_.webserver.prometheus_metrics_enabled;
+  o.ssl = config_.webserver.ssl_enabled;
+  o.ssl_certificate = config_.webserver.ssl_certificate;
+  o.healthy = [this] { return running_ && !stop_; };
+  o.versions = [this] { return versions_; };
+  o.metrics_text = [this] { return MetricsText(); };
+  absl::StatusOr<std::unique_ptr<observe::Webserver>> web = observe::Webserver::Start(o);
+  if (!web.ok()) return web.status();
+  web_ = *std::move(web);
+  Say(absl::StrCat("webserver on ", config_.webserver.ssl_enabled ? "https://" : "http://",
+                   o.address, ":", o.port, " (", o.healthz, ", /versions",
+                   o.metrics ? ", /metrics" : "", ")"));
+  return absl::OkStatus();
+}
+
+std::vector<observe::Metric> Agent::Impl::CollectMetrics() {
+  observe::MetricsInput in;
+  in.version = KESTREL_VERSION;
+  in.engine_version = EngineVersion();
+  in.counters = &pipeline_->counters();
+  pman_stats stats{};
+  pman_handle* handle = handle_.get();
+  if (pman_get_stats(handle, &stats, nullptr, 0) == 0) {
+    in.probe = &stats;
+    if (config_.metrics.kernel_event_counters_per_cpu && stats.n_cpus > 0) {
+      in.per_cpu.resize(stats.n_cpus);
+      if (pman_get_stats(handle, &stats, in.per_cpu.data(), in.per_cpu.size()) != 0) {
+        in.per_cpu.clear();
+      }
+    }
+    uint64_t ring_bytes = 0;
+    pman_get_ring_backlog(handle, &in.ring_unread_bytes, &ring_bytes);
+  }
+  pman_get_settings_generation(handle, &in.settings_generation);
+  in.channels = outputs_->Stats();
+  in.rate_limited = outputs_->rate_limited();
+  {
+    const std::lock_guard lock(mu_);
+    in.rules_loaded = stats_.rules_loaded;
+    in.rules_enabled = stats_.rules_enabled;
+    in.rules_skipped = stats_.rules_skipped;
+    in.syscalls = stats_.syscalls;
+    in.reloads = stats_.reloads;
+    in.reloads_failed = stats_.reloads_failed;
+  }
+  in.threads = threads_->size();
+  if (containers_ != nullptr) {
+    const engine::containers::ContainerMetadataCache::Counters c = containers_->counters();
+    in.have_containers = true;
+    in.containers_cached = c.cached;
+    in.containers_fetched = c.fetched;
+    in.containers_unknown = c.unknown;
+    in.containers_failed = c.failed;
+    in.containers_evicted = c.evicted;
+  }
+  if (drops_) {
+    in.drop_checks_alerting = drops_->detected();
+    in.drop_actions = drops_->acted();
+  }
+  return observe::CollectMetrics(in);
+}
+
+std::string Agent::Impl::MetricsText() const {
+  std::shared_ptr<const std::vector<observe::Metric>> metrics;
+  {
+    const std::lock_guard lock(mu_);
+    metrics = metrics_;
+  }
+  if (metrics == nullptr) return "";
+  return observe::PrometheusText(*metrics, MetricGroupsOf());
+}
+
+void Agent::Impl::EmitMetricsSnapshot() {
+  const auto& m = config_.metrics;
+  engine::alerts::Alert alert = observe::MetricsAlert(
+      WallClockNs(), observe::MetricsFields(CollectMetrics(), MetricGroupsOf(),
+                                            m.convert_memory_to_mb, m.include_empty_values));
+  if (m.output_rule) Emit(alert);
+  if (!m.output_file.empty()) {
+    engine::alerts::JsonOptions json;
+    json.include_output_fields = true;
+    json.time_format_iso_8601 = config_.time_format_iso_8601;
+    std::ofstream out(m.output_file, std::ios::app);
+    out << engine::alerts::AlertToJson(alert, json) << '\n';
+    if (!out.flush()) {
+      Say(absl::StrCat("metrics.output_file ", Quote(m.output_file), ": cannot append"),
+          LogLevel::kWarning);
+    }
+  }
+}
+
+void Agent::Impl::TakeDropActions(const observe::DropTotals& delta) {
+  const std::string message = observe::DropMessage(delta);
+  for (const std::string& action : drops_->config().actions) {
+    if (action == "log") {
+      Say(message, LogLevel::kWarning);
+    } else if (action == "alert") {
+      Emit(observe::DropAlert(WallClockNs(), delta));
+    } else if (action == "exit") {
+      Say(absl::StrCat(message, " Exiting (syscall_event_drops.actions: exit)."), LogLevel::kError);
+      exit_status_ = absl::AbortedError(message);
+      stop_ = true;
+    }
+  }
+}
+
+void Agent::Impl::Tick() {
+  pman_stats stats{};
+  if (drops_ && pman_get_stats(handle_.get(), &stats, nullptr, 0) == 0) {
+    const kestrel_cpu_counters& t = stats.total;
+    observe::DropTotals now;
+    now.drops = kestrel_counters_dropped(&t);
+    now.events = t.records_written + now.drops;
+    now.drops_ring_full = t.drops_ring_full;
+    now.drops_too_large = t.drops_too_large;
+    now.drops_no_ring = t.drops_no_ring;
+    now.drops_settings_busy = t.drops_settings_busy;
+    now.drops_sampling = t.drops_sampling;
+    if (std::optional<observe::DropTotals> delta = drops_->Check(now, BootClockNs())) {
+      TakeDropActions(*delta);
+    }
+  }
+  if (web_ != nullptr && config_.webserver.prometheus_metrics_enabled) {
+    auto metrics = std::make_shared<const std::vector<observe::Metric>>(CollectMetrics());
+    const std::lock_guard lock(mu_);
+    metrics_ = std::move(metrics);
+  }
+}
+
 absl::Status Agent::Impl::Start() {
   if (running_ || stopped_) return absl::AlreadyExistsError("the agent was started already");
   if (absl::Status s = StartOutputs(); !s.ok()) return s;
+  if (absl::Status s = StartWebserver(); !s.ok()) return s;
   if (absl::Status s = CheckCanLoadProbe(); !s.ok()) {
     return absl::FailedPreconditionError(s.message());
   }
@@ -434,6 +605,29 @@ absl::Status Agent::Impl::Start() {
   pman_get_omitted_params(handle_.get(), &omitted);
   Say(SummaryLine(settings, omitted));
   PublishStats();
+  if (!config_.syscall_event_drops.actions.empty()) {
+    observe::DropConfig drops;
+    drops.threshold = config_.syscall_event_drops.threshold;
+    drops.actions = config_.syscall_event_drops.actions;
+    drops.rate = config_.syscall_event_drops.rate;
+    drops.max_burst = config_.syscall_event_drops.max_burst;
+    drops.simulate_drops = config_.syscall_event_drops.simulate_drops;
+    pman_stats stats{};
+    observe::DropTotals start;
+    if (pman_get_stats(handle_.get(), &stats, nullptr, 0) == 0) {
+      start.drops = kestrel_counters_dropped(&stats.total);
+      start.events = stats.total.records_written + start.drops;
+      start.drops_ring_full = stats.total.drops_ring_full;
+      start.drops_too_large = stats.total.drops_too_large;
+      start.drops_no_ring = stats.total.drops_no_ring;
+      start.drops_settings_busy = stats.total.drops_settings_busy;
+      start.drops_sampling = stats.total.drops_sampling;
+    }
+    drops_.emplace(std::move(drops), start);
+  }
+  if (web_ != nullptr && config_.webserver.prometheus_metrics_enabled) {
+    metrics_ = std::make_shared<const std::vector<observe::Metric>>(CollectMetrics());
+  }
   running_ = true;
   reader_ = std::thread([this] { ReaderLoop(); });
   return absl::OkStatus();
@@ -569,6 +763,13 @@ void Agent::Impl::ReaderLoop() {
                                   std::chrono::duration<double>(*options_.stats_interval_s))
                             : Clock::duration::max();
   auto next_stats = options_.stats_interval_s ? Clock::now() + interval : Clock::time_point::max();
+  auto next_tick = Clock::now() + std::chrono::seconds(1);
+  const auto metrics_interval = std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double>(config_.metrics.interval_s));
+  auto next_metrics =
+      config_.metrics.enabled ? Clock::now() + metrics_interval : Clock::time_point::max();
+  observe::IdleWatch idle(config_.syscall_event_timeouts_max_consecutives);
+  uint64_t last_event_wall_ns = 0;
   uint64_t events_at_last_stats = 0;
   auto last_stats = Clock::now();
   pman_handle* handle = handle_.get();
@@ -591,6 +792,13 @@ void Agent::Impl::ReaderLoop() {
     // Looked at right before each change of the engine's own, so a change
     // by another process is never taken for one.
     pipeline_->JudgeHeld();
+    if (taken > 0) last_event_wall_ns = WallClockNs();
+    if (idle.Read(taken > 0)) {
+      Say(absl::StrCat("syscall_event_timeouts: ", config_.syscall_event_timeouts_max_consecutives,
+                       " consecutive reads found the rings empty; last event at ",
+                       last_event_wall_ns ? engine::alerts::Rfc3339Utc(last_event_wall_ns)
+                                          : std::string("none")));
+    }
     for (const engine::alerts::Alert& a : tamper_->Check(WallClockNs())) Emit(a);
     const bool asked = reload_asked_.exchange(false);
     if (asked || (watcher_ && watcher_->Changed())) {
@@ -634,7 +842,16 @@ void Agent::Impl::ReaderLoop() {
       last_stats = now;
       next_stats = now + interval;
     }
+    if (Clock::now() >= next_tick) {
+      next_tick = Clock::now() + std::chrono::seconds(1);
+      Tick();
+    }
+    if (Clock::now() >= next_metrics) {
+      next_metrics = Clock::now() + metrics_interval;
+      EmitMetricsSnapshot();
+    }
     PublishStats();
+    if (stop_) break;
     if (taken < kBatch) pman_wait_for_events(handle, 50);
   }
   reloads_.reset();
@@ -654,8 +871,9 @@ void Agent::Impl::ReaderLoop() {
   tally.consumed = pipeline_->counters().records - pipeline_->counters().drop_markers;
   tally.undecodable = pipeline_->counters().undecodable;
   probe_report_ = FormatStats(handle, tally);
-  stop_status_ = settled ? absl::OkStatus()
-                         : absl::InternalError("the probe did not settle before it was read out");
+  stop_status_ = !exit_status_.ok() ? exit_status_
+                 : settled          ? absl::OkStatus()
+                           : absl::InternalError("the probe did not settle before it was read out");
   const std::lock_guard lock(mu_);
   running_ = false;
   reloaded_.notify_all();
@@ -666,6 +884,7 @@ absl::Status Agent::Impl::Stop() {
   stopped_ = true;
   stop_ = true;
   if (reader_.joinable()) reader_.join();
+  if (web_ != nullptr) web_->Stop();
   return stop_status_;
 }
 

@@ -229,6 +229,13 @@ void RunPipeline::Emit(const RunRules& rules, const engine::rules::Rule& rule,
   rules.outputs[rules.IndexOf(rule)].Render(extractor_, alert_.output, alert_.output_fields,
                                             &alert_.raw_output);
   ++counters_.alerts[static_cast<size_t>(rule.priority)];
+  auto by_rule = counters_.alerts_by_rule.find(rule.name);
+  if (by_rule == counters_.alerts_by_rule.end()) {
+    by_rule = counters_.alerts_by_rule.emplace(rule.name, RunCounters::RuleAlerts{}).first;
+    by_rule->second.source = rule.source;
+  }
+  by_rule->second.priority = rule.priority;
+  ++by_rule->second.count;
   if (extractor_.ContainerMetadataPending()) ++counters_.alerts_before_metadata;
   outputs_.Emit(alert_);
   if (capture_ != nullptr) capture_->OnAlert(rule, header, num);

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -38,6 +39,14 @@ struct RunCounters {
   uint64_t alerts_before_metadata = 0;
   // Alerts raised by rules judging a held event (run_held_events.h).
   uint64_t alerts_judged_late = 0;
+  // Alerts by rule name (the metrics' rules counters): only rules that
+  // raised one are here.
+  struct RuleAlerts {
+    engine::rules::Priority priority = engine::rules::Priority::kDebug;
+    std::string source;
+    uint64_t count = 0;
+  };
+  std::map<std::string, RuleAlerts, std::less<>> alerts_by_rule;
   uint64_t AlertsTotal() const;
 };
 

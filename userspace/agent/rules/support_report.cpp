@@ -29,6 +29,25 @@ void RulesFile(JsonWriter& j, const std::string& name, const absl::StatusOr<std:
 
 }  // namespace
 
+std::string EngineVersion() {
+  return absl::StrCat(engine::rules::kEngineVersionMajor, ".", engine::rules::kEngineVersionMinor,
+                      ".", engine::rules::kEngineVersionPatch);
+}
+
+std::string VersionsDocument(std::string_view version) {
+  JsonWriter j;
+  j.Open('{');
+  j.Field("kestrel_version", version);
+  j.Field("engine_version", EngineVersion());
+  j.Field("libbpf_version", absl::StrCat(libbpf_major_version(), ".", libbpf_minor_version()));
+  j.Field("libpman_abi", static_cast<uint64_t>(pman_abi_version()));
+  struct utsname u {};
+  j.Field("kernel", uname(&u) == 0 ? std::string(u.release) : std::string());
+  j.Field("machine", uname(&u) == 0 ? std::string(u.machine) : std::string());
+  j.Close('}');
+  return j.Take() + "\n";
+}
+
 std::string SupportDocument(std::string_view version, const RunConfig& config,
                             const RunRulesOptions& rules) {
   JsonWriter j;
@@ -36,9 +55,7 @@ std::string SupportDocument(std::string_view version, const RunConfig& config,
   j.Field("version", version);
   j.Key("engine_info");
   j.Open('{');
-  j.Field("engine_version",
-          absl::StrCat(engine::rules::kEngineVersionMajor, ".", engine::rules::kEngineVersionMinor,
-                       ".", engine::rules::kEngineVersionPatch));
+  j.Field("engine_version", EngineVersion());
   j.Field("libbpf_version", absl::StrCat(libbpf_major_version(), ".", libbpf_minor_version()));
   j.Field("libpman_abi", static_cast<uint64_t>(pman_abi_version()));
   j.Close('}');

@@ -17,6 +17,13 @@ namespace kestrel::agent {
 std::string SupportDocument(std::string_view version, const RunConfig& config,
                             const RunRulesOptions& rules);
 
+// The webserver's /versions: {"kestrel_version", "engine_version",
+// "libbpf_version", "libpman_abi", "kernel": uname's release}, one line.
+std::string VersionsDocument(std::string_view version);
+
+// "0.57.0": the rules engine version Kestrel reports as Falco's.
+std::string EngineVersion();
+
 }  // namespace kestrel::agent
 
 #endif  // KESTREL_AGENT_RULES_SUPPORT_REPORT_H_
