@@ -80,7 +80,7 @@ append_output:
 stdout_output:
   enabled: true
 syslog_output:
-  enabled: false
+  enabled: true
 file_output:
   enabled: false
   keep_alive: false
@@ -105,7 +105,7 @@ program_output:
   keep_alive: false
   program: "jq '{text: .output}' | curl -d @- -X POST https://hooks.slack.com/services/XXX"
 webserver:
-  enabled: false
+  enabled: true
   threadiness: 0
   listen_port: 8765
   listen_address: 0.0.0.0
@@ -114,7 +114,7 @@ webserver:
   ssl_enabled: false
   ssl_certificate: /etc/falco/falco.pem
 log_stderr: true
-log_syslog: false
+log_syslog: true
 log_level: info
 libs_logger:
   enabled: true
