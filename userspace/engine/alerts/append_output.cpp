@@ -49,10 +49,13 @@ AppendedOutput ApplyAppendOutput(const std::vector<AppendOutput>& entries, std::
         out.output += " " + SuggestedFieldFormat(field);
       }
     }
-    for (const auto& [key, format] : entry.extra_fields) {
+    for (const auto& extra : entry.extra_fields) {
+      const std::string& key = extra.first;
+      const std::string& format = extra.second;
       ExtraField field{key, format.empty() ? std::string() : format, format.empty()};
+      // Not a structured binding: clang 14 cannot capture one.
       auto same = std::find_if(out.extra_fields.begin(), out.extra_fields.end(),
-                               [&](const ExtraField& f) { return f.key == key; });
+                               [&key](const ExtraField& f) { return f.key == key; });
       if (same != out.extra_fields.end()) out.extra_fields.erase(same);
       out.extra_fields.push_back(std::move(field));
     }
