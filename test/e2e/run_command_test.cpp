@@ -157,9 +157,8 @@ TEST_F(RunCommandTest, UnknownConfigKeysWarnButUnknownOverridesFail) {
   WriteWhole(config, "colours: []\n");
   CliResult r = RunKestrel({"run", "-r", rules_, "-c", config, "--dry-run"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(
-      absl::StrContains(r.err, absl::StrCat("kestrel run: warning: ", config,
-                                            ":1:1: unknown key \"colours\" ignored\n")))
+  EXPECT_TRUE(absl::StrContains(r.err, absl::StrCat("kestrel run: warning: ", config,
+                                                    ":1:1: unknown key \"colours\" ignored\n")))
       << r.err;
 
   r = RunKestrel({"run", "-r", rules_, "-o", "json_outptu=true", "--dry-run"});

@@ -214,10 +214,9 @@ TEST_F(AppendOutputRenderTest, JsonOutputHoldsTheTextAsItIs) {
   EXPECT_NE(json.find("\"output\":\"22:13:20.000000123: Warning " + text + "\","),
             std::string::npos)
       << json;
-  EXPECT_NE(
-      json.find(
-          "\"evt.arg.path\":\"/tmp/caf\xc3\xa9 \\\"q\\\"\\u0009\\u001b[2J\xef\xbf\xbd\xef\xbf\xbd\""),
-      std::string::npos)
+  EXPECT_NE(json.find("\"evt.arg.path\":\"/tmp/caf\xc3\xa9 "
+                      "\\\"q\\\"\\u0009\\u001b[2J\xef\xbf\xbd\xef\xbf\xbd\""),
+            std::string::npos)
       << json;
   // The text line is unchanged.
   EXPECT_EQ(AlertToText(alert), "22:13:20.000000123: Warning " + alert.output);
