@@ -27,26 +27,16 @@ namespace {
 constexpr char kReaderSeconds[] = "120";
 constexpr int kAttachTimeoutMs = 90 * 1000;
 
-// A reader `kestrel capture` on this process's getppid calls: its pid and
-// the read end of its stderr, on which it says when it is attached.
+// A child `kestrel` verb: its pid and the read end of its stderr, on which
+// it says when it is attached.
 struct Reader {
   pid_t pid = -1;
   int stderr_fd = -1;
 };
 
-absl::StatusOr<Reader> StartReader(uint64_t ring_bytes, uint32_t cpus_per_buffer) {
-  std::vector<std::string> args = {"/proc/self/exe",
-                                   "capture",
-                                   "--syscalls",
-                                   "getppid",
-                                   "--pid",
-                                   std::to_string(getpid()),
-                                   "--buffer-bytes",
-                                   std::to_string(ring_bytes),
-                                   "--cpus-per-buffer",
-                                   std::to_string(cpus_per_buffer),
-                                   "--duration",
-                                   kReaderSeconds};
+// Runs this binary with `args` (after argv[0]), its stdout thrown away.
+absl::StatusOr<Reader> StartKestrel(std::vector<std::string> args) {
+  args.insert(args.begin(), "/proc/self/exe");
   int err[2];
   if (pipe2(err, O_CLOEXEC) != 0) return absl::ErrnoToStatus(errno, "a pipe for the reader");
   const pid_t child = fork();
@@ -63,6 +53,13 @@ absl::StatusOr<Reader> StartReader(uint64_t ring_bytes, uint32_t cpus_per_buffer
   }
   close(err[1]);
   return Reader{child, err[0]};
+}
+
+// A reader `kestrel capture` on this process's getppid calls.
+absl::StatusOr<Reader> StartReader(uint64_t ring_bytes, uint32_t cpus_per_buffer) {
+  return StartKestrel({"capture", "--syscalls", "getppid", "--pid", std::to_string(getpid()),
+                       "--buffer-bytes", std::to_string(ring_bytes), "--cpus-per-buffer",
+                       std::to_string(cpus_per_buffer), "--duration", kReaderSeconds});
 }
 
 // Returns once the reader says it is attached: what is measured after it
@@ -86,13 +83,13 @@ absl::Status WaitAttached(const Reader& reader) {
 }
 
 // Stops the reader (SIGINT: a clean exit) and waits for it.
-absl::Status StopReader(const Reader& reader) {
+absl::Status StopReader(const Reader& reader, const char* verb = "capture") {
   kill(reader.pid, SIGINT);
   int status = 0;
   waitpid(reader.pid, &status, 0);
   close(reader.stderr_fd);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    return absl::InternalError("the reader `kestrel capture` failed");
+    return absl::InternalError(absl::StrCat("the bench's child `kestrel ", verb, "` failed"));
   }
   return absl::OkStatus();
 }
@@ -160,6 +157,26 @@ absl::StatusOr<double> MeasureIdleReaderCpuPercent() {
   if (absl::Status s = StopReader(*reader); !s.ok()) return s;
   if (!before || !after) return absl::InternalError("could not read the reader's CPU time");
   return (*after - *before) / kIdleSeconds * 100;
+}
+
+absl::StatusOr<RunRss> MeasureRunAtRestRss(const std::string& rules_path) {
+  // Alerts go to the child's stdout (/dev/null); 8 MiB rings as the
+  // reader's row, so the two figures compare.
+  absl::StatusOr<Reader> run =
+      StartKestrel({"run", "-r", rules_path, "--buffer-bytes", std::to_string(8ULL << 20)});
+  if (!run.ok()) return run.status();
+  if (absl::Status s = WaitAttached(*run); !s.ok()) {
+    (void)StopReader(*run, "run");
+    return s;
+  }
+  // At rest: the /proc snapshot taken after the attach has ended and the
+  // host's own background calls are all that is traced.
+  usleep(2000 * 1000);
+  const std::optional<uint64_t> rss = StatusBytes(run->pid, "VmRSS");
+  const std::optional<uint64_t> hwm = StatusBytes(run->pid, "VmHWM");
+  if (absl::Status s = StopReader(*run, "run"); !s.ok()) return s;
+  if (!rss || !hwm) return absl::InternalError("could not read `kestrel run`'s memory");
+  return RunRss{*rss, *hwm};
 }
 
 }  // namespace kestrel::bench

@@ -1,5 +1,6 @@
 #include "agent/agent.h"
 
+#include <malloc.h>
 #include <sys/stat.h>
 #include <syslog.h>
 #include <time.h>
@@ -559,6 +560,10 @@ absl::Status Agent::Impl::Start() {
   threads_ = std::make_unique<engine::ThreadTable>(engine::ThreadTableOptions{
       .max_entries = config_.thread_table_size, .boot_time_ns = settings.boot_time_ns});
   threads_->SeedFromProc();
+  // The probe's load (the kernel's BTF parsed, programs relocated) and the
+  // /proc walk leave tens of MB free in the heap that glibc keeps below
+  // its top: handed back once, so the agent at rest holds what it uses.
+  malloc_trim(0);
   address_names_ = std::make_unique<engine::dns::AddressNames>();
   pipeline_ = std::make_unique<RunPipeline>(fields_, *threads_, *outputs_, settings.boot_time_ns,
                                             !config_.rule_matching_all);
