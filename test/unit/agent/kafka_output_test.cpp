@@ -241,6 +241,10 @@ TEST_F(KafkaOutputTest, ABrokerDownForTwoSecondsLosesNothing) {
   AlertOutputs::ChannelStats s = KafkaStats(**out);
   EXPECT_EQ(s.sent, 10u);  // nothing got through while the broker was down
   EXPECT_EQ(s.in_flight, 50u);
+  // The producer's own count: the 50 it holds, and perhaps a report or an
+  // error event not served yet.
+  EXPECT_GE(s.waiting, 50u);
+  EXPECT_LE(s.waiting, 55u);
   EXPECT_EQ(s.failed, 0u);
   ASSERT_EQ(rd_kafka_mock_broker_set_up(cluster_, -1), RD_KAFKA_RESP_ERR_NO_ERROR);
 
@@ -251,6 +255,7 @@ TEST_F(KafkaOutputTest, ABrokerDownForTwoSecondsLosesNothing) {
   EXPECT_EQ(s.failed, 0u) << CausesOf(s.failed_by_cause);
   EXPECT_EQ(s.dropped, 0u) << CausesOf(s.dropped_by_cause);
   EXPECT_EQ(s.in_flight, 0u);
+  EXPECT_EQ(s.waiting, 0u);
   std::vector<Alert> all = before;
   all.insert(all.end(), during.begin(), during.end());
   const std::vector<Consumed> got = ConsumeAll(all.size());
@@ -301,6 +306,7 @@ TEST_F(KafkaOutputTest, StopWhileTheBrokerIsDownIsBoundedAndCountsEveryAlert) {
   // 5 taken by the producer, 3 refused by its full queue.
   ASSERT_TRUE(WaitFor([&] { return KafkaStats(**out).dropped == 3; }));
   EXPECT_EQ(KafkaStats(**out).in_flight, 5u);
+  EXPECT_TRUE(WaitFor([&] { return KafkaStats(**out).waiting >= 5; }));
   const auto start = std::chrono::steady_clock::now();
   (*out)->Close(1s);
   const auto took = std::chrono::steady_clock::now() - start;
@@ -316,6 +322,7 @@ TEST_F(KafkaOutputTest, StopWhileTheBrokerIsDownIsBoundedAndCountsEveryAlert) {
   EXPECT_EQ(s.dropped, 3u);
   EXPECT_EQ(CausesOf(s.dropped_by_cause), "queue full 3");
   EXPECT_EQ(s.in_flight, 0u);
+  EXPECT_EQ(s.waiting, 0u);  // purged and reported
   std::lock_guard lock(logged_mu);
   ASSERT_FALSE(logged.empty());
   EXPECT_TRUE(absl::StrContains(logged[0], "kafka output: _TRANSPORT: ")) << logged[0];

@@ -62,6 +62,42 @@ TEST(ObserveTest, SnapshotFieldsConvertMemoryAndLeaveZerosOut) {
   EXPECT_EQ(all[2].value, "2097152");
 }
 
+// Kafka's lag (in flight, the producer's queue) as gauges of its own, and
+// every channel's failures and drops by cause; a channel that delivers at
+// once has no lag to show.
+TEST(ObserveTest, ChannelsShowLagAndFailuresByCause) {
+  MetricsInput in;
+  outputs::AlertOutputs::ChannelStats& kafka = in.channels.emplace_back();
+  kafka.name = "kafka";
+  kafka.sent = 10;
+  kafka.failed = 3;
+  kafka.delivers_later = true;
+  kafka.in_flight = 50;
+  kafka.waiting = 52;
+  kafka.failed_by_cause = {{"kafka error: _MSG_TIMED_OUT", 2}, {"cut off at shutdown", 1}};
+  kafka.dropped_by_cause = {{"queue full", 4}};
+  outputs::AlertOutputs::ChannelStats& file = in.channels.emplace_back();
+  file.name = "file";
+  file.sent = 1;
+  const std::string text = PrometheusText(CollectMetrics(in), MetricGroups{});
+  for (const char* line : {
+           "# TYPE kestrel_output_in_flight gauge\n"
+           "kestrel_output_in_flight{channel=\"kafka\"} 50\n",
+           "# TYPE kestrel_output_waiting gauge\n"
+           "kestrel_output_waiting{channel=\"kafka\"} 52\n",
+           "# TYPE kestrel_output_failures_total counter\n"
+           "kestrel_output_failures_total{channel=\"kafka\",cause=\"kafka error: _MSG_TIMED_OUT\"} "
+           "2\n"
+           "kestrel_output_failures_total{channel=\"kafka\",cause=\"cut off at shutdown\"} 1\n",
+           "kestrel_output_drops_total{channel=\"kafka\",cause=\"queue full\"} 4\n",
+           "kestrel_output_sent_total{channel=\"file\"} 1\n",
+       }) {
+    EXPECT_NE(text.find(line), std::string::npos) << line << "\nin\n" << text;
+  }
+  EXPECT_EQ(text.find("kestrel_output_in_flight{channel=\"file\"}"), std::string::npos) << text;
+  EXPECT_EQ(text.find("kestrel_output_waiting{channel=\"file\"}"), std::string::npos) << text;
+}
+
 TEST(ObserveTest, DropsOverTheThresholdActAsTheBucketAllows) {
   DropConfig config;
   config.threshold = 0.1;

@@ -52,5 +52,20 @@ TEST(RunStatsTest, FailuresAndDropsAreNamedByCause) {
       << line;
 }
 
+// Kafka's lag beside its figures: what has no report yet, and what the
+// producer still holds.
+TEST(RunStatsTest, AChannelThatDeliversLaterShowsItsLag) {
+  ChannelStats kafka;
+  kafka.name = "kafka";
+  kafka.sent = 10;
+  kafka.delivers_later = true;
+  kafka.in_flight = 50;
+  kafka.waiting = 50;
+  const std::string line = LineFor({kafka});
+  EXPECT_TRUE(absl::StrContains(
+      line, "; outputs: kafka sent 10 failed 0 dropped 0 in flight 50 waiting 50, rate-limited 0;"))
+      << line;
+}
+
 }  // namespace
 }  // namespace kestrel::agent

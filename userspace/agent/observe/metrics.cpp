@@ -255,6 +255,36 @@ std::vector<Metric> CollectMetrics(const MetricsInput& in) {
               "Alerts never tried: the queue was full or closed")
         .labels = {{"channel", c.name}};
   }
+  // The causes, as the stats line names them: a broker's timeouts and a
+  // full disk call for different fixes.
+  for (const auto& c : in.channels) {
+    for (const auto& cause : c.failed_by_cause) {
+      f.Counter("kestrel_output_failures_total", G::kAlways, static_cast<double>(cause.count),
+                "Alerts a channel tried and could not deliver, by cause")
+          .labels = {{"channel", c.name}, {"cause", cause.cause}};
+    }
+  }
+  for (const auto& c : in.channels) {
+    for (const auto& cause : c.dropped_by_cause) {
+      f.Counter("kestrel_output_drops_total", G::kAlways, static_cast<double>(cause.count),
+                "Alerts never tried, by cause")
+          .labels = {{"channel", c.name}, {"cause", cause.cause}};
+    }
+  }
+  // A channel that delivers later (Kafka) lags: what it took and has no
+  // report on, and what its client still holds undelivered.
+  for (const auto& c : in.channels) {
+    if (!c.delivers_later) continue;
+    f.Gauge("kestrel_output_in_flight", G::kAlways, static_cast<double>(c.in_flight),
+            "Alerts a channel that delivers later took and has no delivery report on yet")
+        .labels = {{"channel", c.name}};
+  }
+  for (const auto& c : in.channels) {
+    if (!c.delivers_later) continue;
+    f.Gauge("kestrel_output_waiting", G::kAlways, static_cast<double>(c.waiting),
+            "Messages the channel's client holds undelivered (Kafka: rd_kafka_outq_len)")
+        .labels = {{"channel", c.name}};
+  }
   f.Counter("kestrel_output_rate_limited_total", G::kAlways, static_cast<double>(in.rate_limited),
             "Alerts outputs.rate kept from every channel");
   return out;

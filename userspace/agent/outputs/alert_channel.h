@@ -59,6 +59,12 @@ class AlertChannel {
   // taken until `deadline` (or an Abort), then reports what is still
   // pending as failed.
   virtual void Drain(std::chrono::steady_clock::time_point /*deadline*/) {}
+  // For a channel that delivers later: what its client holds undelivered,
+  // by the client's own count (Kafka: rd_kafka_outq_len, messages queued,
+  // in flight or retried, and reports not yet served), so the lag shows
+  // from the client's side, not only as what the worker handed over and
+  // heard nothing of. Called on the worker thread only.
+  virtual uint64_t Waiting() { return 0; }
 };
 
 }  // namespace kestrel::agent::outputs

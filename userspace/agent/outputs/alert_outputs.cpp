@@ -151,6 +151,7 @@ std::vector<AlertOutputs::ChannelStats> AlertOutputs::Stats() const {
     c.dropped = w->dropped();
     c.delivers_later = w->delivers_later();
     c.in_flight = w->in_flight();
+    c.waiting = w->waiting();
     for (const auto& [key, count] : w->failures()) {
       c.failed_by_cause.push_back(CauseCount{FailureKeyName(key), count});
     }

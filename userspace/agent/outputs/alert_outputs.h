@@ -104,6 +104,9 @@ class AlertOutputs {
     // report on yet, neither sent nor failed.
     bool delivers_later = false;
     uint64_t in_flight = 0;
+    // The channel's client's own count of what waits for delivery (Kafka's
+    // rd_kafka_outq_len): the lag while a broker is slow or down.
+    uint64_t waiting = 0;
     // failed and dropped by cause (delivery_failure.h), only those that
     // happened: failures in the order first seen, drops in a fixed order.
     std::vector<CauseCount> failed_by_cause;

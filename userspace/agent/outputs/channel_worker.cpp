@@ -107,6 +107,11 @@ std::vector<std::pair<FailureKey, uint64_t>> ChannelWorker::failures() const {
   return failures_;
 }
 
+void ChannelWorker::PollChannel() {
+  channel_->Poll();
+  waiting_.store(channel_->Waiting(), std::memory_order_relaxed);
+}
+
 void ChannelWorker::Delivered(uint64_t alerts) {
   sent_.fetch_add(alerts, std::memory_order_relaxed);
   in_flight_.fetch_sub(alerts, std::memory_order_relaxed);
@@ -169,7 +174,7 @@ void ChannelWorker::Run() {
       // Reports come in only while the channel is polled.
       while (!wake_.wait_for(lock, std::chrono::milliseconds(100), work)) {
         lock.unlock();
-        channel_->Poll();
+        PollChannel();
         lock.lock();
       }
     }
@@ -204,7 +209,7 @@ void ChannelWorker::Run() {
       CountFailed(s, 1);
     }
     if (!buffered_ || !more) Flush();
-    if (delivers_later_) channel_->Poll();
+    if (delivers_later_) PollChannel();
     lock.lock();
   }
   lock.unlock();
@@ -216,6 +221,8 @@ void ChannelWorker::Run() {
     const auto deadline = deadline_;
     lock.unlock();
     channel_->Drain(deadline);
+    // The exit stats show what a purge left behind, if anything.
+    waiting_.store(channel_->Waiting(), std::memory_order_relaxed);
     lock.lock();
   }
   finished_ = true;

@@ -60,6 +60,9 @@ class ChannelWorker : private DeliveryReports {
   // reported on yet.
   bool delivers_later() const { return delivers_later_; }
   uint64_t in_flight() const { return in_flight_.load(std::memory_order_relaxed); }
+  // The channel's Waiting(), as last sampled on the worker thread (after
+  // each Send and Poll, and after the drain at stop).
+  uint64_t waiting() const { return waiting_.load(std::memory_order_relaxed); }
   // failed() by cause, in the order first seen; none with a count of 0.
   std::vector<std::pair<FailureKey, uint64_t>> failures() const;
   uint64_t dropped(DropCause cause) const {
@@ -73,6 +76,8 @@ class ChannelWorker : private DeliveryReports {
   // Counts `alerts` failed, by cause, and tells on_failure_ when it is time to.
   void CountFailed(const absl::Status& why, uint64_t alerts);
   void Dropped(DropCause cause, uint64_t alerts);
+  // Polls a channel that delivers later and samples what it still holds.
+  void PollChannel();
   // DeliveryReports, for a channel that delivers later.
   void Delivered(uint64_t alerts) override;
   void Failed(const absl::Status& why, uint64_t alerts) override;
@@ -104,6 +109,7 @@ class ChannelWorker : private DeliveryReports {
   std::atomic<uint64_t> failed_{0};
   std::atomic<uint64_t> dropped_{0};
   std::atomic<uint64_t> in_flight_{0};
+  std::atomic<uint64_t> waiting_{0};
   std::atomic<uint64_t> dropped_by_[2] = {0, 0};  // by DropCause
   mutable std::mutex failures_mu_;                // guards failures_
   // A handful of causes at most: a vector beats a map.

@@ -133,6 +133,11 @@ class KafkaChannel : public AlertChannel {
 
   void Poll() override { rd_kafka_poll(rk_, 0); }
 
+  uint64_t Waiting() override {
+    const int n = rd_kafka_outq_len(rk_);
+    return n > 0 ? static_cast<uint64_t>(n) : 0;
+  }
+
   void Drain(std::chrono::steady_clock::time_point deadline) override {
     using std::chrono::milliseconds;
     while (pending_ > 0 && !aborted_.load()) {

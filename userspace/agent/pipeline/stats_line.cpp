@@ -49,7 +49,9 @@ std::string FormatRunStats(const RunCounters& counters, const pman_stats* probe,
   for (const auto& c : channels) {
     absl::StrAppend(&line, " ", c.name, " sent ", c.sent, " failed ", c.failed,
                     Causes(c.failed_by_cause), " dropped ", c.dropped, Causes(c.dropped_by_cause));
-    if (c.delivers_later) absl::StrAppend(&line, " in flight ", c.in_flight);
+    if (c.delivers_later) {
+      absl::StrAppend(&line, " in flight ", c.in_flight, " waiting ", c.waiting);
+    }
     line.push_back(',');
   }
   absl::StrAppend(&line, " rate-limited ", rate_limited);
