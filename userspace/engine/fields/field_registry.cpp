@@ -1,5 +1,6 @@
 #include "field_registry.h"
 
+#include "absent_fields.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "engine/decode/event_schema.h"
@@ -74,6 +75,10 @@ absl::StatusOr<uint32_t> FieldRegistry::EnvSlotFor(const std::string& name) cons
   return *id;
 }
 
+std::string FieldRegistry::WhyAbsent(std::string_view name) const {
+  return std::string(fields::WhyAbsent(name));
+}
+
 std::string FieldRegistry::Unfilled(const FieldRef& field) const {
   const FieldDef* def = FindField(field.name);
   if (def == nullptr) return std::string();
@@ -117,7 +122,12 @@ absl::StatusOr<FieldSpec> FieldRegistry::Resolve(const FieldRef& field) const {
   }
 
   const FieldDef* def = FindField(field.name);
-  if (def == nullptr) return FieldError(field, "does not exist (kestrel fields lists them all)");
+  if (def == nullptr) {
+    if (const std::string_view why = fields::WhyAbsent(field.name); !why.empty()) {
+      return FieldError(field, absl::StrCat("is Falco's, left out: ", Sv(why)));
+    }
+    return FieldError(field, "does not exist (kestrel fields lists them all)");
+  }
   uint32_t arg = FieldId::kNoArg;
   ValueType type = def->type;
   switch (def->arg) {

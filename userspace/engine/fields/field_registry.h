@@ -42,6 +42,7 @@ class FieldRegistry : public filter::FieldResolver {
   // while others read fields of rules resolved before.
   absl::StatusOr<filter::FieldSpec> Resolve(const filter::FieldRef& field) const override;
   std::string Unfilled(const filter::FieldRef& field) const override;
+  std::string WhyAbsent(std::string_view name) const override;
   bool ArrivesLate(const filter::FieldRef& field) const override;
   bool NamesAddresses(const filter::FieldRef& field) const override;
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "absl/status/statusor.h"
@@ -64,6 +65,9 @@ class FieldResolver {
   // compared with =, != and in only, and the names compared with it are
   // the ones to resolve.
   virtual bool NamesAddresses(const FieldRef&) const { return false; }
+  // Why a field Resolve does not know is left out, when it is a field of
+  // Falco's that Kestrel deliberately does not offer; empty otherwise.
+  virtual std::string WhyAbsent(std::string_view /*name*/) const { return {}; }
 };
 
 // One field's value for the current event. Views stay valid until the

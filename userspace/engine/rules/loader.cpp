@@ -265,19 +265,23 @@ class RulesetBuilder {
     std::vector<const filter::FieldRef*> refs;
     ForEachField(*cond, refs);
     std::vector<std::string> missing;
+    std::string reasons;  // for the fields of Falco's Kestrel leaves out
     for (const filter::FieldRef* f : refs) {
       absl::StatusOr<filter::FieldSpec> spec = fields.Resolve(*f);
       if (!spec.ok() && absl::IsNotFound(spec.status())) {
         const std::string name = FieldName(*f);
         if (std::find(missing.begin(), missing.end(), name) == missing.end()) {
           missing.push_back(name);
+          if (const std::string absent = fields.WhyAbsent(f->name); !absent.empty()) {
+            absl::StrAppend(&reasons, " (", f->name, ": ", absent, ")");
+          }
         }
       }
     }
     if (!missing.empty()) {
       const std::string why =
           absl::StrCat(missing.size() == 1 ? "field '" : "fields '", absl::StrJoin(missing, "', '"),
-                       missing.size() == 1 ? "' is" : "' are", " not one Kestrel has");
+                       missing.size() == 1 ? "' is" : "' are", " not one Kestrel has", reasons);
       // As Falco: an error, unless the rule says to skip it. A disabled
       // rule is skipped too, unless strict.
       if (def.skip_if_unknown_filter) {

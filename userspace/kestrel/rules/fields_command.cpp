@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "engine/fields/absent_fields.h"
 #include "engine/fields/field_catalog.h"
 #include "engine/filter/field_binding.h"
 #include "engine/output/escape.h"
@@ -103,9 +104,33 @@ std::string FormatJson() {
 
 }  // namespace
 
+std::string FormatAbsentFieldList(bool json) {
+  std::string out = json ? "[" : "";
+  bool first = true;
+  for (const engine::fields::AbsentField& f : engine::fields::AbsentFields()) {
+    if (json) {
+      out.append(first ? "\n  {\"name\":" : ",\n  {\"name\":");
+      engine::AppendJsonString(out, f.name);
+      out.append(",\"why\":");
+      engine::AppendJsonString(out, f.why);
+      out.push_back('}');
+    } else {
+      std::string name(f.name);
+      name.resize(std::max<size_t>(name.size(), 34), ' ');
+      out.append(name).append(" ").append(f.why).push_back('\n');
+    }
+    first = false;
+  }
+  if (json) out.append("\n]\n");
+  return out;
+}
+
 void DefineFieldsOptions(CLI::App& app, FieldsOptions& options) {
   app.add_flag("--json", options.json,
                "print a JSON array of {name, type, description, arg} objects");
+  app.add_flag("--absent", options.absent,
+               "list instead the fields of Falco's (libsinsp's syscall source) Kestrel leaves "
+               "out, each with why ({name, why} with --json)");
 }
 
 std::string FormatFieldList(bool json) { return json ? FormatJson() : FormatText(); }
@@ -120,7 +145,9 @@ int RunFields(const std::vector<std::string>& args) {
   FieldsOptions options;
   DefineFieldsOptions(*app, options);
   if (std::optional<int> done = ParseVerb(*app, args)) return *done;
-  std::fputs(FormatFieldList(options.json).c_str(), stdout);
+  const std::string listing =
+      options.absent ? FormatAbsentFieldList(options.json) : FormatFieldList(options.json);
+  std::fputs(listing.c_str(), stdout);
   return kExitOk;
 }
 

@@ -12,6 +12,7 @@ namespace kestrel::cli {
 
 struct FieldsOptions {
   bool json = false;
+  bool absent = false;  // Falco's fields Kestrel leaves out, with why
 };
 
 inline constexpr char kFieldsDescription[] =
@@ -21,6 +22,9 @@ void DefineFieldsOptions(CLI::App& app, FieldsOptions& options);
 
 // The listing as `kestrel fields` prints it.
 std::string FormatFieldList(bool json);
+
+// The listing as `kestrel fields --absent` prints it.
+std::string FormatAbsentFieldList(bool json);
 
 int RunFields(const std::vector<std::string>& args);
 
