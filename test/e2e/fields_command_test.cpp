@@ -252,6 +252,15 @@ const std::pair<const char*, const char*> kSyscallSourceFields[] = {
     {"fdlist.sips", "string"},
     {"fdlist.cports", "string"},
     {"fdlist.sports", "string"},
+    {"proc.loginshellid", "int64"},
+    {"fd.proto", "uint64"},
+    {"proc.aenv", "string"},
+    {"evt.is_wait", "bool"},
+    {"evt.reltime", "uint64"},
+    {"evt.reltime.s", "uint64"},
+    {"evt.reltime.ns", "uint64"},
+    {"thread.cgroups", "string"},
+    {"thread.cgroup", "string"},
 };
 
 TEST(FieldsCommandTest, ListsFalcosSyscallSourceFieldsWithTheirTypes) {
@@ -272,6 +281,8 @@ TEST(FieldsCommandTest, ListsFalcosSyscallSourceFieldsWithTheirTypes) {
   }
   EXPECT_TRUE(Contains(text.out, "  fd.types [N] (optional)")) << text.out;
   EXPECT_TRUE(Contains(text.out, "  proc.acmdline [N] (optional)")) << text.out;
+  EXPECT_TRUE(Contains(text.out, "  proc.aenv [N] or [VAR] (optional)")) << text.out;
+  EXPECT_TRUE(Contains(text.out, "  thread.cgroup .SUBSYS")) << text.out;
   // What the probe does not record is no field (docs/design/fields.md).
   for (const char* absent :
        {"evt.latency", "evt.is_open_create", "thread.exectime", "fd.is_upper_layer"}) {

@@ -340,6 +340,45 @@ TEST_F(RunReplayTest, FalcoModifiersAndTransformersJudgeTheFixture) {
   EXPECT_EQ(got, want) << r.out;
 }
 
+// The fields user space derives (issue 38, deliverable 3) judging the
+// fixture: its file holds kfixture alone (no ancestor, no shell), its exec
+// record the probe's cgroups (memory on a v1 hierarchy), and evt.reltime
+// counts from the file's first syscall record.
+constexpr char kDerivedRules[] = R"yaml(- rule: Derived fields
+  desc: the fields derived from the lineage, cgroups, event table and capture start
+  condition: >
+    evt.type = openat and fd.name = /tmp/kestrel-fixture/known.txt
+    and thread.cgroup.memory startswith /process_api/ and thread.cgroups contains "cpuset=/ "
+    and proc.aenv[0] contains "PATH=/usr/bin:/bin" and not proc.aenv[PATH] exists
+    and not proc.aenv[1] exists and not proc.loginshellid exists
+    and evt.is_wait = false and evt.reltime.s = 0 and evt.reltime > 100000000
+  output: "rel=%evt.reltime ns=%evt.reltime.ns blkio=%thread.cgroup.blkio shell=%proc.loginshellid"
+  priority: INFO
+)yaml";
+
+TEST_F(RunReplayTest, DerivedFieldsJudgeTheFixture) {
+  const std::string rules = dir_.File("derived.yaml");
+  WriteWhole(rules, kDerivedRules);
+  const CliResult validate = RunKestrel({"rules", "validate", rules});
+  EXPECT_EQ(validate.exit_code, 0) << validate.out << validate.err;
+  const CliResult r =
+      RunKestrel({"run", "-r", rules, "--replay", kFixture, "-o", "json_output=true"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::string> got;
+  for (const std::string& alert : Lines(r.out)) {
+    const std::string output = AlertValue(alert, "output");
+    got.push_back(output.substr(output.find(": Informational ") + 16));
+    EXPECT_TRUE(absl::StrContains(alert, "\"proc.loginshellid\":null")) << alert;
+  }
+  // The three opens of known.txt, 124971065 ns and more after the first.
+  EXPECT_EQ(got, (std::vector<std::string>{
+                     "rel=124971065 ns=124971065 blkio=/ shell=<NA>\"",
+                     "rel=125138283 ns=125138283 blkio=/ shell=<NA>\"",
+                     "rel=125195572 ns=125195572 blkio=/ shell=<NA>\"",
+                 }))
+      << r.out;
+}
+
 TEST_F(RunReplayTest, AModifierOrTransformerMisusedIsNamedWithItsPlace) {
   const std::string rules = dir_.File("bad.yaml");
   WriteWhole(rules, R"yaml(- rule: Bad

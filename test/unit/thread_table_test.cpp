@@ -66,7 +66,9 @@ TEST(ThreadTableTest, SeedFromProcKnowsThisThread) {
 
 TEST(ThreadTableTest, ForkChildInheritsTheCallersEntry) {
   ThreadTable t(NoProc());
-  t.Insert(Thread(100, 100, 1, "bash"));
+  ThreadInfo bash = Thread(100, 100, 1, "bash");
+  bash.cgroups = {"cpu=/user.slice", "memory=/user.slice"};
+  t.Insert(bash);
   Apply(t, EventRecord(KESTREL_EVT_CLONE, {.tid = 100, .tgid = 100},
                        {{"res", 200}, {"child_tid", 200}, {"child_pid", 200}, {"flags", SIGCHLD}}));
   const ThreadInfo* child = t.Find(200);
@@ -75,6 +77,8 @@ TEST(ThreadTableTest, ForkChildInheritsTheCallersEntry) {
   EXPECT_EQ(child->ppid, 100u);
   EXPECT_EQ(child->comm, "bash");
   EXPECT_EQ(child->exe, "/usr/bin/bash");
+  // A record naming no cgroups leaves the caller's.
+  EXPECT_EQ(child->cgroups, bash.cgroups);
 }
 
 // Falco's proc.duration counts from the clone: the child starts at the
@@ -306,6 +310,7 @@ TEST(ThreadTableTest, CloneCallerRecordNamesTheChildInItsNamespace) {
   EXPECT_EQ(child->exe, "runc");
   EXPECT_EQ(child->args, (std::vector<std::string>{"init"}));
   EXPECT_EQ(child->cgroup, "/ctr/abc");
+  EXPECT_EQ(child->cgroups, (std::vector<std::string>{"cpu=/ctr/abc", "memory=/ctr/abc"}));
   EXPECT_EQ(child->euid, 0u);
   // Not in the record: inherited from the caller's entry.
   EXPECT_EQ(child->exepath, "/usr/bin/runc");
@@ -367,6 +372,7 @@ TEST(ThreadTableTest, ExecFillsTheProcessFacts) {
   EXPECT_EQ(e->pgid, 91u);
   EXPECT_EQ(e->tty, 34816u);
   EXPECT_EQ(e->cgroup, "/system.slice/x.service");
+  EXPECT_EQ(e->cgroups, (std::vector<std::string>{"cpuset=/system.slice/x.service"}));
 }
 
 TEST(ThreadTableTest, ExitReparentsOrphansToTheReaper) {

@@ -115,6 +115,12 @@ TEST_F(ProcFixture, EveryFieldProcGives) {
   EXPECT_EQ(t.cap_permitted, 0xa80425fbu);
   EXPECT_EQ(t.cap_effective, 0x400u);
   EXPECT_EQ(t.cgroup, "/system.slice/web.service");
+  // No /proc/cgroups in the fixture: all five controllers, on the unified
+  // hierarchy.
+  EXPECT_EQ(t.cgroups, (std::vector<std::string>{
+                           "cpuset=/system.slice/web.service", "cpu=/system.slice/web.service",
+                           "cpuacct=/system.slice/web.service", "io=/system.slice/web.service",
+                           "memory=/system.slice/web.service"}));
   EXPECT_EQ(t.start_ns,
             1700000000ull * 1000000000 + 12345ull * (1000000000 / sysconf(_SC_CLK_TCK)));
   const ThreadInfo& worker = threads.at(501);

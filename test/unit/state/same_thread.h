@@ -63,6 +63,7 @@ inline void ExpectSameThread(const ThreadInfo& a, const ThreadInfo& b) {
   EXPECT_EQ(a.cap_permitted, b.cap_permitted);
   EXPECT_EQ(a.cap_inheritable, b.cap_inheritable);
   EXPECT_EQ(a.cgroup, b.cgroup);
+  EXPECT_EQ(a.cgroups, b.cgroups);
   EXPECT_EQ(a.start_ns, b.start_ns);
   EXPECT_EQ(a.exe_ino, b.exe_ino);
   EXPECT_EQ(a.exe_ctime_ns, b.exe_ctime_ns);

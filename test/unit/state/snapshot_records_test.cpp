@@ -49,6 +49,7 @@ ThreadInfo EveryFieldSet() {
   t.cap_permitted = 0xa80425fb;
   t.cap_inheritable = 0x1ffffffffff;
   t.cgroup = "/system.slice/web.service";
+  t.cgroups = {"cpuset=/", "cpu=/system.slice/web.service", "io=/system.slice/web.service"};
   t.start_ns = 1700000000123456789;
   t.exe_ino = 4242;
   t.exe_ctime_ns = 11;
@@ -100,11 +101,39 @@ TEST(SnapshotRecordsTest, AThreadRecordKeepsEveryField) {
   EXPECT_EQ(h.tgid, 500u);
   EXPECT_EQ(h.ts_ns, 123u);
   EXPECT_EQ(h.version, KESTREL_SCHEMA_VERSION);
-  EXPECT_EQ(h.nparams, 29);
+  EXPECT_EQ(h.nparams, 30);
   EXPECT_EQ(h.flags, 0);
   absl::StatusOr<ThreadInfo> decoded = DecodeSnapshotThread(views[0]);
   ASSERT_TRUE(decoded.ok()) << decoded.status();
   ExpectSameThread(*decoded, EveryFieldSet());
+}
+
+// A file written before the cgroups parameter was appended has 29: its
+// threads decode, with no controller's cgroup.
+TEST(SnapshotRecordsTest, AThreadRecordWithoutCgroupsDecodes) {
+  SnapshotRecords snapshot;
+  snapshot.AddThread(EveryFieldSet(), 1);
+  const std::vector<uint8_t> full(snapshot.bytes().begin(), snapshot.bytes().end());
+  // The same record with its last parameter (and its length) taken out.
+  kestrel_record_header h;
+  std::memcpy(&h, full.data(), sizeof(h));
+  ASSERT_EQ(h.nparams, 30);
+  uint16_t last = 0;
+  const size_t lengths = sizeof(h);
+  std::memcpy(&last, full.data() + lengths + 29 * sizeof(uint16_t), sizeof(last));
+  std::vector<uint8_t> bytes(full.begin(), full.begin() + lengths + 29 * sizeof(uint16_t));
+  bytes.insert(bytes.end(), full.begin() + lengths + 30 * sizeof(uint16_t),
+               full.begin() + h.len - last);
+  h.nparams = 29;
+  h.len = static_cast<uint32_t>(bytes.size());
+  std::memcpy(bytes.data(), &h, sizeof(h));
+  bytes.resize((bytes.size() + 7) & ~size_t{7});
+  absl::StatusOr<RecordView> view = RecordView::Parse(bytes.data(), bytes.size());
+  ASSERT_TRUE(view.ok()) << view.status();
+  absl::StatusOr<ThreadInfo> decoded = DecodeSnapshotThread(*view);
+  ASSERT_TRUE(decoded.ok()) << decoded.status();
+  EXPECT_TRUE(decoded->cgroups.empty());
+  EXPECT_EQ(decoded->cgroup, "/system.slice/web.service");
 }
 
 TEST(SnapshotRecordsTest, AnFdRecordKeepsEveryField) {

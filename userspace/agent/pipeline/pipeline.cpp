@@ -106,6 +106,12 @@ void RunPipeline::Take(const kestrel_record_header* record) {
     }
     return;
   }
+  const bool is_event = h.type == KESTREL_EVT_GENERIC_SYSCALL ||
+                        (h.type > KESTREL_EVT_SYSCALL_BASE && h.type < KESTREL_EVT_TYPE_MAX);
+  if (is_event && !first_event_seen_) {
+    first_event_seen_ = true;
+    extractor_.SetFirstEventTime(h.ts_ns);
+  }
   if (h.type == KESTREL_EVT_GENERIC_SYSCALL) {
     absl::StatusOr<engine::GenericSyscall> sc = engine::DecodeGenericSyscall(*view);
     if (!sc.ok()) {

@@ -5,9 +5,13 @@
 namespace kestrel::engine {
 namespace {
 
+// Falco's EF_WAITS: the events that make the thread wait (evt.is_wait).
+constexpr bool kFalcoEventWaits = true;
+
 // Written from falcosecurity/libs driver/syscall_table.c (which syscalls have
 // a specific event) and driver/event_table.c (the newest exit event that is
-// not EF_OLD_VERSION, and its parameter names). Sorted by syscall.
+// not EF_OLD_VERSION, its parameter names and whether it has EF_WAITS).
+// Sorted by syscall.
 const std::vector<FalcoEvent>* const kSyscallEvents = new std::vector<FalcoEvent>{
     {"accept", "PPME_SOCKET_ACCEPT_5_X", {"fd", "tuple", "queuepct", "queuelen", "queuemax"}},
     {"accept4",
@@ -47,7 +51,7 @@ const std::vector<FalcoEvent>* const kSyscallEvents = new std::vector<FalcoEvent
     {"dup3", "PPME_SYSCALL_DUP3_X", {"res", "oldfd", "newfd", "flags"}},
     {"epoll_create", "PPME_SYSCALL_EPOLL_CREATE_X", {"res", "size"}},
     {"epoll_create1", "PPME_SYSCALL_EPOLL_CREATE1_X", {"res", "flags"}},
-    {"epoll_wait", "PPME_SYSCALL_EPOLLWAIT_X", {"res", "maxevents"}},
+    {"epoll_wait", "PPME_SYSCALL_EPOLLWAIT_X", {"res", "maxevents"}, kFalcoEventWaits},
     {"eventfd", "PPME_SYSCALL_EVENTFD_X", {"res", "initval", "flags"}},
     {"eventfd2", "PPME_SYSCALL_EVENTFD2_X", {"res", "flags", "initval"}},
     {"execve",
@@ -186,7 +190,7 @@ const std::vector<FalcoEvent>* const kSyscallEvents = new std::vector<FalcoEvent
     {"munlock", "PPME_SYSCALL_MUNLOCK_X", {"res", "addr", "len"}},
     {"munlockall", "PPME_SYSCALL_MUNLOCKALL_X", {"res"}},
     {"munmap", "PPME_SYSCALL_MUNMAP_X", {"res", "vm_size", "vm_rss", "vm_swap", "addr", "length"}},
-    {"nanosleep", "PPME_SYSCALL_NANOSLEEP_X", {"res", "interval"}},
+    {"nanosleep", "PPME_SYSCALL_NANOSLEEP_X", {"res", "interval"}, kFalcoEventWaits},
     {"newfstatat", "PPME_SYSCALL_NEWFSTATAT_X", {"res", "dirfd", "path", "flags"}},
     {"open", "PPME_SYSCALL_OPEN_X", {"fd", "name", "flags", "mode", "dev", "ino"}},
     {"open_by_handle_at",
@@ -200,8 +204,8 @@ const std::vector<FalcoEvent>* const kSyscallEvents = new std::vector<FalcoEvent
     {"pidfd_open", "PPME_SYSCALL_PIDFD_OPEN_X", {"fd", "pid", "flags"}},
     {"pipe", "PPME_SYSCALL_PIPE_X", {"res", "fd1", "fd2", "ino"}},
     {"pipe2", "PPME_SYSCALL_PIPE2_X", {"res", "fd1", "fd2", "ino", "flags"}},
-    {"poll", "PPME_SYSCALL_POLL_X", {"res", "fds", "timeout"}},
-    {"ppoll", "PPME_SYSCALL_PPOLL_X", {"res", "fds", "timeout", "sigmask"}},
+    {"poll", "PPME_SYSCALL_POLL_X", {"res", "fds", "timeout"}, kFalcoEventWaits},
+    {"ppoll", "PPME_SYSCALL_PPOLL_X", {"res", "fds", "timeout", "sigmask"}, kFalcoEventWaits},
     {"prctl", "PPME_SYSCALL_PRCTL_X", {"res", "option", "arg2_str", "arg2_int"}},
     {"pread64", "PPME_SYSCALL_PREAD_X", {"res", "data", "fd", "size", "pos"}},
     {"preadv", "PPME_SYSCALL_PREADV_X", {"res", "size", "data", "fd", "pos"}},
@@ -230,7 +234,7 @@ const std::vector<FalcoEvent>* const kSyscallEvents = new std::vector<FalcoEvent
      {"res", "olddirfd", "oldpath", "newdirfd", "newpath", "flags"}},
     {"rmdir", "PPME_SYSCALL_RMDIR_2_X", {"res", "path"}},
     {"seccomp", "PPME_SYSCALL_SECCOMP_X", {"res", "op", "flags"}},
-    {"select", "PPME_SYSCALL_SELECT_X", {"res"}},
+    {"select", "PPME_SYSCALL_SELECT_X", {"res"}, kFalcoEventWaits},
     {"semctl", "PPME_SYSCALL_SEMCTL_X", {"res", "semid", "semnum", "cmd", "val"}},
     {"semget", "PPME_SYSCALL_SEMGET_X", {"res", "key", "nsems", "semflg"}},
     {"semop",

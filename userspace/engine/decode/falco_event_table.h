@@ -16,6 +16,9 @@ struct FalcoEvent {
   std::string_view syscall;              // x86_64 name, e.g. "pread64"; empty for procexit
   std::string_view event;                // Falco's exit event id, e.g. "PPME_SYSCALL_OPENAT_2_X"
   std::vector<std::string_view> params;  // Falco's order
+  // The event carries Falco's EF_WAITS flag: the thread waits in it
+  // (evt.is_wait).
+  bool waits = false;
 };
 
 // Every syscall with a specific Falco event, by syscall name.

@@ -430,6 +430,34 @@ constexpr FieldDef kFields[] = {
      "poll and ppoll: the client's port of each IP socket polled, comma separated"},
     {"fdlist.sports", FieldKind::kFdlistSports, S, kNo,
      "poll and ppoll: the server's port of each IP socket polled, comma separated"},
+
+    // Issue 38, deliverable 3: derived in user space from the state.
+    {"proc.loginshellid", FieldKind::kProcLoginshellid, I, kNo,
+     "the pid of the eldest process among the process and its ancestors whose name ends in "
+     "\"sh\" (a login shell: it tells users' sessions apart); absent when none does"},
+    {"fd.proto", FieldKind::kFdProto, U, kNo,
+     "either end's port of an IP socket, as fd.port: fd.proto = 443 matches the client or the "
+     "server",
+     kEitherEnd},
+    {"proc.aenv", FieldKind::kProcAenv, S, FieldArg::kIndexOrVar,
+     "the environment of an ancestor: [N] the Nth ancestor's ([0] the process's), space "
+     "separated; [VAR] the first non-empty value of VAR among the ancestors (20 levels up, the "
+     "process excluded); without [ ], any ancestor's"},
+    {"evt.is_wait", FieldKind::kEvtIsWait, B, kNo,
+     "true for the syscalls Falco's event table flags as making the thread wait: poll, ppoll, "
+     "select, epoll_wait, nanosleep"},
+    {"evt.reltime", FieldKind::kEvtReltime, U, kNo,
+     "ns from the capture's first event (live: the first syscall event read; a capture file: "
+     "its first syscall event) to this one"},
+    {"evt.reltime.s", FieldKind::kEvtReltimeS, U, kNo, "whole seconds of evt.reltime"},
+    {"evt.reltime.ns", FieldKind::kEvtReltimeNs, U, kNo,
+     "the nanoseconds of evt.reltime past its whole second"},
+    {"thread.cgroups", FieldKind::kThreadCgroups, S, kNo,
+     "the thread's cgroup of each controller the probe records (cpuset, cpu, cpuacct, blkio, "
+     "memory), as controller=path, space separated"},
+    {"thread.cgroup", FieldKind::kThreadCgroup, S, FieldArg::kSubsys,
+     "the thread's cgroup of one controller (thread.cgroup.memory); absent for a controller "
+     "thread.cgroups does not list"},
 };
 
 static_assert(std::size(kFields) == static_cast<size_t>(FieldKind::kFieldKindCount),
@@ -520,6 +548,10 @@ std::string_view FieldArgSyntax(FieldArg arg) {
       return "[PATH]";
     case FieldArg::kKey:
       return "[KEY]";
+    case FieldArg::kIndexOrVar:
+      return "[N] or [VAR] (optional)";
+    case FieldArg::kSubsys:
+      return ".SUBSYS";
   }
   return "";
 }

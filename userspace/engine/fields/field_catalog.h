@@ -238,6 +238,19 @@ enum class FieldKind : uint16_t {
   kFdlistSips,
   kFdlistCports,
   kFdlistSports,
+  // Issue 38, deliverable 3: what user space derives from the state it
+  // keeps (lineage, descriptors, cgroups, the capture's start, the event
+  // table). The extractor sends kProcLoginshellid..kThreadCgroup to
+  // ReadDerived.
+  kProcLoginshellid,
+  kFdProto,
+  kProcAenv,
+  kEvtIsWait,
+  kEvtReltime,
+  kEvtReltimeS,
+  kEvtReltimeNs,
+  kThreadCgroups,
+  kThreadCgroup,
   kFieldKindCount,
 };
 
@@ -251,6 +264,8 @@ enum class FieldArg : uint8_t {
   kEnvName,        // NAME[VAR] optional (proc.env[HOME])
   kPath,           // NAME[PATH] required, any text (container.mount.dest[/etc])
   kKey,            // NAME[KEY] required, any text (container.label[app])
+  kIndexOrVar,     // NAME, NAME[N] or NAME[VAR] (proc.aenv)
+  kSubsys,         // NAME.SUBSYS required, letters and '_' (thread.cgroup.memory)
 };
 
 // Where a field's value comes from. Kernel fields are read from records

@@ -288,6 +288,10 @@ bool FieldExtractor::Read(const FieldSpec& field, FieldValue& out) {
       break;
   }
   const auto kind = static_cast<uint16_t>(id.kind);
+  if (kind >= static_cast<uint16_t>(FieldKind::kProcLoginshellid) &&
+      kind <= static_cast<uint16_t>(FieldKind::kThreadCgroup)) {
+    return ReadDerived(id, out);
+  }
   if (kind >= static_cast<uint16_t>(FieldKind::kEvtSource)) {
     if (kind <= static_cast<uint16_t>(FieldKind::kEvtRawtimeNs)) return ReadMoreEvt(id, out);
     if (kind <= static_cast<uint16_t>(FieldKind::kUserShell)) return ReadMoreProc(id, out);

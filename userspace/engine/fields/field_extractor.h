@@ -49,6 +49,10 @@ class FieldExtractor : public filter::FieldReader {
   // capture file, whose processes are not this host's) leaves them absent.
   void SetProcDir(std::string dir) { proc_dir_ = std::move(dir); }
 
+  // The time (record clock, ns since boot) of the capture's first event,
+  // which evt.reltime counts from; unset, evt.reltime is absent.
+  void SetFirstEventTime(uint64_t ts_ns) { first_event_ts_ns_ = ts_ns; }
+
   // Whether the event's process is in a container whose metadata has not
   // arrived from its runtime (an alert then carries what is known).
   bool ContainerMetadataPending();
@@ -86,6 +90,12 @@ class FieldExtractor : public filter::FieldReader {
   bool ReadMoreProc(FieldId id, filter::FieldValue& out);
   bool ReadMoreFd(FieldId id, filter::FieldValue& out);
   bool ReadFdlist(FieldId id, filter::FieldValue& out);
+  // The kinds from FieldKind::kProcLoginshellid on: derived from the
+  // lineage, the event table, the capture's start and the thread's cgroups
+  // (derived_fields.cpp).
+  bool ReadDerived(FieldId id, filter::FieldValue& out);
+  // proc.aenv in its three forms.
+  bool ReadAncestorEnv(FieldId id, filter::FieldValue& out);
   // evt.abspath(.src/.dst): the event's path parameter made absolute
   // against its directory fd's folder or the cwd; empty when not known.
   std::string_view AbsPath(bool dst);
@@ -154,6 +164,7 @@ class FieldExtractor : public filter::FieldReader {
   std::string proc_dir_;
   ProcStatus status_;
   std::vector<std::string_view> fd_types_;
+  std::optional<uint64_t> first_event_ts_ns_;
 };
 
 }  // namespace kestrel::engine::fields

@@ -1,5 +1,7 @@
 #include "field_registry.h"
 
+#include <algorithm>
+
 #include "absent_fields.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -121,6 +123,20 @@ absl::StatusOr<FieldSpec> FieldRegistry::Resolve(const FieldRef& field) const {
     return FieldSpec{FieldId::Pack(raw ? FieldKind::kEvtRawarg : FieldKind::kEvtArg, *slot), type};
   }
 
+  // thread.cgroup.SUBSYS: the controller is part of the name, letters and
+  // '_' as libsinsp reads it.
+  if (constexpr std::string_view kCgroup = "thread.cgroup."; field.name.starts_with(kCgroup)) {
+    const std::string subsys = field.name.substr(kCgroup.size());
+    if (field.index || subsys.empty() || !std::all_of(subsys.begin(), subsys.end(), [](char c) {
+          return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+        })) {
+      return FieldError(field, "needs a controller's name: thread.cgroup.SUBSYS (letters, '_')");
+    }
+    absl::StatusOr<uint32_t> slot = EnvSlotFor(subsys);
+    if (!slot.ok()) return FieldError(field, std::string(slot.status().message()));
+    return FieldSpec{FieldId::Pack(FieldKind::kThreadCgroup, *slot), ValueType::kString};
+  }
+
   const FieldDef* def = FindField(field.name);
   if (def == nullptr) {
     if (const std::string_view why = fields::WhyAbsent(field.name); !why.empty()) {
@@ -136,6 +152,8 @@ absl::StatusOr<FieldSpec> FieldRegistry::Resolve(const FieldRef& field) const {
       break;
     case FieldArg::kParamName:
       return FieldError(field, "needs a parameter name (evt.rawarg.NAME)");
+    case FieldArg::kSubsys:
+      return FieldError(field, "needs a controller's name: thread.cgroup.SUBSYS");
     case FieldArg::kEnvName:
       if (field.index) {
         absl::StatusOr<uint32_t> slot = EnvSlotFor(*field.index);
@@ -143,6 +161,28 @@ absl::StatusOr<FieldSpec> FieldRegistry::Resolve(const FieldRef& field) const {
         arg = *slot;
       }
       break;
+    case FieldArg::kIndexOrVar: {
+      // As libsinsp reads it: digits are a depth, other text a variable.
+      if (!field.index) {
+        return FieldSpec{FieldId::Pack(def->kind, arg), type, filter::Multiplicity::kAnyValue};
+      }
+      const std::string& text = *field.index;
+      if (!text.empty() &&
+          std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        uint32_t n = 0;
+        if (!absl::SimpleAtoi(Sv(text), &n) || n > kMaxAncestor) {
+          return FieldError(field, absl::StrCat("takes an index up to ", kMaxAncestor));
+        }
+        arg = n;
+        break;
+      }
+      if (text.empty()) return FieldError(field, "needs a depth or a variable's name in [ ]");
+      absl::StatusOr<uint32_t> slot = EnvSlotFor(text);
+      if (!slot.ok()) return FieldError(field, std::string(slot.status().message()));
+      if (*slot >= kByEnvName - 1) return FieldError(field, "too many variable names");
+      arg = *slot | kByEnvName;
+      break;
+    }
     case FieldArg::kPath:
     case FieldArg::kKey: {
       if (!field.index || field.index->empty()) {

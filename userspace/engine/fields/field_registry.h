@@ -34,6 +34,9 @@ class FieldRegistry : public filter::FieldResolver {
  public:
   // The deepest ancestor proc.aname[N] and friends may name.
   static constexpr uint32_t kMaxAncestor = 64;
+  // proc.aenv's argument is a depth or a variable's name: a name's slot
+  // is marked with this bit (depths stay below kMaxAncestor).
+  static constexpr uint32_t kByEnvName = 0x8000;
 
   FieldRegistry();
 

@@ -15,6 +15,7 @@
 #include "absl/strings/str_split.h"
 #include "engine/decode/nul_separated.h"
 #include "engine/state/container_id.h"
+#include "engine/state/controller_cgroups.h"
 #include "proc_fds.h"
 #include "proc_net.h"
 
@@ -127,12 +128,14 @@ uint64_t BootTimeSeconds(const std::string& proc_root) {
 struct ProcessFacts {
   std::string exe, exepath, cwd, root, cgroup;
   std::vector<std::string> args, env;
+  std::vector<std::string> cgroups;  // per controller (controller_cgroups.h)
   uint32_t loginuid = UINT32_MAX;
   std::shared_ptr<FdTable> fds;
 };
 
-ProcessFacts ReadProcess(const std::string& proc_root, uint32_t tgid,
-                         const SocketsByInode* sockets) {
+// `kernel_controllers`: /proc/cgroups, read once for all processes.
+ProcessFacts ReadProcess(const std::string& proc_root, uint32_t tgid, const SocketsByInode* sockets,
+                         std::string_view kernel_controllers) {
   ProcessFacts p;
   const std::string dir = absl::StrCat(proc_root, "/", tgid);
   p.exepath = ReadLink(dir + "/exe");
@@ -155,6 +158,7 @@ ProcessFacts ReadProcess(const std::string& proc_root, uint32_t tgid,
   }
   if (std::optional<std::string> cgroup = ReadProcFile(dir + "/cgroup")) {
     p.cgroup = std::string(state::ContainerCgroupPathFromProcFile(*cgroup));
+    p.cgroups = state::ControllerCgroupsFromProcFiles(*cgroup, kernel_controllers);
   }
   p.fds = ReadProcFds(proc_root, tgid, sockets);
   return p;
@@ -179,6 +183,7 @@ std::optional<ThreadInfo> ReadThread(const std::string& proc_root, uint32_t tgid
   t.root = process.root;
   t.loginuid = process.loginuid;
   t.cgroup = process.cgroup;
+  t.cgroups = process.cgroups;
   t.fds = process.fds;
   uint64_t start_ticks = 0;
   if (std::optional<std::string> stat = ReadProcFile(dir + "/stat"))
@@ -208,15 +213,17 @@ void ForEachNumericEntry(const std::string& dir, Visit visit) {
 
 std::optional<ThreadInfo> ReadProcThread(const std::string& proc_root, uint32_t tgid,
                                          uint32_t tid) {
-  return ReadThread(proc_root, tgid, tid, ReadProcess(proc_root, tgid, nullptr),
+  const std::string controllers = ReadProcFile(proc_root + "/cgroups").value_or("");
+  return ReadThread(proc_root, tgid, tid, ReadProcess(proc_root, tgid, nullptr, controllers),
                     BootTimeSeconds(proc_root));
 }
 
 void ForEachProcThread(const std::string& proc_root, const std::function<void(ThreadInfo)>& visit) {
   const uint64_t boot_s = BootTimeSeconds(proc_root);
   const SocketsByInode sockets = ReadProcNetSockets(proc_root);
+  const std::string controllers = ReadProcFile(proc_root + "/cgroups").value_or("");
   ForEachNumericEntry(proc_root, [&](uint32_t tgid) {
-    const ProcessFacts process = ReadProcess(proc_root, tgid, &sockets);
+    const ProcessFacts process = ReadProcess(proc_root, tgid, &sockets, controllers);
     ForEachNumericEntry(absl::StrCat(proc_root, "/", tgid, "/task"), [&](uint32_t tid) {
       if (std::optional<ThreadInfo> t = ReadThread(proc_root, tgid, tid, process, boot_s)) {
         visit(*std::move(t));

@@ -14,9 +14,10 @@ namespace kestrel::engine {
 
 // Thread `tid` of process `tgid` under `proc_root`, or nullopt once it is
 // gone: every ThreadInfo field /proc gives (status, stat, cmdline, environ,
-// the exe/cwd/root links, loginuid, the cgroup v2 path) and the process's
-// descriptors (sockets without their tuple: that takes /proc/net). Fields
-// /proc no longer shows (the exe of a zombie) stay empty.
+// the exe/cwd/root links, loginuid, the cgroup v2 path, each controller's
+// cgroup) and the process's descriptors (sockets without their tuple: that
+// takes /proc/net). Fields /proc no longer shows (the exe of a zombie) stay
+// empty.
 std::optional<ThreadInfo> ReadProcThread(const std::string& proc_root, uint32_t tgid, uint32_t tid);
 
 // Calls `visit` for every thread of every process under `proc_root`;

@@ -25,6 +25,8 @@ constexpr size_t Padded(size_t len) { return (len + 7) & ~size_t{7}; }
 constexpr size_t kMaxListParam = static_cast<size_t>(KESTREL_MAX_BUFFER_PARAM_BYTES);
 
 constexpr uint32_t kThreadParams = 29;
+// Appended after kThreadParams: files written before it lack it.
+constexpr uint32_t kThreadCgroupsParam = 29;
 constexpr uint32_t kFdParams = 18;
 
 constexpr uint8_t kExeWritable = 1, kExeFromMemfd = 2, kExeUpperLayer = 4;
@@ -47,10 +49,10 @@ class RecordBuilder {
     params_.emplace_back(s);
   }
   // Each entry followed by its NUL; whole entries only, as many as fit.
-  void List(const std::vector<std::string>& entries) {
+  void List(const std::vector<std::string>& entries, size_t max = kMaxListParam) {
     std::string bytes;
     for (const std::string& e : entries) {
-      if (bytes.size() + e.size() + 1 > kMaxListParam) {
+      if (bytes.size() + e.size() + 1 > max) {
         truncated_ = true;
         break;
       }
@@ -179,6 +181,8 @@ void SnapshotRecords::AddThread(const ThreadInfo& t, uint64_t ts_ns) {
   b.Integer<uint64_t>(t.exe_mtime_ns);
   b.Integer<uint8_t>((t.exe_writable ? kExeWritable : 0) | (t.exe_from_memfd ? kExeFromMemfd : 0) |
                      (t.exe_upper_layer ? kExeUpperLayer : 0));
+  // A string's bound, not a list's: the record stays under its maximum.
+  b.List(t.cgroups, kMaxStringParam);
   b.AppendTo(bytes_, KESTREL_EVT_SNAPSHOT_THREAD, t.tid, t.tgid, ts_ns);
   ++count_;
 }
@@ -296,6 +300,7 @@ absl::StatusOr<ThreadInfo> DecodeSnapshotThread(const RecordView& r) {
   t.exe_writable = exe_bits & kExeWritable;
   t.exe_from_memfd = exe_bits & kExeFromMemfd;
   t.exe_upper_layer = exe_bits & kExeUpperLayer;
+  if (r.nparams() > kThreadCgroupsParam) t.cgroups = ListParam(r, kThreadCgroupsParam);
   return t;
 }
 

@@ -16,7 +16,8 @@
 //     21 cap_permitted u64, 22 cap_inheritable u64, 23 cgroup,
 //     24 start_ns u64, 25 exe_ino u64, 26 exe_ctime_ns u64,
 //     27 exe_mtime_ns u64, 28 exe bits u8 (1 writable, 2 from memfd,
-//     4 upper layer)
+//     4 upper layer), 29 cgroups (list of controller=path; absent from
+//     files written before it, cut at 4096 bytes)
 //   SNAPSHOT_FD (header tid: a thread of the process holding the table;
 //   tgid: the process):
 //     0 pid u32, 1 fd s64, 2 type u8 (FdType), 3 name, 4 nameraw,

@@ -41,6 +41,9 @@ struct ThreadInfo {
   // The cgroup path its container is read from: of the unified and v1
   // paths, the one naming a container, else the unified one.
   std::string cgroup;
+  // Every controller's cgroup, "controller=path", as the probe's `cgroups`
+  // parameter names them (thread.cgroups); inherited on clone.
+  std::vector<std::string> cgroups;
   uint64_t start_ns = 0;  // process start, ns since the epoch; 0 = unknown
   // The executable file's facts at exec (proc.exe_ino*, is_exe_*).
   uint64_t exe_ino = 0;

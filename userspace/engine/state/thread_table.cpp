@@ -53,6 +53,13 @@ std::optional<std::string> CgroupPath(const DecodedEvent& event) {
   return std::string(state::ContainerCgroupPath(paths));
 }
 
+// Every controller's cgroup the record names; a record that names none
+// (an older capture's) leaves what the thread had.
+void AssignControllerCgroups(const DecodedEvent& event, std::vector<std::string>& cgroups) {
+  std::optional<std::vector<std::string>> entries = event.StringList("cgroups");
+  if (entries && !entries->empty()) cgroups = *std::move(entries);
+}
+
 void SetId(uint32_t& field, std::optional<int64_t> value) {
   if (value && *value > 0) field = static_cast<uint32_t>(*value);
 }
@@ -331,6 +338,7 @@ void ThreadTable::ApplyClone(const kestrel_record_header& h, const DecodedEvent&
   SetUid(child.euid, event.Int("uid"));
   SetUid(child.egid, event.Int("gid"));
   if (std::optional<std::string> cgroup = CgroupPath(event)) child.cgroup = *std::move(cgroup);
+  AssignControllerCgroups(event, child.cgroups);
   const uint64_t flags = static_cast<uint64_t>(event.Int("flags").value_or(0));
   const bool same_parent = child.tgid == h.tgid || (flags & CLONE_PARENT);
   if (!same_parent) child.ppid = h.tgid;  // else: the caller's parent, inherited
@@ -372,6 +380,7 @@ void ThreadTable::ApplyExec(const kestrel_record_header& h, const DecodedEvent& 
   t.cap_permitted = static_cast<uint64_t>(event.Int("cap_permitted").value_or(0));
   t.cap_inheritable = static_cast<uint64_t>(event.Int("cap_inheritable").value_or(0));
   if (std::optional<std::string> cgroup = CgroupPath(event)) t.cgroup = *std::move(cgroup);
+  AssignControllerCgroups(event, t.cgroups);
   t.exe_ino = static_cast<uint64_t>(event.Int("exe_ino").value_or(0));
   t.exe_ctime_ns = static_cast<uint64_t>(event.Int("exe_ino_ctime").value_or(0));
   t.exe_mtime_ns = static_cast<uint64_t>(event.Int("exe_ino_mtime").value_or(0));
