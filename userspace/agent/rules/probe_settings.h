@@ -36,6 +36,7 @@ class FieldNeedsRecorder : public engine::filter::FieldResolver {
   bool NamesAddresses(const engine::filter::FieldRef& field) const override {
     return fields_.NamesAddresses(field);
   }
+  std::string WhyAbsent(std::string_view name) const override { return fields_.WhyAbsent(name); }
   const FieldNeeds& needs() const { return needs_; }
 
  private:

@@ -7,11 +7,18 @@ namespace {
 
 constexpr std::string_view kDeprecatedZero =
     "deprecated in libsinsp, which gives 0 for every event: a constant, so Kestrel leaves it out";
-constexpr std::string_view kExitOnly =
-    "needs the enter event of each syscall; Kestrel records each call once, at its exit";
 constexpr std::string_view kCliOnly =
     "a field of Falco's capture and table tools (sysdig's chisels), not of rules";
 constexpr std::string_view kPlugins = "plugin and asynchronous events: Kestrel has none";
+constexpr std::string_view kPerCheck =
+    "libsinsp keeps the previous event's time in each rule's own check, so the value depends on "
+    "which rules short-circuit; Kestrel reads a field once per event for every rule";
+constexpr std::string_view kProcinfo =
+    "libsinsp fills it only on periodic per-thread CPU events (never on a syscall event); Kestrel "
+    "has no such event and no floating-point type";
+constexpr std::string_view kDouble =
+    "a floating-point value (open descriptors over the limit, in percent): the filter language "
+    "has no such type; proc.fdopencount and proc.fdlimit are there";
 constexpr std::string_view kSwitch =
     "exported by scheduler switch events only, which Kestrel does not capture";
 
@@ -22,6 +29,9 @@ constexpr std::array kAbsent = {
     AbsentField{"evt.latency.quantized", kDeprecatedZero},
     AbsentField{"evt.latency.human", kDeprecatedZero},
     AbsentField{"evt.wait_latency", kDeprecatedZero},
+    AbsentField{"evt.deltatime", kPerCheck},
+    AbsentField{"evt.deltatime.s", kPerCheck},
+    AbsentField{"evt.deltatime.ns", kPerCheck},
     AbsentField{"evt.outputtime", kCliOnly},
     AbsentField{"evt.around", kCliOnly},
     AbsentField{"evt.type.is", kCliOnly},
@@ -43,6 +53,10 @@ constexpr std::array kAbsent = {
     AbsentField{"evt.asynctype", kPlugins},
     AbsentField{"thread.exectime", kSwitch},
     AbsentField{"thread.totexectime", kSwitch},
+    AbsentField{"thread.cpu", kProcinfo},
+    AbsentField{"thread.cpu.user", kProcinfo},
+    AbsentField{"thread.cpu.system", kProcinfo},
+    AbsentField{"proc.fdusage", kDouble},
 };
 
 }  // namespace

@@ -11,7 +11,7 @@
 namespace kestrel::engine::fields {
 
 struct AbsentField {
-  std::string_view name;  // as Falco spells it; "thread.cgroup." also covers its arguments
+  std::string_view name;  // as Falco spells it; a name ending in "." covers its arguments
   std::string_view why;
 };
 
