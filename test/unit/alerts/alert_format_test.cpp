@@ -112,6 +112,21 @@ TEST_F(AlertFormatTest, JsonOutputFieldsAreTypedSortedWithEventTime) {
   EXPECT_EQ(f.Find("proc.aname[2]")->kind, JsonValue::Kind::kNull);
 }
 
+// proc.fdusage prints one decimal, as Falco's doubles: a bare JSON number.
+TEST_F(AlertFormatTest, ADecimalIsABareNumberAndNothingElseIs) {
+  alert_.output_fields = {{"proc.fdusage", "12.5", FieldJsonKind::kNumber},
+                          {"a", "12.", FieldJsonKind::kNumber},
+                          {"b", ".5", FieldJsonKind::kNumber},
+                          {"c", "1.2.3", FieldJsonKind::kNumber}};
+  const JsonValue v = Parse(AlertToJson(alert_, JsonOptions{}));
+  const JsonValue& f = *v.Find("output_fields");
+  EXPECT_EQ(f.Find("proc.fdusage")->kind, JsonValue::Kind::kNumber);
+  EXPECT_EQ(f.Find("proc.fdusage")->text, "12.5");
+  for (const char* quoted : {"a", "b", "c"}) {
+    EXPECT_EQ(f.Find(quoted)->kind, JsonValue::Kind::kString) << quoted;
+  }
+}
+
 TEST_F(AlertFormatTest, EventTimeFieldIsTheNumberEvenWhenTheRuleNamesIt) {
   alert_.output_fields.push_back({"evt.time", "22:13:20.000000123", FieldJsonKind::kString});
   const JsonValue v = Parse(AlertToJson(alert_, JsonOptions{}));

@@ -2,7 +2,10 @@
 // evaluated on synthetic events, the way rules will use them.
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "condition_test.h"
@@ -14,6 +17,33 @@ using testing::CatRecord;
 using testing::ReturnName;
 
 using FieldConditionsTest = testing::ConditionTest;
+
+// proc.fdusage is Falco's one double: ordered and `in` comparisons with
+// decimal literals, and a literal that is no number refused at compile time.
+TEST_F(FieldConditionsTest, ADoubleFieldComparesAsANumber) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("kestrel-fdusage-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir / std::to_string(testing::kCatPid));
+  std::ofstream(dir / std::to_string(testing::kCatPid) / "limits")
+      << "Max open files            " << sys_.threads().Find(testing::kCatPid)->fds->size() * 8
+      << "                 524288               files     \n";
+  sys_.extractor().SetProcDir(dir.string());
+  OpenEtcPasswd();
+  // cat's descriptors are an eighth of its limit: 12.5%.
+  EXPECT_TRUE(Eval("proc.fdusage = 12.5"));
+  EXPECT_TRUE(Eval("proc.fdusage > 12"));
+  EXPECT_TRUE(Eval("proc.fdusage <= 12.5"));
+  EXPECT_FALSE(Eval("proc.fdusage >= 12.51"));
+  EXPECT_TRUE(Eval("proc.fdusage in (1, 12.5)"));
+  EXPECT_FALSE(Eval("proc.fdusage in (12, 13)"));
+  EXPECT_TRUE(Eval("proc.fdusage != 0"));
+  EXPECT_EQ(CompileError("proc.fdusage > high"),
+            "line 1, column 16: 'high' is not a number (proc.fdusage is a decimal number)");
+  EXPECT_EQ(
+      CompileError("proc.fdusage contains 1"),
+      "line 1, column 1: 'contains' does not apply to proc.fdusage, which is a decimal number");
+  std::filesystem::remove_all(dir);
+}
 
 TEST_F(FieldConditionsTest, FalcoFileConditions) {
   OpenEtcPasswd();

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -258,7 +259,7 @@ TEST_F(SyscallSourceFieldsTest, ProcFieldsComeFromProcWhenARuleReadsThem) {
   // No /proc given (a capture file): absent.
   for (const char* f :
        {"proc.vmsize", "proc.vmrss", "proc.vmswap", "proc.nthreads", "proc.nchilds", "proc.fdlimit",
-        "thread.vmsize", "thread.vmrss", "thread.pfmajor", "thread.pfminor"}) {
+        "proc.fdusage", "thread.vmsize", "thread.vmrss", "thread.pfmajor", "thread.pfminor"}) {
     EXPECT_EQ(Text(f), "<none>") << f;
   }
   sys_.extractor().SetProcDir(dir.string());
@@ -269,6 +270,12 @@ TEST_F(SyscallSourceFieldsTest, ProcFieldsComeFromProcWhenARuleReadsThem) {
   EXPECT_EQ(Text("proc.nthreads"), "4");
   EXPECT_EQ(Text("proc.nchilds"), "3");
   EXPECT_EQ(Text("proc.fdlimit"), "1024");
+  // Open descriptors over the limit, in percent, with Falco's one decimal.
+  const double open = static_cast<double>(CatFds().size());
+  ASSERT_GT(open, 0);
+  char percent[32];
+  std::snprintf(percent, sizeof(percent), "%.1f", open * 100 / 1024);
+  EXPECT_EQ(Text("proc.fdusage"), percent);
   EXPECT_EQ(Text("thread.vmsize"), "1000");
   EXPECT_EQ(Text("thread.vmrss"), "200");
   EXPECT_EQ(Text("thread.pfminor"), "11");

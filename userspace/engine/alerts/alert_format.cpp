@@ -19,11 +19,17 @@ namespace {
 
 using filter::Sv;
 
+// "-12", "7" or "12.5": a number JSON takes bare (doubles print one decimal).
 bool IsDecimal(std::string_view s) {
   if (!s.empty() && s[0] == '-') s.remove_prefix(1);
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
-    return std::isdigit(static_cast<unsigned char>(c));
-  });
+  const auto digits = [](std::string_view d) {
+    return !d.empty() && std::all_of(d.begin(), d.end(), [](char c) {
+      return std::isdigit(static_cast<unsigned char>(c));
+    });
+  };
+  const size_t dot = s.find('.');
+  if (dot == std::string_view::npos) return digits(s);
+  return digits(s.substr(0, dot)) && digits(s.substr(dot + 1));
 }
 
 void AppendFieldValue(std::string& out, const OutputField& f) {

@@ -223,6 +223,7 @@ FieldJsonKind JsonKind(filter::ValueType type) {
   switch (type) {
     case filter::ValueType::kInt:
     case filter::ValueType::kUint:
+    case filter::ValueType::kDouble:
       return FieldJsonKind::kNumber;
     case filter::ValueType::kBool:
       return FieldJsonKind::kBool;

@@ -15,10 +15,7 @@ constexpr std::string_view kPerCheck =
     "which rules short-circuit; Kestrel reads a field once per event for every rule";
 constexpr std::string_view kProcinfo =
     "libsinsp fills it only on periodic per-thread CPU events (never on a syscall event); Kestrel "
-    "has no such event and no floating-point type";
-constexpr std::string_view kDouble =
-    "a floating-point value (open descriptors over the limit, in percent): the filter language "
-    "has no such type; proc.fdopencount and proc.fdlimit are there";
+    "has no such event";
 constexpr std::string_view kSwitch =
     "exported by scheduler switch events only, which Kestrel does not capture";
 
@@ -56,7 +53,6 @@ constexpr std::array kAbsent = {
     AbsentField{"thread.cpu", kProcinfo},
     AbsentField{"thread.cpu.user", kProcinfo},
     AbsentField{"thread.cpu.system", kProcinfo},
-    AbsentField{"proc.fdusage", kDouble},
 };
 
 }  // namespace

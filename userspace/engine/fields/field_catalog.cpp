@@ -13,6 +13,7 @@ constexpr ValueType B = ValueType::kBool;
 constexpr ValueType A = ValueType::kIpAddr;
 constexpr ValueType N = ValueType::kIpNet;
 constexpr ValueType L = ValueType::kStringList;
+constexpr ValueType D = ValueType::kDouble;
 constexpr FieldArg kNo = FieldArg::kNone;
 constexpr filter::Multiplicity kEitherEnd = filter::Multiplicity::kEitherEnd;
 
@@ -360,6 +361,9 @@ constexpr FieldDef kFields[] = {
      "the process's soft limit of open descriptors, read from /proc/PID/limits when a rule "
      "reads it (its value then, not the event's; absent replaying a capture file or once the "
      "process is gone)"},
+    {"proc.fdusage", FieldKind::kProcFdusage, D, kNo,
+     "proc.fdopencount over proc.fdlimit, in percent (at most 100; 0 with no limit); absent as "
+     "proc.fdlimit is"},
     {"proc.nthreads", FieldKind::kProcNthreads, U, kNo,
      "the process's live threads, its main one included: Threads in /proc/PID/status, read "
      "when a rule reads it (absent as proc.fdlimit is)"},

@@ -204,6 +204,7 @@ enum class FieldKind : uint16_t {
   kProcStderrName,
   kProcFdopencount,
   kProcFdlimit,
+  kProcFdusage,
   kProcNthreads,
   kProcNchilds,
   kProcVmsize,

@@ -1330,7 +1330,8 @@ bool FieldExtractor::ReadMoreProc(FieldId id, FieldValue& out) {
     }
     case FieldKind::kProcFdopencount:
       return t->fds != nullptr && Uint(out, t->fds->size());
-    case FieldKind::kProcFdlimit: {
+    case FieldKind::kProcFdlimit:
+    case FieldKind::kProcFdusage: {
       if (proc_dir_.empty()) return false;
       std::string& text = Scratch();
       if (!ReadSmallFile(absl::StrCat(proc_dir_, "/", t->tgid, "/limits"), text)) return false;
@@ -1338,7 +1339,12 @@ bool FieldExtractor::ReadMoreProc(FieldId id, FieldValue& out) {
       if (at == std::string::npos) return false;
       const std::optional<uint64_t> soft =
           ProcNumber(std::string_view(text).substr(at), "Max open files");
-      return soft && Int(out, static_cast<int64_t>(*soft));
+      if (!soft) return false;
+      if (id.kind == FieldKind::kProcFdlimit) return Int(out, static_cast<int64_t>(*soft));
+      // As libsinsp: capped at 100 (the count may run ahead of a lowered limit).
+      const double open = t->fds != nullptr ? static_cast<double>(t->fds->size()) : 0;
+      out.d = *soft > 0 ? std::min(100.0, open * 100 / static_cast<double>(*soft)) : 0;
+      return true;
     }
     case FieldKind::kProcNthreads:
     case FieldKind::kProcNchilds: {

@@ -3,11 +3,14 @@
 #include <array>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 
 namespace kestrel::engine::filter {
 namespace {
 
-bool IsNumber(ValueType t) { return t == ValueType::kInt || t == ValueType::kUint; }
+bool IsNumber(ValueType t) {
+  return t == ValueType::kInt || t == ValueType::kUint || t == ValueType::kDouble;
+}
 
 // A scalar as text: a view into the value itself, a constant, or the next
 // of `made.items` (numbers), which the caller reads only once all of them
@@ -17,12 +20,15 @@ std::string_view ScalarText(ValueType type, const FieldValue& v, MadeValue& made
     case ValueType::kBool:
       return v.b ? "true" : "false";
     case ValueType::kInt:
-    case ValueType::kUint: {
+    case ValueType::kUint:
+    case ValueType::kDouble: {
       if (used == made.items.size()) made.items.emplace_back();
       std::string& text = made.items[used++];
       text.clear();
       if (type == ValueType::kInt) {
         absl::StrAppend(&text, v.i);
+      } else if (type == ValueType::kDouble) {
+        absl::StrAppendFormat(&text, "%.1f", v.d);
       } else {
         absl::StrAppend(&text, v.u);
       }

@@ -1,5 +1,6 @@
 // FilterProgram::Add: a condition's syntax tree into shared, folded nodes.
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 #include "absl/strings/ascii.h"
@@ -31,6 +32,7 @@ bool TypeTakes(ValueType type, CompareOp op) {
       return true;  // <, <=, >, >= compare bytes, as Falco's strcmp does
     case ValueType::kInt:
     case ValueType::kUint:
+    case ValueType::kDouble:
       return IsOrderOp(op) || op == CompareOp::kIn || op == CompareOp::kIntersects;
     case ValueType::kBool:
       return op == CompareOp::kEq || op == CompareOp::kNe || op == CompareOp::kIn ||
@@ -261,6 +263,13 @@ class Compiler {
         if (!ParseUnsigned(l.text, n.u)) return not_a("a number of 0 or more");
         if (IsListOp(n.op)) n.uints.insert(n.u);
         return absl::OkStatus();
+      case ValueType::kDouble: {
+        double d = 0;
+        if (!absl::SimpleAtod(l.text, &d) || !std::isfinite(d)) return not_a("a number");
+        n.d = d;
+        if (IsListOp(n.op)) n.doubles.push_back(d);
+        return absl::OkStatus();
+      }
       case ValueType::kBool:
         if (l.text != "true" && l.text != "false") return not_a("true or false");
         n.b = l.text == "true";
@@ -451,6 +460,8 @@ std::string_view ValueTypeName(ValueType t) {
       return "an IP address";
     case ValueType::kIpNet:
       return "an IP network";
+    case ValueType::kDouble:
+      return "a decimal number";
   }
   return "?";
 }

@@ -22,6 +22,7 @@ enum class ValueType {
   kStringList,  // a list as one value: `in` (every item), `intersects` (some item)
   kIpAddr,      // an address as text ("10.0.0.1", "::1"): =, !=, in take addresses
   kIpNet,       // an address compared with networks: =, !=, in take CIDRs (10.0.0.0/8)
+  kDouble,      // a ratio (proc.fdusage): compared as a number, shown with one decimal
 };
 
 // How many values a field has per event. A field with several is not a
@@ -78,6 +79,7 @@ struct FieldValue {
   int64_t i = 0;                            // kInt
   uint64_t u = 0;                           // kUint
   bool b = false;                           // kBool
+  double d = 0;                             // kDouble
   std::span<const std::string_view> items;  // kStringList; several strings or addresses
   std::span<const int64_t> ints;
   std::span<const uint64_t> uints;
@@ -89,6 +91,7 @@ struct FieldValue {
     i = 0;
     u = 0;
     b = false;
+    d = 0;
     items = {};
     ints = {};
     uints = {};

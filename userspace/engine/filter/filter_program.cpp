@@ -182,6 +182,8 @@ bool FilterProgram::EvalValue(Node& n, ValueType type, const FieldValue& value) 
         return Order(n.op, v->u, r->u);
       case ValueType::kBool:
         return Order(n.op, v->b, r->b);
+      case ValueType::kDouble:
+        return Order(n.op, v->d, r->d);
       case ValueType::kStringList:
       case ValueType::kIpAddr:
       case ValueType::kIpNet:
@@ -216,6 +218,11 @@ bool FilterProgram::EvalValue(Node& n, ValueType type, const FieldValue& value) 
         return n.uints.contains(v->b ? 1 : 0);
       }
       return Order(n.op, v->b, n.b);
+    case ValueType::kDouble:
+      if (n.op == CompareOp::kIn || n.op == CompareOp::kIntersects) {
+        return std::find(n.doubles.begin(), n.doubles.end(), v->d) != n.doubles.end();
+      }
+      return Order(n.op, v->d, n.d);
     case ValueType::kStringList: {
       // in: every item is in the set; intersects: some item is.
       const auto in_set = [&](std::string_view item) { return n.strings.contains(Sv(item)); };

@@ -61,7 +61,9 @@ struct Node {
   int64_t i = 0;
   uint64_t u = 0;
   bool b = false;
+  double d = 0;
   absl::flat_hash_set<std::string> strings;  // in / intersects
+  std::vector<double> doubles;               // kDouble's in / intersects
   absl::flat_hash_set<int64_t> ints;
   absl::flat_hash_set<uint64_t> uints;
   std::vector<IpNetwork> nets;      // kIpAddr, kIpNet: an address is a network of one

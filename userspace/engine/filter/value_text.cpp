@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 
 namespace kestrel::engine::filter {
 namespace {
@@ -52,6 +53,10 @@ void AppendValueText(ValueType type, Multiplicity multiplicity, const FieldValue
       break;
     case ValueType::kBool:
       out.append(value.b ? "true" : "false");
+      break;
+    case ValueType::kDouble:
+      // One decimal, as Falco prints its doubles.
+      absl::StrAppendFormat(&out, "%.1f", value.d);
       break;
     case ValueType::kStringList:
       AppendJoined(out, value.items);

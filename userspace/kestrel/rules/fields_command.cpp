@@ -37,6 +37,8 @@ std::string_view TypeWord(engine::filter::ValueType type) {
       return "ipaddr";
     case engine::filter::ValueType::kIpNet:
       return "ipnet";
+    case engine::filter::ValueType::kDouble:
+      return "double";
   }
   return "string";
 }
