@@ -260,6 +260,7 @@ const std::pair<const char*, const char*> kSyscallSourceFields[] = {
     {"evt.reltime.s", "uint64"},
     {"evt.reltime.ns", "uint64"},
     {"thread.cgroups", "string"},
+    {"proc.fdusage", "double"},
     {"thread.cgroup", "string"},
 };
 
