@@ -238,6 +238,12 @@ enum class FieldKind : uint16_t {
   kFdlistSips,
   kFdlistCports,
   kFdlistSports,
+  kEvtIsOpenCreate,
+  kProcIsExeLowerLayer,
+  kProcPidnsInitStartTs,
+  kProcExeInoCtimeDurationPidnsStart,
+  kFdIsUpperLayer,
+  kFdIsLowerLayer,
   kFieldKindCount,
 };
 
