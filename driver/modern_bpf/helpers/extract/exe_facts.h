@@ -72,20 +72,20 @@ static __always_inline bool file_is_memfd(struct file *f)
  * one (created or copied up in the container's writable layer) when its
  * overlay inode has an upper dentry, else a lower one (shipped with the
  * image). */
-enum exe_layer { EXE_LAYER_NONE, EXE_LAYER_UPPER, EXE_LAYER_LOWER };
+enum file_layer { FILE_LAYER_NONE, FILE_LAYER_UPPER, FILE_LAYER_LOWER };
 
-static __always_inline enum exe_layer file_overlay_layer(struct file *f)
+static __always_inline enum file_layer file_overlay_layer(struct file *f)
 {
 	struct dentry *dentry = f->f_path.dentry;
 	struct ovl_inode *oi;
 
 	if (dentry->d_sb->s_magic != KESTREL_OVERLAYFS_SUPER_MAGIC)
-		return EXE_LAYER_NONE;
+		return FILE_LAYER_NONE;
 	if (!bpf_core_type_exists(struct ovl_inode))
-		return EXE_LAYER_NONE;
+		return FILE_LAYER_NONE;
 	oi = kernel_view(struct ovl_inode,
 			 container_of(dentry->d_inode, struct ovl_inode, vfs_inode));
-	return oi->__upperdentry != NULL ? EXE_LAYER_UPPER : EXE_LAYER_LOWER;
+	return oi->__upperdentry != NULL ? FILE_LAYER_UPPER : FILE_LAYER_LOWER;
 }
 
 #endif /* KESTREL_BPF_EXE_FACTS_H */

@@ -35,7 +35,7 @@ static __always_inline void read_exe_facts(struct exe_facts *f, struct file *exe
 					   const struct cred *cred)
 {
 	struct inode *inode = exe->f_inode;
-	enum exe_layer layer;
+	enum file_layer layer;
 
 	f->ino = inode->i_ino;
 	f->ctime_ns = inode_ctime_ns(inode);
@@ -43,8 +43,8 @@ static __always_inline void read_exe_facts(struct exe_facts *f, struct file *exe
 	f->writable = inode_writable_by(inode, cred);
 	f->memfd = file_is_memfd(exe);
 	layer = file_overlay_layer(exe);
-	f->upper_layer = layer == EXE_LAYER_UPPER;
-	f->lower_layer = layer == EXE_LAYER_LOWER;
+	f->upper_layer = layer == FILE_LAYER_UPPER;
+	f->lower_layer = layer == FILE_LAYER_LOWER;
 }
 
 /* The exe's absolute path; a file of no directory (a memfd, whose dentry
