@@ -182,6 +182,31 @@ TEST_F(RunLiveTest, DurationStopsTheRunAndThePidFileNamesIt) {
       << bad.err;
 }
 
+// evt.is_open_create through a rule: an open that creates its file alerts,
+// the same open of the file once it exists does not.
+TEST_F(RunLiveTest, OpenThatCreatesItsFileAlertsOnce) {
+  const std::string rules = dir_.File("rules.yaml");
+  WriteWhole(rules, OpenRule(dir_.path()) +
+                        absl::StrCat("- rule: Created file\n  desc: d\n  condition: evt.type = "
+                                     "openat and evt.is_open_create = true and fd.name startswith ",
+                                     dir_.File("new-"),
+                                     "\n  output: created %fd.name create=%evt.is_open_create\n"
+                                     "  priority: INFO\n"));
+  KestrelProcess run({"run", "-r", rules, "--no-pin", "-o", "rule_matching=all"});
+  ASSERT_TRUE(WaitUntilAlerting(run, dir_));
+  OpenFile(dir_.File("new-a"));  // O_CREAT, created
+  OpenFile(dir_.File("new-a"));  // O_CREAT, already there
+  OpenFile(dir_.File("new-b"));
+  ASSERT_TRUE(run.WaitForLine("created " + dir_.File("new-b"), kAlertTimeout));
+  run.Signal(SIGINT);
+  const CliResult r = run.Wait();
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(With(run.lines(), "created " + dir_.File("new-a") + " create=true").size(), 1u)
+      << r.out;
+  EXPECT_EQ(With(run.lines(), "created " + dir_.File("new-b") + " create=true").size(), 1u)
+      << r.out;
+}
+
 // The syscall-set test of issue 19: a rule on openat only, the table seen
 // through the pin; the rules file rewritten to a rule on connect, the table
 // changes live; an openat right before the reload and a connect right after

@@ -11,6 +11,7 @@
 
 #include "engine/decode/event_decoder.h"
 #include "event_record_builder.h"
+#include "shared/event_schema.h"
 
 namespace kestrel::engine {
 namespace {
@@ -64,13 +65,17 @@ TEST(ParamFormatTest, OpenFlagsByNameAndOpenModeAsANumber) {
       {{"name", Str("etc/passwd")}, {"path", Str("/etc/passwd")}});
   EXPECT_EQ(Printed(bytes, OutputStyle::kText),
             "fd=3 dirfd=AT_FDCWD name=\"etc/passwd\" flags=O_RDONLY|O_CLOEXEC mode=0 "
-            "path=\"/etc/passwd\" dev=0 ino=0");
-  const auto created = EventRecord(
-      KESTREL_EVT_OPEN, {}, {{"fd", 3}, {"flags", O_WRONLY | O_CREAT | O_TRUNC}, {"mode", 0640}},
-      {{"name", Str("x")}, {"path", Str("/x")}});
+            "path=\"/etc/passwd\" dev=0 ino=0 open_facts=0");
+  const auto created =
+      EventRecord(KESTREL_EVT_OPEN, {},
+                  {{"fd", 3},
+                   {"flags", O_WRONLY | O_CREAT | O_TRUNC},
+                   {"mode", 0640},
+                   {"open_facts", KESTREL_OPEN_F_CREATED | KESTREL_OPEN_F_UPPER_LAYER}},
+                  {{"name", Str("x")}, {"path", Str("/x")}});
   EXPECT_EQ(Printed(created, OutputStyle::kJson),
             "\"fd\":3,\"name\":\"x\",\"flags\":\"O_WRONLY|O_CREAT|O_TRUNC\",\"mode\":\"0640\","
-            "\"path\":\"/x\",\"dev\":0,\"ino\":0");
+            "\"path\":\"/x\",\"dev\":0,\"ino\":0,\"open_facts\":\"O_F_CREATED|FD_UPPER_LAYER\"");
 }
 
 TEST(ParamFormatTest, RawValuesStayNumbers) {

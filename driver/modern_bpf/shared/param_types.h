@@ -118,6 +118,7 @@ enum kestrel_flag_set {
 	KFS_SOCKET_FLAGS,
 	KFS_SOCKOPT_LEVEL,
 	KFS_SOCKOPT_NAME,
+	KFS_OPEN_FACTS, /* what an open did: Falco's PPM_O_F_CREATED, PPM_FD_*_LAYER */
 	KFS_FLAG_SET_MAX,
 };
 

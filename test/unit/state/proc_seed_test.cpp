@@ -88,6 +88,33 @@ class ProcFixture : public ::testing::Test {
   std::string root_;
 };
 
+// A process's pid namespace's init is found in the same scan: the process
+// whose innermost pid is 1 under the same ns/pid link. The host's namespace
+// starts at boot.
+TEST_F(ProcFixture, PidNamespaceInitStartFromTheScan) {
+  Link("500/ns/pid", "pid:[4026532001]");
+  for (const char* pid : {"600", "700"}) {
+    const std::string p = std::string(pid) + "/";
+    const bool init = std::string(pid) == "600";
+    Link(p + "ns/pid", init ? "pid:[4026532001]" : "pid:[4026531836]");
+    const std::string t = p + "task/" + pid + "/";
+    Write(t + "comm", "x\n");
+    Write(t + "stat", std::string(pid) + " (x) S 1 1 1 0 1 0 0 0 0 0 0 0 0 0 20 0 1 0 " +
+                          (init ? "100" : "50") + " 0 0\n");
+    Write(t + "status", "Name:\tx\nNStgid:\t" + std::string(pid) + (init ? "\t1" : "") +
+                            "\nNSpid:\t" + pid + (init ? "\t1" : "") + "\n");
+  }
+  std::map<uint32_t, ThreadInfo> threads = Seed();
+  ASSERT_EQ(threads.size(), 4u);
+  const uint64_t tick_ns = 1000000000 / sysconf(_SC_CLK_TCK);
+  const uint64_t init_start = 1700000000ull * 1000000000 + 100 * tick_ns;
+  EXPECT_EQ(threads.at(600).start_ns, init_start);
+  EXPECT_EQ(threads.at(600).pidns_init_start_ns, init_start);
+  EXPECT_EQ(threads.at(500).pidns_init_start_ns, init_start);
+  EXPECT_EQ(threads.at(501).pidns_init_start_ns, init_start);
+  EXPECT_EQ(threads.at(700).pidns_init_start_ns, 1700000000ull * 1000000000);
+}
+
 TEST_F(ProcFixture, EveryFieldProcGives) {
   std::map<uint32_t, ThreadInfo> threads = Seed();
   ASSERT_EQ(threads.size(), 2u);

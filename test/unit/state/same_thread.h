@@ -34,6 +34,8 @@ inline void ExpectSameFd(const FdInfo& a, const FdInfo& b) {
   ExpectSameAddress(a.remote, b.remote);
   EXPECT_EQ(a.connected, b.connected);
   EXPECT_EQ(a.is_server, b.is_server);
+  EXPECT_EQ(a.overlay_upper, b.overlay_upper);
+  EXPECT_EQ(a.overlay_lower, b.overlay_lower);
 }
 
 // Every field, and every descriptor of the tables the two entries hold.
@@ -71,6 +73,8 @@ inline void ExpectSameThread(const ThreadInfo& a, const ThreadInfo& b) {
   EXPECT_EQ(a.exe_writable, b.exe_writable);
   EXPECT_EQ(a.exe_from_memfd, b.exe_from_memfd);
   EXPECT_EQ(a.exe_upper_layer, b.exe_upper_layer);
+  EXPECT_EQ(a.exe_lower_layer, b.exe_lower_layer);
+  EXPECT_EQ(a.pidns_init_start_ns, b.pidns_init_start_ns);
   EXPECT_EQ(a.exited, b.exited);
   ASSERT_EQ(a.fds == nullptr, b.fds == nullptr);
   if (a.fds == nullptr) return;

@@ -57,6 +57,8 @@ ThreadInfo EveryFieldSet() {
   t.exe_writable = true;
   t.exe_from_memfd = false;
   t.exe_upper_layer = true;
+  t.exe_lower_layer = true;  // not both in life; each bit travels on its own
+  t.pidns_init_start_ns = 1700000000000000042;
   return t;
 }
 
@@ -76,6 +78,7 @@ FdInfo ServerSocket() {
   fd.remote = {KESTREL_AF_INET6, "::1", 51000};
   fd.connected = true;
   fd.is_server = true;
+  fd.overlay_lower = true;
   return fd;
 }
 
@@ -144,7 +147,7 @@ TEST(SnapshotRecordsTest, AnFdRecordKeepsEveryField) {
   EXPECT_EQ(views[0].header().type, KESTREL_EVT_SNAPSHOT_FD);
   EXPECT_EQ(views[0].header().tid, 501u);
   EXPECT_EQ(views[0].header().tgid, 500u);
-  EXPECT_EQ(views[0].nparams(), 18u);
+  EXPECT_EQ(views[0].nparams(), 19u);
   absl::StatusOr<std::pair<uint32_t, FdInfo>> decoded = DecodeSnapshotFd(views[0]);
   ASSERT_TRUE(decoded.ok()) << decoded.status();
   EXPECT_EQ(decoded->first, 500u);

@@ -20,6 +20,7 @@
 #include "engine/decode/nul_separated.h"
 #include "engine/state/container_id.h"
 #include "scap_event_table.h"
+#include "shared/event_schema.h"
 #include "shared/event_types.h"
 
 namespace kestrel::engine::capture_file {
@@ -234,13 +235,62 @@ std::string_view AsText(std::span<const uint8_t> b) {
 // Which Kestrel record a libscap event becomes.
 enum class Target : uint8_t { kNone, kSpecific, kGeneric, kProcessExit, kEnterOfKnown };
 
+// A Kestrel parameter libscap keeps as bits of another one.
+enum class Derived : uint8_t {
+  kNone,
+  kOpenFacts,       // open_facts: the open's flags' PPM_O_F_CREATED, PPM_FD_*_LAYER
+  kOpenFactsCreat,  // open_facts: creat's creat_flags (PPM_FD_*_LAYER_CREAT)
+  kExeWritable,     // the exec's flags' PPM_EXE_* bit, as 0 or 1
+  kExeMemfd,
+  kExeUpperLayer,
+  kExeLowerLayer,
+};
+
+int64_t DeriveFromScap(Derived d, int64_t v) {
+  constexpr int64_t kFacts =
+      KESTREL_OPEN_F_CREATED | KESTREL_OPEN_F_UPPER_LAYER | KESTREL_OPEN_F_LOWER_LAYER;
+  switch (d) {
+    case Derived::kNone:
+      return v;
+    case Derived::kOpenFacts:
+      return v & kFacts;  // the same bits
+    case Derived::kOpenFactsCreat:
+      return ((v & 1) ? KESTREL_OPEN_F_UPPER_LAYER : 0) |
+             ((v & 2) ? KESTREL_OPEN_F_LOWER_LAYER : 0);
+    case Derived::kExeWritable:
+      return (v & 1) != 0;
+    case Derived::kExeUpperLayer:
+      return (v & 2) != 0;
+    case Derived::kExeMemfd:
+      return (v & 4) != 0;
+    case Derived::kExeLowerLayer:
+      return (v & 8) != 0;
+  }
+  return v;
+}
+
+// Which libscap parameter a Kestrel one is derived from, and how.
+std::pair<std::string_view, Derived> DerivedFrom(const EventInfo& e, std::string_view param) {
+  if (param == "open_facts") {
+    return e.syscall == "creat" ? std::pair{"creat_flags", Derived::kOpenFactsCreat}
+                                : std::pair{"flags", Derived::kOpenFacts};
+  }
+  if (e.syscall != "execve" && e.syscall != "execveat") return {"", Derived::kNone};
+  if (param == "exe_writable") return {"flags", Derived::kExeWritable};
+  if (param == "exe_memfd") return {"flags", Derived::kExeMemfd};
+  if (param == "exe_upper_layer") return {"flags", Derived::kExeUpperLayer};
+  if (param == "exe_lower_layer") return {"flags", Derived::kExeLowerLayer};
+  return {"", Derived::kNone};
+}
+
 struct Mapping {
   Target target = Target::kNone;
   const EventInfo* event = nullptr;
   // Per Kestrel parameter: the index of the libscap parameter of that name
   // in this event, or -1.
   std::vector<int> scap_index;
-  bool counted = true;  // an unknown event counted (not the enter of an exit counted)
+  std::vector<Derived> derived;  // per Kestrel parameter
+  bool counted = true;           // an unknown event counted (not the enter of an exit counted)
 };
 
 // Kestrel's syscall names libscap spells otherwise.
@@ -294,7 +344,18 @@ const std::vector<Mapping>& Mappings() {
         for (size_t i = 0; i < params.size(); ++i) {
           if (params[i].name == p.name) found = static_cast<int>(i);
         }
+        Derived derived = Derived::kNone;
+        if (found < 0) {
+          const auto [from, how] = DerivedFrom(*target, p.name);
+          for (size_t i = 0; i < params.size() && how != Derived::kNone; ++i) {
+            if (params[i].name == from) {
+              found = static_cast<int>(i);
+              derived = how;
+            }
+          }
+        }
         m.scap_index.push_back(found);
+        m.derived.push_back(derived);
       }
     }
     return out;
@@ -618,7 +679,9 @@ bool ScapReader::ReadProcessList(size_t offset, uint32_t type, std::span<const u
       t.exe_mtime_ns = mtime;
       t.exe_writable = writable != 0;
       t.exe_upper_layer = upper != 0;
+      t.exe_lower_layer = lower != 0;
       t.exe_from_memfd = memfd != 0;
+      t.pidns_init_start_ns = pidns_start;  // libscap's is an epoch time
     }
     if (!c.ok()) {
       return Fail(offset, absl::StrFormat("a process entry in the block at byte %u runs past the "
@@ -1091,6 +1154,7 @@ const kestrel_record_header* ScapReader::Convert(const Event& event) {
     if (fixed != 0) {
       std::optional<int64_t> v = ScapInteger(scap_type, *raw);
       if (!v) continue;
+      if (j >= 0) v = DeriveFromScap(m.derived[i], *v);
       if (p.flag_set == KFS_OPEN_FLAGS) v = OpenFlagsFromScap(static_cast<uint64_t>(*v));
       if (p.flag_set == KFS_CLONE_FLAGS) {
         v = static_cast<int64_t>(CloneFlagsFromScap(static_cast<uint64_t>(*v)));

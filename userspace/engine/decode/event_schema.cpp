@@ -52,6 +52,8 @@ std::string_view KnownParamName(KnownParam p) {
       return "dev";
     case KnownParam::kIno:
       return "ino";
+    case KnownParam::kOpenFacts:
+      return "open_facts";
   }
   return {};
 }

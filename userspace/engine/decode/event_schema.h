@@ -24,8 +24,18 @@ struct ParamInfo {
 // Parameter names the state and the fields read on most events. Their
 // positions are found once per event type (EventInfo::known_index), so
 // reading them costs no name compare per event.
-enum class KnownParam : uint8_t { kFd, kDirfd, kName, kPath, kFlags, kMode, kDev, kIno };
-inline constexpr size_t kKnownParamCount = static_cast<size_t>(KnownParam::kIno) + 1;
+enum class KnownParam : uint8_t {
+  kFd,
+  kDirfd,
+  kName,
+  kPath,
+  kFlags,
+  kMode,
+  kDev,
+  kIno,
+  kOpenFacts,
+};
+inline constexpr size_t kKnownParamCount = static_cast<size_t>(KnownParam::kOpenFacts) + 1;
 
 // known_index before DeriveParamIndexes: every name absent.
 inline constexpr std::array<int8_t, kKnownParamCount> kNoKnownParams = [] {

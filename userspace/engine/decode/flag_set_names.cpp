@@ -112,6 +112,8 @@ std::string_view FlagSetName(kestrel_flag_set set) {
       return "sockopt_level";
     case KFS_SOCKOPT_NAME:
       return "sockopt_name";
+    case KFS_OPEN_FACTS:
+      return "open_facts";
   }
   return "";
 }

@@ -252,6 +252,14 @@ enum class FieldKind : uint16_t {
   kEvtReltimeNs,
   kThreadCgroups,
   kThreadCgroup,
+  // Issue 38: what the probe captures for them (open_facts, exe facts,
+  // the pid namespace's init); the extractor names each one.
+  kEvtIsOpenCreate,
+  kProcIsExeLowerLayer,
+  kProcPidnsInitStartTs,
+  kProcExeInoCtimeDurationPidnsStart,
+  kFdIsUpperLayer,
+  kFdIsLowerLayer,
   kFieldKindCount,
 };
 

@@ -23,6 +23,7 @@
 #include "engine/state/fd_table.h"
 #include "engine/state/path_resolution.h"
 #include "param_text.h"
+#include "shared/event_schema.h"
 #include "value_names.h"
 
 namespace kestrel::engine::fields {
@@ -277,7 +278,15 @@ bool FieldExtractor::Read(const FieldSpec& field, FieldValue& out) {
   switch (id.kind) {
     case FieldKind::kProcAexe:
     case FieldKind::kProcIsVpgidLeader:
+    case FieldKind::kProcIsExeLowerLayer:
+    case FieldKind::kProcPidnsInitStartTs:
+    case FieldKind::kProcExeInoCtimeDurationPidnsStart:
       return ReadProc(id, out);
+    case FieldKind::kEvtIsOpenCreate:
+      return ReadEvt(id, out);
+    case FieldKind::kFdIsUpperLayer:
+    case FieldKind::kFdIsLowerLayer:
+      return ReadFd(id, out);
     case FieldKind::kFdCipName:
     case FieldKind::kFdLipName:
     case FieldKind::kFdRipName:
@@ -400,6 +409,22 @@ bool FieldExtractor::ReadEvt(FieldId id, FieldValue& out) {
       } else if (syscall == "creat" && id.kind == FieldKind::kEvtIsOpenExec && mode) {
         out.b = (*mode & kExecBits) != 0;
       }
+      return true;
+    }
+    // The kernel's FMODE_CREATED (open_facts), as Falco's PPM_O_F_CREATED;
+    // an O_TMPFILE open that succeeded created its file too.
+    case FieldKind::kEvtIsOpenCreate: {
+      out.b = false;
+      if (ctx_.event == nullptr) return true;
+      const std::string_view syscall = Syscall();
+      // Opens only, as libsinsp: creat's record carries the fact too, but
+      // Falco's rules read creat's through its own event type.
+      if (!IsOpenEvent(syscall)) return true;
+      const int64_t facts = ctx_.event->Int(KnownParam::kOpenFacts).value_or(0);
+      const int64_t flags = ctx_.event->Int(KnownParam::kFlags).value_or(0);
+      const std::optional<int64_t> ret = Return();
+      out.b = (facts & KESTREL_OPEN_F_CREATED) ||
+              ((flags & __O_TMPFILE) == __O_TMPFILE && ret && *ret >= 0);
       return true;
     }
     case FieldKind::kEvtArg:
@@ -568,6 +593,13 @@ bool FieldExtractor::ReadProc(FieldId id, FieldValue& out) {
       return Bool(out, t->exe_from_memfd);
     case FieldKind::kProcIsExeUpperLayer:
       return Bool(out, t->exe_upper_layer);
+    case FieldKind::kProcIsExeLowerLayer:
+      return Bool(out, t->exe_lower_layer);
+    case FieldKind::kProcPidnsInitStartTs:
+      return t->pidns_init_start_ns != 0 && Uint(out, t->pidns_init_start_ns);
+    case FieldKind::kProcExeInoCtimeDurationPidnsStart:
+      if (t->pidns_init_start_ns == 0 || t->exe_ctime_ns <= t->pidns_init_start_ns) return false;
+      return Uint(out, t->exe_ctime_ns - t->pidns_init_start_ns);
     case FieldKind::kProcExeIno:
       return t->exe_ino != 0 && Int(out, static_cast<int64_t>(t->exe_ino));
     case FieldKind::kProcExeInoCtime:
@@ -708,6 +740,10 @@ bool FieldExtractor::ReadFd(FieldId id, FieldValue& out) {
                            ctx_.threads->FdNameChangedBy(*ctx_.header));
     case FieldKind::kFdConnected:
       return Bool(out, fd->connected);
+    case FieldKind::kFdIsUpperLayer:
+      return Bool(out, fd->overlay_upper);
+    case FieldKind::kFdIsLowerLayer:
+      return Bool(out, fd->overlay_lower);
     case FieldKind::kFdDirectory:
       if (fd->type == FdType::kDirectory) return Str(out, fd->name);
       return fd->type == FdType::kFile && Str(out, DirName(fd->name));

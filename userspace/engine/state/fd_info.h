@@ -43,6 +43,8 @@ struct FdInfo {
   uint32_t open_flags = 0;  // O_* the descriptor was opened with
   // The file's device as stat(2)'s st_dev (makedev encoding), and inode.
   uint64_t dev = 0, ino = 0;
+  // Files on an overlayfs (the open's open_facts): upper or lower layer.
+  bool overlay_upper = false, overlay_lower = false;
 
   // Sockets.
   uint8_t family = 0;     // KESTREL_AF_*, 0 when not a socket

@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "fd_table.h"
 #include "path_resolution.h"
+#include "shared/event_schema.h"
 #include "state_updates.h"
 
 namespace kestrel::engine {
@@ -74,6 +75,9 @@ void OpenFile(ThreadInfo& t, const DecodedEvent& e, OtherThreads&) {
   if (info.open_flags & O_DIRECTORY) info.type = FdType::kDirectory;
   info.dev = UserDev(static_cast<uint64_t>(e.Int(KnownParam::kDev).value_or(0)));
   info.ino = static_cast<uint64_t>(e.Int(KnownParam::kIno).value_or(0));
+  const uint64_t facts = static_cast<uint64_t>(e.Int(KnownParam::kOpenFacts).value_or(0));
+  info.overlay_upper = (facts & KESTREL_OPEN_F_UPPER_LAYER) != 0;
+  info.overlay_lower = (facts & KESTREL_OPEN_F_LOWER_LAYER) != 0;
 }
 
 FdType SocketFdType(int64_t family) {

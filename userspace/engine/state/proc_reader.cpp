@@ -7,6 +7,8 @@
 #include <charconv>
 #include <memory>
 #include <string_view>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -209,27 +211,65 @@ void ForEachNumericEntry(const std::string& dir, Visit visit) {
   }
 }
 
+// The inode of a process's pid namespace ("pid:[4026531836]"); 0 when
+// unreadable.
+uint64_t PidNamespaceInode(const std::string& proc_root, uint32_t tgid) {
+  char link[64];
+  const std::string path = absl::StrCat(proc_root, "/", tgid, "/ns/pid");
+  const ssize_t n = readlink(path.c_str(), link, sizeof link - 1);
+  if (n <= 0) return 0;
+  const std::string_view text(link, static_cast<size_t>(n));
+  const size_t open = text.find('[');
+  uint64_t inode = 0;
+  if (open == std::string_view::npos) return 0;
+  std::from_chars(text.data() + open + 1, text.data() + text.size(), inode);
+  return inode;
+}
+
 }  // namespace
 
 std::optional<ThreadInfo> ReadProcThread(const std::string& proc_root, uint32_t tgid,
                                          uint32_t tid) {
+  const uint64_t boot_s = BootTimeSeconds(proc_root);
   const std::string controllers = ReadProcFile(proc_root + "/cgroups").value_or("");
-  return ReadThread(proc_root, tgid, tid, ReadProcess(proc_root, tgid, nullptr, controllers),
-                    BootTimeSeconds(proc_root));
+  std::optional<ThreadInfo> t = ReadThread(
+      proc_root, tgid, tid, ReadProcess(proc_root, tgid, nullptr, controllers), boot_s);
+  // Another pid namespace's init would take a scan of every process.
+  if (t && t->vpid == t->tgid) t->pidns_init_start_ns = boot_s * 1'000'000'000;
+  return t;
 }
 
 void ForEachProcThread(const std::string& proc_root, const std::function<void(ThreadInfo)>& visit) {
   const uint64_t boot_s = BootTimeSeconds(proc_root);
   const SocketsByInode sockets = ReadProcNetSockets(proc_root);
   const std::string controllers = ReadProcFile(proc_root + "/cgroups").value_or("");
+  // pidns_init_start_ns: the host's pid namespace started at boot (as
+  // Falco says); another namespace when its init (its process 1) did, which
+  // is read with the rest, so the threads are visited once all are read.
+  std::vector<std::pair<ThreadInfo, uint64_t>> threads;  // and their pid namespace
+  std::unordered_map<uint64_t, uint64_t> init_start_by_ns;
   ForEachNumericEntry(proc_root, [&](uint32_t tgid) {
     const ProcessFacts process = ReadProcess(proc_root, tgid, &sockets, controllers);
+    uint64_t ns = 0;
     ForEachNumericEntry(absl::StrCat(proc_root, "/", tgid, "/task"), [&](uint32_t tid) {
-      if (std::optional<ThreadInfo> t = ReadThread(proc_root, tgid, tid, process, boot_s)) {
-        visit(*std::move(t));
+      std::optional<ThreadInfo> t = ReadThread(proc_root, tgid, tid, process, boot_s);
+      if (!t) return;
+      if (t->vpid == t->tgid) {
+        t->pidns_init_start_ns = boot_s * 1'000'000'000;
+      } else if (t->vpid != 0) {
+        if (ns == 0) ns = PidNamespaceInode(proc_root, tgid);
+        if (t->vpid == 1 && t->tid == t->tgid && ns != 0) init_start_by_ns[ns] = t->start_ns;
       }
+      const uint64_t own_ns = t->vpid == t->tgid ? 0 : ns;
+      threads.emplace_back(*std::move(t), own_ns);
     });
   });
+  for (auto& [t, ns] : threads) {
+    if (auto init = init_start_by_ns.find(ns); ns != 0 && init != init_start_by_ns.end()) {
+      t.pidns_init_start_ns = init->second;
+    }
+    visit(std::move(t));
+  }
 }
 
 }  // namespace kestrel::engine

@@ -25,12 +25,14 @@ constexpr size_t Padded(size_t len) { return (len + 7) & ~size_t{7}; }
 constexpr size_t kMaxListParam = static_cast<size_t>(KESTREL_MAX_BUFFER_PARAM_BYTES);
 
 constexpr uint32_t kThreadParams = 29;
-// Appended after kThreadParams: files written before it lack it.
+// Appended after kThreadParams: files written before them lack them.
 constexpr uint32_t kThreadCgroupsParam = 29;
+constexpr uint32_t kThreadPidnsInitParam = 30;
 constexpr uint32_t kFdParams = 18;
 
-constexpr uint8_t kExeWritable = 1, kExeFromMemfd = 2, kExeUpperLayer = 4;
+constexpr uint8_t kExeWritable = 1, kExeFromMemfd = 2, kExeUpperLayer = 4, kExeLowerLayer = 8;
 constexpr uint8_t kSocketConnected = 1, kSocketServer = 2;
+constexpr uint8_t kFdUpperLayer = 1, kFdLowerLayer = 2;
 
 // Gathers one record's parameters, then lays the record out.
 class RecordBuilder {
@@ -180,9 +182,11 @@ void SnapshotRecords::AddThread(const ThreadInfo& t, uint64_t ts_ns) {
   b.Integer<uint64_t>(t.exe_ctime_ns);
   b.Integer<uint64_t>(t.exe_mtime_ns);
   b.Integer<uint8_t>((t.exe_writable ? kExeWritable : 0) | (t.exe_from_memfd ? kExeFromMemfd : 0) |
-                     (t.exe_upper_layer ? kExeUpperLayer : 0));
+                     (t.exe_upper_layer ? kExeUpperLayer : 0) |
+                     (t.exe_lower_layer ? kExeLowerLayer : 0));
   // A string's bound, not a list's: the record stays under its maximum.
   b.List(t.cgroups, kMaxStringParam);
+  b.Integer<uint64_t>(t.pidns_init_start_ns);
   b.AppendTo(bytes_, KESTREL_EVT_SNAPSHOT_THREAD, t.tid, t.tgid, ts_ns);
   ++count_;
 }
@@ -207,6 +211,8 @@ void SnapshotRecords::AddFd(uint32_t tid, uint32_t pid, const FdInfo& fd, uint64
   b.String(fd.remote.address);
   b.Integer<uint16_t>(fd.remote.port);
   b.Integer<uint8_t>((fd.connected ? kSocketConnected : 0) | (fd.is_server ? kSocketServer : 0));
+  b.Integer<uint8_t>((fd.overlay_upper ? kFdUpperLayer : 0) |
+                     (fd.overlay_lower ? kFdLowerLayer : 0));
   b.AppendTo(bytes_, KESTREL_EVT_SNAPSHOT_FD, tid, pid, ts_ns);
   ++count_;
 }
@@ -300,7 +306,12 @@ absl::StatusOr<ThreadInfo> DecodeSnapshotThread(const RecordView& r) {
   t.exe_writable = exe_bits & kExeWritable;
   t.exe_from_memfd = exe_bits & kExeFromMemfd;
   t.exe_upper_layer = exe_bits & kExeUpperLayer;
+  t.exe_lower_layer = exe_bits & kExeLowerLayer;
   if (r.nparams() > kThreadCgroupsParam) t.cgroups = ListParam(r, kThreadCgroupsParam);
+  if (r.nparams() > kThreadPidnsInitParam) {
+    ints.Read(kThreadPidnsInitParam, t.pidns_init_start_ns);
+    if (!ints.status().ok()) return ints.status();
+  }
   return t;
 }
 
@@ -334,6 +345,14 @@ absl::StatusOr<std::pair<uint32_t, FdInfo>> DecodeSnapshotFd(const RecordView& r
   if (type > static_cast<uint8_t>(FdType::kIoUring)) fd.type = FdType::kUnknown;
   fd.connected = socket_bits & kSocketConnected;
   fd.is_server = socket_bits & kSocketServer;
+  // Appended later: older snapshots do not have it.
+  if (r.nparams() > kFdParams) {
+    uint8_t layer_bits = 0;
+    ints.Read(kFdParams, layer_bits);
+    if (!ints.status().ok()) return ints.status();
+    fd.overlay_upper = layer_bits & kFdUpperLayer;
+    fd.overlay_lower = layer_bits & kFdLowerLayer;
+  }
   return std::make_pair(pid, std::move(fd));
 }
 

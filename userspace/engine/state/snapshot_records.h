@@ -16,15 +16,17 @@
 //     21 cap_permitted u64, 22 cap_inheritable u64, 23 cgroup,
 //     24 start_ns u64, 25 exe_ino u64, 26 exe_ctime_ns u64,
 //     27 exe_mtime_ns u64, 28 exe bits u8 (1 writable, 2 from memfd,
-//     4 upper layer), 29 cgroups (list of controller=path; absent from
-//     files written before it, cut at 4096 bytes)
+//     4 upper layer, 8 lower layer), 29 cgroups (list of controller=path;
+//     cut at 4096 bytes), 30 pidns_init_start_ns u64 (29 and 30 absent
+//     from files written before them)
 //   SNAPSHOT_FD (header tid: a thread of the process holding the table;
 //   tgid: the process):
 //     0 pid u32, 1 fd s64, 2 type u8 (FdType), 3 name, 4 nameraw,
 //     5 open_flags u32, 6 dev u64, 7 ino u64, 8 family u8, 9 l4proto u8,
 //     10 sock_type s32, 11 local family u8, 12 local address, 13 local port
 //     u16, 14 remote family u8, 15 remote address, 16 remote port u16,
-//     17 socket bits u8 (1 connected, 2 server)
+//     17 socket bits u8 (1 connected, 2 server), 18 overlay layer u8
+//     (1 upper, 2 lower; later)
 // A reader takes the parameters it knows and ignores any that follow, so a
 // later writer may append parameters without a new record type.
 #ifndef KESTREL_ENGINE_STATE_SNAPSHOT_RECORDS_H_

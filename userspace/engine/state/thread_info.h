@@ -49,6 +49,10 @@ struct ThreadInfo {
   uint64_t exe_ino = 0;
   uint64_t exe_ctime_ns = 0, exe_mtime_ns = 0;
   bool exe_writable = false, exe_from_memfd = false, exe_upper_layer = false;
+  bool exe_lower_layer = false;
+  // Start of the init of the thread's pid namespace, ns since the epoch
+  // (the boot time for the host's namespace, as Falco); 0 = unknown.
+  uint64_t pidns_init_start_ns = 0;
 
   // The process's descriptors; threads of one process (and CLONE_FILES
   // children) share one table. Null until the fd state knows the process.

@@ -68,6 +68,16 @@ void SetUid(uint32_t& field, std::optional<int64_t> value) {
   if (value) field = static_cast<uint32_t>(*value);
 }
 
+// pidns_init_start_ts is CLOCK_MONOTONIC: made an epoch time with the boot
+// time, as Falco does (time suspended is not counted). The host's
+// namespace starts at boot, as Falco says for its processes.
+void SetPidnsInitStart(ThreadInfo& t, std::optional<int64_t> monotonic_ns, uint64_t boot_time_ns) {
+  if (!monotonic_ns || *monotonic_ns <= 0 || boot_time_ns == 0) return;
+  t.pidns_init_start_ns = t.vpid != 0 && t.vpid == t.tgid
+                              ? boot_time_ns
+                              : static_cast<uint64_t>(*monotonic_ns) + boot_time_ns;
+}
+
 }  // namespace
 
 ThreadTable::ThreadTable(ThreadTableOptions options) : options_(std::move(options)) {
@@ -306,7 +316,13 @@ void ThreadTable::ApplyClone(const kestrel_record_header& h, const DecodedEvent&
   const std::optional<int64_t> child_tid = event.Int("child_tid");
   const std::optional<int64_t> child_pid = event.Int("child_pid");
   // The child's own return (res 0) and failures add nobody: the caller's
-  // record, which precedes everything the child does, made its entry.
+  // record, which precedes everything the child does, made its entry. The
+  // child's record alone names its pid namespace's init.
+  if (res && *res == 0) {
+    if (ThreadInfo* t = Lookup(h.tgid, h.tid)) {
+      SetPidnsInitStart(*t, event.Int("pidns_init_start_ts"), options_.boot_time_ns);
+    }
+  }
   if (!res || *res <= 0 || !child_tid || *child_tid <= 0 || !child_pid || *child_pid <= 0) {
     return;
   }
@@ -340,6 +356,14 @@ void ThreadTable::ApplyClone(const kestrel_record_header& h, const DecodedEvent&
   if (std::optional<std::string> cgroup = CgroupPath(event)) child.cgroup = *std::move(cgroup);
   AssignControllerCgroups(event, child.cgroups);
   const uint64_t flags = static_cast<uint64_t>(event.Int("flags").value_or(0));
+  // Its pid namespace's init: the host's starts at boot (as Falco); the
+  // first process of a new namespace is that init; otherwise the caller's
+  // until the child's own record says (setns moves only the children).
+  if (child.vpid == child.tgid) {
+    child.pidns_init_start_ns = options_.boot_time_ns;
+  } else if (child.vpid == 1) {
+    child.pidns_init_start_ns = child.start_ns;
+  }
   const bool same_parent = child.tgid == h.tgid || (flags & CLONE_PARENT);
   if (!same_parent) child.ppid = h.tgid;  // else: the caller's parent, inherited
   Insert(std::move(child));
@@ -387,6 +411,8 @@ void ThreadTable::ApplyExec(const kestrel_record_header& h, const DecodedEvent& 
   t.exe_writable = event.Int("exe_writable").value_or(0) != 0;
   t.exe_from_memfd = event.Int("exe_memfd").value_or(0) != 0;
   t.exe_upper_layer = event.Int("exe_upper_layer").value_or(0) != 0;
+  t.exe_lower_layer = event.Int("exe_lower_layer").value_or(0) != 0;
+  SetPidnsInitStart(t, event.Int("pidns_init_start_ts"), options_.boot_time_ns);
   // `t` may move from here on.
   ResolveParent(t.ppid, t.tgid);
 }

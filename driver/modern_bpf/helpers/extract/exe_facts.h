@@ -68,20 +68,24 @@ static __always_inline bool file_is_memfd(struct file *f)
 	       prefix[4] == 'd' && prefix[5] == ':';
 }
 
-/* A file opened through overlayfs whose overlay inode has an upper dentry:
- * it was created or copied up in the container's writable layer. */
-static __always_inline bool file_on_overlay_upper(struct file *f)
+/* Which overlayfs layer a file opened through overlayfs is on: the upper
+ * one (created or copied up in the container's writable layer) when its
+ * overlay inode has an upper dentry, else a lower one (shipped with the
+ * image). */
+enum file_layer { FILE_LAYER_NONE, FILE_LAYER_UPPER, FILE_LAYER_LOWER };
+
+static __always_inline enum file_layer file_overlay_layer(struct file *f)
 {
 	struct dentry *dentry = f->f_path.dentry;
 	struct ovl_inode *oi;
 
 	if (dentry->d_sb->s_magic != KESTREL_OVERLAYFS_SUPER_MAGIC)
-		return false;
+		return FILE_LAYER_NONE;
 	if (!bpf_core_type_exists(struct ovl_inode))
-		return false;
+		return FILE_LAYER_NONE;
 	oi = kernel_view(struct ovl_inode,
 			 container_of(dentry->d_inode, struct ovl_inode, vfs_inode));
-	return oi->__upperdentry != NULL;
+	return oi->__upperdentry != NULL ? FILE_LAYER_UPPER : FILE_LAYER_LOWER;
 }
 
 #endif /* KESTREL_BPF_EXE_FACTS_H */

@@ -9,6 +9,9 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 
+#include "../../shared/event_schema.h"
+#include "exe_facts.h"
+
 /* include/uapi/linux/magic.h */
 #define KESTREL_OVERLAYFS_SUPER_MAGIC 0x794c7630
 
@@ -36,6 +39,27 @@ static __always_inline __u32 overlay_creat_layer(struct file *f)
 	if (upper && BPF_CORE_READ(upper, d_inode, i_ino) != 0)
 		return KESTREL_CREAT_UPPER_LAYER;
 	return KESTREL_CREAT_LOWER_LAYER;
+}
+
+/* The kernel's FMODE_CREATED (include/linux/fs.h): set in f_mode by an open
+ * that created the file. Not in BTF: a #define. */
+#define KESTREL_FMODE_CREATED (1U << 20)
+
+/* An open's open_facts (shared/schema/file_events.h) for the file it
+ * returned (a view, see task_files.h): created by the call, on an overlay's
+ * upper or lower layer. Plain loads: a file off any overlay costs three. */
+static __always_inline __u32 open_facts(struct file *f)
+{
+	enum file_layer layer = file_overlay_layer(f);
+	__u32 facts = 0;
+
+	if (f->f_mode & KESTREL_FMODE_CREATED)
+		facts |= KESTREL_OPEN_F_CREATED;
+	if (layer == FILE_LAYER_UPPER)
+		facts |= KESTREL_OPEN_F_UPPER_LAYER;
+	else if (layer == FILE_LAYER_LOWER)
+		facts |= KESTREL_OPEN_F_LOWER_LAYER;
+	return facts;
 }
 
 #endif /* KESTREL_BPF_OVERLAY_LAYER_H */

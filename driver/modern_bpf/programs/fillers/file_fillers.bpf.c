@@ -33,8 +33,10 @@ static __always_inline bool open_path_omitted(void)
 }
 
 /* path, dev and inode of the file open returned as `ret`; without a file,
- * the name the caller asked for; an empty path when it is omitted. */
-static __always_inline void rb_opened_file(struct scratch_area *s, long ret, const void *user_path)
+ * the name the caller asked for; an empty path when it is omitted. Returns
+ * the file (NULL on failure) for the parameters after these. */
+static __always_inline struct file *rb_opened_file(struct scratch_area *s, long ret,
+						   const void *user_path)
 {
 	struct file *f = file_from_fd(ret);
 	__u32 dev;
@@ -53,6 +55,7 @@ static __always_inline void rb_opened_file(struct scratch_area *s, long ret, con
 		rb_u32(s, 0);
 		rb_u64(s, 0);
 	}
+	return f;
 }
 
 /* The path of `fd` from its struct file; empty for a bad fd. */
@@ -84,27 +87,32 @@ static __always_inline void rb_fd_path(struct scratch_area *s, long fd)
 /* open and creat name the file in their first argument. */
 static __always_inline void fill_opened_arg0(struct scratch_area *s, struct pt_regs *regs, long ret)
 {
-	rb_opened_file(s, ret, (const void *)regs->di);
+	struct file *f = rb_opened_file(s, ret, (const void *)regs->di);
+
+	rb_u32(s, f ? open_facts(f) : 0);
 }
 
 /* creat also says which overlay layer the file landed on. */
 static __always_inline void fill_creat(struct scratch_area *s, struct pt_regs *regs, long ret)
 {
-	struct file *f = file_from_fd(ret);
+	struct file *f = rb_opened_file(s, ret, (const void *)regs->di);
 
-	rb_opened_file(s, ret, (const void *)regs->di);
 	rb_u32(s, f ? overlay_creat_layer(f) : 0);
+	rb_u32(s, f ? open_facts(f) : 0);
 }
 
 /* openat names it in the second, after the dirfd. */
 static __always_inline void fill_opened_arg1(struct scratch_area *s, struct pt_regs *regs, long ret)
 {
-	rb_opened_file(s, ret, (const void *)regs->si);
+	struct file *f = rb_opened_file(s, ret, (const void *)regs->si);
+
+	rb_u32(s, f ? open_facts(f) : 0);
 }
 
 static __always_inline void fill_openat2(struct scratch_area *s, struct pt_regs *regs, long ret)
 {
 	struct open_how how;
+	struct file *f;
 
 	if (regs->r10 >= OPEN_HOW_SIZE_VER0 &&
 	    bpf_probe_read_user(&how, OPEN_HOW_SIZE_VER0, (const void *)regs->dx) == 0) {
@@ -116,7 +124,8 @@ static __always_inline void fill_openat2(struct scratch_area *s, struct pt_regs 
 		rb_empty(s);
 		rb_empty(s);
 	}
-	rb_opened_file(s, ret, (const void *)regs->si);
+	f = rb_opened_file(s, ret, (const void *)regs->si);
+	rb_u32(s, f ? open_facts(f) : 0);
 }
 
 /* read, write, pread64, pwrite64: the buffer is the second argument. */

@@ -24,23 +24,27 @@
 #define KESTREL_EXE_WRITABLE	(1 << 0)
 #define KESTREL_EXE_UPPER_LAYER (1 << 1)
 #define KESTREL_EXE_FROM_MEMFD	(1 << 2)
+#define KESTREL_EXE_LOWER_LAYER (1 << 3)
 
 struct exe_facts {
 	__u64 ino, ctime_ns, mtime_ns;
-	bool writable, memfd, upper_layer;
+	bool writable, memfd, upper_layer, lower_layer;
 };
 
 static __always_inline void read_exe_facts(struct exe_facts *f, struct file *exe,
 					   const struct cred *cred)
 {
 	struct inode *inode = exe->f_inode;
+	enum file_layer layer;
 
 	f->ino = inode->i_ino;
 	f->ctime_ns = inode_ctime_ns(inode);
 	f->mtime_ns = inode_mtime_ns(inode);
 	f->writable = inode_writable_by(inode, cred);
 	f->memfd = file_is_memfd(exe);
-	f->upper_layer = file_on_overlay_upper(exe);
+	layer = file_overlay_layer(exe);
+	f->upper_layer = layer == FILE_LAYER_UPPER;
+	f->lower_layer = layer == FILE_LAYER_LOWER;
 }
 
 /* The exe's absolute path; a file of no directory (a memfd, whose dentry
@@ -96,7 +100,8 @@ static __always_inline void write_exec_params(struct scratch_area *s, long ret, 
 	rb_u32(s, task_loginuid(task));
 	flags = (facts.writable ? KESTREL_EXE_WRITABLE : 0) |
 		(facts.upper_layer ? KESTREL_EXE_UPPER_LAYER : 0) |
-		(facts.memfd ? KESTREL_EXE_FROM_MEMFD : 0);
+		(facts.memfd ? KESTREL_EXE_FROM_MEMFD : 0) |
+		(facts.lower_layer ? KESTREL_EXE_LOWER_LAYER : 0);
 	rb_u32(s, flags);
 	rb_u64(s, cred_caps(cred, cap_inheritable));
 	rb_u64(s, cred_caps(cred, cap_permitted));
@@ -124,6 +129,8 @@ static __always_inline void write_exec_params(struct scratch_area *s, long ret, 
 	rb_u32(s, facts.writable);
 	rb_u32(s, facts.memfd);
 	rb_u32(s, facts.upper_layer);
+	rb_u32(s, facts.lower_layer);
+	rb_u64(s, task_pidns_init_start_ns(task));
 	rb_submit(s);
 }
 

@@ -35,12 +35,20 @@
 	PARAM(dev, KPT_UINT32, KPS_CUSTOM, KFS_NONE)                                               \
 	PARAM(ino, KPT_UINT64, KPS_CUSTOM, KFS_NONE)
 
+/* What an open did to the file it returned, as Falco's bits in its open
+ * `flags`: the call created it (the kernel's FMODE_CREATED), it is on an
+ * overlayfs upper or lower layer. 0 when the call failed. */
+#define KESTREL_OPEN_F_CREATED	   (1U << 14) /* PPM_O_F_CREATED */
+#define KESTREL_OPEN_F_UPPER_LAYER (1U << 15) /* PPM_FD_UPPER_LAYER */
+#define KESTREL_OPEN_F_LOWER_LAYER (1U << 16) /* PPM_FD_LOWER_LAYER */
+
 #define KESTREL_PARAMS_OPEN(PARAM)                                                                 \
 	PARAM(fd, KPT_FD, KPS_RET, KFS_NONE)                                                       \
 	PARAM(name, KPT_PATH, KPS_ARG0, KFS_NONE)                                                  \
 	PARAM(flags, KPT_FLAGS32, KPS_ARG1, KFS_OPEN_FLAGS)                                        \
 	PARAM(mode, KPT_MODE, KPS_ARG2, KFS_NONE)                                                  \
-	KESTREL_PARAMS_OPENED_FILE(PARAM)
+	KESTREL_PARAMS_OPENED_FILE(PARAM)                                                          \
+	PARAM(open_facts, KPT_FLAGS32, KPS_CUSTOM, KFS_OPEN_FACTS)
 
 #define KESTREL_PARAMS_OPENAT(PARAM)                                                               \
 	PARAM(fd, KPT_FD, KPS_RET, KFS_NONE)                                                       \
@@ -48,7 +56,8 @@
 	PARAM(name, KPT_PATH, KPS_ARG1, KFS_NONE)                                                  \
 	PARAM(flags, KPT_FLAGS32, KPS_ARG2, KFS_OPEN_FLAGS)                                        \
 	PARAM(mode, KPT_MODE, KPS_ARG3, KFS_NONE)                                                  \
-	KESTREL_PARAMS_OPENED_FILE(PARAM)
+	KESTREL_PARAMS_OPENED_FILE(PARAM)                                                          \
+	PARAM(open_facts, KPT_FLAGS32, KPS_CUSTOM, KFS_OPEN_FACTS)
 
 /* flags, mode and resolve come from the caller's struct open_how; they are
  * empty when it cannot be read or `size` is below its first version. */
@@ -60,16 +69,19 @@
 	PARAM(flags, KPT_FLAGS32, KPS_CUSTOM, KFS_OPEN_FLAGS)                                      \
 	PARAM(mode, KPT_MODE, KPS_CUSTOM, KFS_NONE)                                                \
 	PARAM(resolve, KPT_UINT64, KPS_CUSTOM, KFS_NONE)                                           \
-	KESTREL_PARAMS_OPENED_FILE(PARAM)
+	KESTREL_PARAMS_OPENED_FILE(PARAM)                                                          \
+	PARAM(open_facts, KPT_FLAGS32, KPS_CUSTOM, KFS_OPEN_FACTS)
 
 /* creat(path, mode) is open(path, O_CREAT|O_WRONLY|O_TRUNC, mode).
- * creat_flags says which overlayfs layer the file is on (Falco's). */
+ * creat_flags says which overlayfs layer the file is on (Falco's);
+ * open_facts repeats it with the other opens' bits. */
 #define KESTREL_PARAMS_CREAT(PARAM)                                                                \
 	PARAM(fd, KPT_FD, KPS_RET, KFS_NONE)                                                       \
 	PARAM(name, KPT_PATH, KPS_ARG0, KFS_NONE)                                                  \
 	PARAM(mode, KPT_MODE, KPS_ARG1, KFS_NONE)                                                  \
 	KESTREL_PARAMS_OPENED_FILE(PARAM)                                                          \
-	PARAM(creat_flags, KPT_FLAGS32, KPS_CUSTOM, KFS_CREAT_FLAGS)
+	PARAM(creat_flags, KPT_FLAGS32, KPS_CUSTOM, KFS_CREAT_FLAGS)                               \
+	PARAM(open_facts, KPT_FLAGS32, KPS_CUSTOM, KFS_OPEN_FACTS)
 
 #define KESTREL_PARAMS_CLOSE(PARAM)                                                                \
 	PARAM(res, KPT_ERRNO, KPS_RET, KFS_NONE)                                                   \

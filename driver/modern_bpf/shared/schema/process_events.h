@@ -29,8 +29,10 @@
  * of cpuset, cpu, cpuacct, io and memory the kernel has, NUL-separated; on
  * the unified (v2) hierarchy every path is the task's cgroup v2 path, as
  * /proc/PID/cgroup shows it ("0::/path"). flags holds the exe facts as
- * Falco's PPM_EXE_* bits (KFS_EXECVE_FLAGS); exe_writable, exe_memfd and
- * exe_upper_layer repeat them one by one. Identity and credentials are
+ * Falco's PPM_EXE_* bits (KFS_EXECVE_FLAGS); exe_writable, exe_memfd,
+ * exe_upper_layer and exe_lower_layer repeat them one by one.
+ * pidns_init_start_ts is the start time (CLOCK_MONOTONIC ns) of the init of
+ * the task's pid namespace, as in the clone family's child record. Identity and credentials are
  * those of the task after the call (the new ones on success).
  */
 #define KESTREL_PARAMS_EXEC_COMMON(PARAM)                                                          \
@@ -72,7 +74,9 @@
 	PARAM(cgroup_id, KPT_UINT64, KPS_CUSTOM, KFS_NONE)                                         \
 	PARAM(exe_writable, KPT_UINT32, KPS_CUSTOM, KFS_NONE)                                      \
 	PARAM(exe_memfd, KPT_UINT32, KPS_CUSTOM, KFS_NONE)                                         \
-	PARAM(exe_upper_layer, KPT_UINT32, KPS_CUSTOM, KFS_NONE)
+	PARAM(exe_upper_layer, KPT_UINT32, KPS_CUSTOM, KFS_NONE)                                   \
+	PARAM(exe_lower_layer, KPT_UINT32, KPS_CUSTOM, KFS_NONE)                                   \
+	PARAM(pidns_init_start_ts, KPT_UINT64, KPS_CUSTOM, KFS_NONE)
 
 #define KESTREL_PARAMS_EXECVE(PARAM)                                                               \
 	PARAM(res, KPT_ERRNO, KPS_RET, KFS_NONE)                                                   \

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "flag_table.h"
+#include "shared/event_schema.h"
 
 // memfd_create flags newer than this system's headers (Linux 6.3 UAPI).
 #ifndef MFD_NOEXEC_SEAL
@@ -165,6 +166,13 @@ constexpr FlagName kCreatBits[] = {
     {1U << 1, "FD_LOWER_LAYER_CREAT"},
 };
 
+// What an open did (the probe's open_facts): Falco's bits in its open flags.
+constexpr FlagName kOpenFactsBits[] = {
+    {KESTREL_OPEN_F_CREATED, "O_F_CREATED"},
+    {KESTREL_OPEN_F_UPPER_LAYER, "FD_UPPER_LAYER"},
+    {KESTREL_OPEN_F_LOWER_LAYER, "FD_LOWER_LAYER"},
+};
+
 }  // namespace
 
 std::optional<FlagTable> FileFlagTable(kestrel_flag_set set) {
@@ -193,6 +201,8 @@ std::optional<FlagTable> FileFlagTable(kestrel_flag_set set) {
       return FlagTable{kChmodModeBits, {}, 0};
     case KFS_CREAT_FLAGS:
       return FlagTable{kCreatBits, {}, 0};
+    case KFS_OPEN_FACTS:
+      return FlagTable{kOpenFactsBits, {}, 0};
     default:
       return std::nullopt;
   }
