@@ -232,8 +232,8 @@ std::optional<ThreadInfo> ReadProcThread(const std::string& proc_root, uint32_t 
                                          uint32_t tid) {
   const uint64_t boot_s = BootTimeSeconds(proc_root);
   const std::string controllers = ReadProcFile(proc_root + "/cgroups").value_or("");
-  std::optional<ThreadInfo> t = ReadThread(
-      proc_root, tgid, tid, ReadProcess(proc_root, tgid, nullptr, controllers), boot_s);
+  std::optional<ThreadInfo> t =
+      ReadThread(proc_root, tgid, tid, ReadProcess(proc_root, tgid, nullptr, controllers), boot_s);
   // Another pid namespace's init would take a scan of every process.
   if (t && t->vpid == t->tgid) t->pidns_init_start_ns = boot_s * 1'000'000'000;
   return t;
