@@ -77,10 +77,11 @@ TEST(AbsentFieldsTest, ARuleNamingOneIsToldWhyAtLoad) {
                           "  priority: INFO\n";
   const CliResult r = RunKestrel({"rules", "validate", rules});
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_TRUE(r.err.find(rules + ":3:14: error: rule 'Slow opens': field 'evt.latency' is not one "
+  // rules validate reports on stdout.
+  EXPECT_TRUE(r.out.find(rules + ":3:14: error: rule 'Slow opens': field 'evt.latency' is not one "
                                  "Kestrel has (evt.latency: deprecated in libsinsp, which gives 0 "
                                  "for every event") != std::string::npos)
-      << r.err;
+      << r.out;
 }
 
 }  // namespace

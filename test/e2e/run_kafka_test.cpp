@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "../support/json_value.h"
+#include "../support/kafka_topic.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -59,12 +60,7 @@ constexpr char kRules[] = R"yaml(- rule: Fixture missed a file
 constexpr char kMissed[] = "Fixture missed a file";
 constexpr char kKnown[] = "Fixture opened its known file";
 
-struct Message {
-  int32_t partition = 0;
-  std::string key;
-  std::string value;
-  std::string priority;  // the header
-};
+using Message = testing::KafkaMessage;
 
 // The final stats line's Kafka part, from "kafka sent" to the next channel.
 std::string KafkaStats(const std::string& err) {
@@ -73,19 +69,6 @@ std::string KafkaStats(const std::string& err) {
   const size_t at = err.find(" kafka sent ", line);
   if (at == std::string::npos) return "<no kafka channel>";
   return err.substr(at + 1, err.find(',', at) - at - 1);
-}
-
-// A port nothing listens on now.
-uint16_t FreePort() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-  socklen_t len = sizeof addr;
-  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  close(fd);
-  return ntohs(addr.sin_port);
 }
 
 // GET /metrics over HTTP/1.0 (the answer ends at close); its body, or
@@ -124,23 +107,11 @@ class RunKafkaTest : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_EQ(geteuid(), 0u) << "kestrel tests never skip: run as root";
-    char err[512];
-    rd_kafka_conf_t* conf = rd_kafka_conf_new();
-    // This handle only holds the cluster: no bootstrap warning from it.
-    rd_kafka_conf_set_log_cb(conf, [](const rd_kafka_t*, int, const char*, const char*) {});
-    rk_ = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof(err));
-    ASSERT_NE(rk_, nullptr) << err;
-    cluster_ = rd_kafka_mock_cluster_new(rk_, 1);
-    ASSERT_NE(cluster_, nullptr);
-    bootstraps_ = rd_kafka_mock_cluster_bootstraps(cluster_);
-    ASSERT_EQ(rd_kafka_mock_topic_create(cluster_, kTopic, kPartitions, 1),
-              RD_KAFKA_RESP_ERR_NO_ERROR);
+    testing::StartMockKafka(kTopic, kPartitions, &rk_, &cluster_, &bootstraps_);
+    if (HasFatalFailure()) return;
     WriteWhole(rules_, kRules);
   }
-  void TearDown() override {
-    if (cluster_ != nullptr) rd_kafka_mock_cluster_destroy(cluster_);
-    if (rk_ != nullptr) rd_kafka_destroy(rk_);
-  }
+  void TearDown() override { testing::StopMockKafka(rk_, cluster_); }
 
   // kafka_output's keys, and a reconnect within 200 ms of the broker's
   // return (librdkafka's default backs off up to 10 s).
@@ -164,57 +135,8 @@ class RunKafkaTest : public ::testing::Test {
               RD_KAFKA_RESP_ERR_NO_ERROR);
   }
 
-  // Everything in the topic from its start, until `want` messages came and
-  // then 500 ms more with nothing new (a duplicate would show).
   std::vector<Message> ConsumeAll(size_t want) {
-    std::vector<Message> got;
-    char err[512];
-    rd_kafka_conf_t* conf = rd_kafka_conf_new();
-    const std::pair<const char*, std::string> props[] = {
-        {"bootstrap.servers", bootstraps_},
-        {"group.id", "kestrel-e2e"},
-        {"enable.auto.commit", "false"},
-    };
-    for (const auto& [k, v] : props) {
-      EXPECT_EQ(rd_kafka_conf_set(conf, k, v.c_str(), err, sizeof(err)), RD_KAFKA_CONF_OK) << err;
-    }
-    rd_kafka_t* consumer = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof(err));
-    EXPECT_NE(consumer, nullptr) << err;
-    if (consumer == nullptr) return got;
-    rd_kafka_topic_partition_list_t* parts = rd_kafka_topic_partition_list_new(kPartitions);
-    for (int p = 0; p < kPartitions; ++p) {
-      rd_kafka_topic_partition_list_add(parts, kTopic, p)->offset = RD_KAFKA_OFFSET_BEGINNING;
-    }
-    EXPECT_EQ(rd_kafka_assign(consumer, parts), RD_KAFKA_RESP_ERR_NO_ERROR);
-    rd_kafka_topic_partition_list_destroy(parts);
-    auto deadline = std::chrono::steady_clock::now() + 15s;
-    bool all = false;
-    while (std::chrono::steady_clock::now() < deadline) {
-      rd_kafka_message_t* m = rd_kafka_consumer_poll(consumer, 100);
-      if (m == nullptr) continue;
-      if (m->err == RD_KAFKA_RESP_ERR_NO_ERROR) {
-        Message c;
-        c.partition = m->partition;
-        c.key.assign(static_cast<const char*>(m->key), m->key_len);
-        c.value.assign(static_cast<const char*>(m->payload), m->len);
-        rd_kafka_headers_t* headers = nullptr;
-        const void* v = nullptr;
-        size_t n = 0;
-        if (rd_kafka_message_headers(m, &headers) == RD_KAFKA_RESP_ERR_NO_ERROR &&
-            rd_kafka_header_get_last(headers, "priority", &v, &n) == RD_KAFKA_RESP_ERR_NO_ERROR) {
-          c.priority.assign(static_cast<const char*>(v), n);
-        }
-        got.push_back(std::move(c));
-      }
-      rd_kafka_message_destroy(m);
-      if (!all && got.size() >= want) {
-        all = true;
-        deadline = std::chrono::steady_clock::now() + 500ms;
-      }
-    }
-    rd_kafka_consumer_close(consumer);
-    rd_kafka_destroy(consumer);
-    return got;
+    return testing::ConsumeKafkaTopic(bootstraps_, kTopic, kPartitions, want);
   }
 
   // What the docs promise of each message, against the alerts kestrel
@@ -364,7 +286,7 @@ TEST_F(RunKafkaTest, AlertsPastTheMessageTimeoutFailByCause) {
 // the alerts in flight and waiting in the producer; once it is back they
 // are delivered, the gauges fall to 0, and the exit stats agree.
 TEST_F(RunKafkaTest, ALiveRunShowsTheLagInMetricsAndLosesNothing) {
-  const uint16_t port = FreePort();
+  const uint16_t port = FreeLoopbackPort();
   WriteWhole(rules_, OpenRule(dir_.path()));
   std::vector<std::string> args = {"run",  "-r",
                                    rules_, "--no-pin",

@@ -31,19 +31,6 @@
 namespace kestrel::e2e {
 namespace {
 
-// A port nothing listens on now.
-uint16_t ObserveFreePort() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-  socklen_t len = sizeof addr;
-  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  close(fd);
-  return ntohs(addr.sin_port);
-}
-
 struct ObserveResponse {
   int status = 0;  // 0: no answer
   std::string body;
@@ -150,7 +137,7 @@ class RunObserveTest : public ::testing::Test {
   static void SetUpTestSuite() {
     ASSERT_EQ(geteuid(), 0u) << "kestrel tests never skip: run as root";
     dir_ = new RunTempDir();
-    port_ = ObserveFreePort();
+    port_ = FreeLoopbackPort();
     metrics_file_ = dir_->File("metrics.jsonl");
     const std::string rules = dir_->File("rules.yaml");
     WriteWhole(rules, OpenRule(dir_->path()));

@@ -158,6 +158,19 @@ inline std::string NamedConnectRule(uint16_t port) {
       "  tags: [test, network]\n");
 }
 
+// A loopback TCP port nothing listens on now.
+inline uint16_t FreeLoopbackPort() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+  socklen_t len = sizeof addr;
+  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  close(fd);
+  return ntohs(addr.sin_port);
+}
+
 // How many of `lines` contain `needle`.
 inline size_t CountLinesWith(const std::vector<std::string>& lines, const std::string& needle) {
   size_t n = 0;

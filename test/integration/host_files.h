@@ -1,4 +1,5 @@
-// What the host says about a file, in the form the probe reports it.
+// What the host says about a file or a process, in the form the probe
+// reports it.
 #ifndef KESTREL_TEST_INTEGRATION_HOST_FILES_H_
 #define KESTREL_TEST_INTEGRATION_HOST_FILES_H_
 
@@ -9,6 +10,9 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <fstream>
+#include <iterator>
+#include <sstream>
 #include <string>
 
 namespace kestrel::testing {
@@ -27,6 +31,18 @@ inline std::string RealPath(const std::string& path) {
     return path;
   }
   return buf;
+}
+
+// CLOCK_MONOTONIC start of this pid namespace's init, to the clock tick
+// /proc/1/stat gives it in (start_time is boot-time based there: the two
+// differ by time spent suspended, none on a test machine).
+inline int64_t InitStartTicks() {
+  std::ifstream in("/proc/1/stat");
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::istringstream fields(stat.substr(stat.rfind(')') + 2));
+  std::string f;
+  for (int i = 3; i <= 22; ++i) fields >> f;  // field 22: starttime
+  return std::stoll(f);
 }
 
 }  // namespace kestrel::testing

@@ -34,6 +34,7 @@
 #include "engine/state/state_syscalls.h"
 #include "engine/state/thread_table.h"
 #include "engine/state/user_directory.h"
+#include "host_files.h"
 #include "probe_session.h"
 #include "shared/event_schema.h"
 #include "temp_dir.h"
@@ -45,15 +46,6 @@ uint64_t Nanos(clockid_t clock) {
   timespec ts{};
   clock_gettime(clock, &ts);
   return static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
-
-int64_t InitStartTicks() {
-  std::ifstream in("/proc/1/stat");
-  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::istringstream fields(stat.substr(stat.rfind(')') + 2));
-  std::string f;
-  for (int i = 3; i <= 22; ++i) fields >> f;  // field 22: starttime
-  return std::stoll(f);
 }
 
 int Reap(pid_t pid) {

@@ -133,18 +133,6 @@ std::vector<std::string> CmdLine() {
   return out;
 }
 
-// CLOCK_MONOTONIC start of this pid namespace's init, to the clock tick
-// /proc/1/stat gives it in (start_time is boot-time based there: the two
-// differ by time spent suspended, none on a test machine).
-int64_t InitStartTicks() {
-  std::ifstream in("/proc/1/stat");
-  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::istringstream fields(stat.substr(stat.rfind(')') + 2));
-  std::string f;
-  for (int i = 3; i <= 22; ++i) fields >> f;  // field 22: starttime
-  return std::stoll(f);
-}
-
 // This process's parent, from /proc (a getppid call would be traced).
 int64_t ParentFromProc() {
   std::ifstream in("/proc/self/status");

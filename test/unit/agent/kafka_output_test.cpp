@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "../../support/kafka_topic.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "agent/config/run_config.h"
@@ -71,32 +72,15 @@ AlertOutputs::ChannelStats KafkaStats(const AlertOutputs& outputs) {
   return {};
 }
 
-struct Consumed {
-  int32_t partition = 0;
-  std::string key;
-  std::string value;
-  std::string priority;  // the header
-};
+using Consumed = testing::KafkaMessage;
 
 class KafkaOutputTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    char err[512];
-    rd_kafka_conf_t* conf = rd_kafka_conf_new();
-    // This handle only holds the cluster: no bootstrap warning from it.
-    rd_kafka_conf_set_log_cb(conf, [](const rd_kafka_t*, int, const char*, const char*) {});
-    rk_ = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof(err));
-    ASSERT_NE(rk_, nullptr) << err;
-    cluster_ = rd_kafka_mock_cluster_new(rk_, 1);
-    ASSERT_NE(cluster_, nullptr);
-    bootstraps_ = rd_kafka_mock_cluster_bootstraps(cluster_);
-    ASSERT_EQ(rd_kafka_mock_topic_create(cluster_, kTopic, kPartitions, 1),
-              RD_KAFKA_RESP_ERR_NO_ERROR);
+    testing::StartMockKafka(kTopic, kPartitions, &rk_, &cluster_, &bootstraps_);
+    if (HasFatalFailure()) return;
   }
-  void TearDown() override {
-    if (cluster_ != nullptr) rd_kafka_mock_cluster_destroy(cluster_);
-    if (rk_ != nullptr) rd_kafka_destroy(rk_);
-  }
+  void TearDown() override { testing::StopMockKafka(rk_, cluster_); }
 
   OutputsConfig Config() const {
     OutputsConfig c;
@@ -110,57 +94,8 @@ class KafkaOutputTest : public ::testing::Test {
     return c;
   }
 
-  // Everything in the topic, from the start, until `want` came and then
-  // 500 ms more with nothing new (a duplicate would show).
   std::vector<Consumed> ConsumeAll(size_t want) {
-    std::vector<Consumed> got;
-    char err[512];
-    rd_kafka_conf_t* conf = rd_kafka_conf_new();
-    const std::pair<const char*, std::string> props[] = {
-        {"bootstrap.servers", bootstraps_},
-        {"group.id", "kestrel-test"},
-        {"enable.auto.commit", "false"},
-    };
-    for (const auto& [k, v] : props) {
-      EXPECT_EQ(rd_kafka_conf_set(conf, k, v.c_str(), err, sizeof(err)), RD_KAFKA_CONF_OK) << err;
-    }
-    rd_kafka_t* consumer = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof(err));
-    EXPECT_NE(consumer, nullptr) << err;
-    if (consumer == nullptr) return got;
-    rd_kafka_topic_partition_list_t* parts = rd_kafka_topic_partition_list_new(kPartitions);
-    for (int p = 0; p < kPartitions; ++p) {
-      rd_kafka_topic_partition_list_add(parts, kTopic, p)->offset = RD_KAFKA_OFFSET_BEGINNING;
-    }
-    EXPECT_EQ(rd_kafka_assign(consumer, parts), RD_KAFKA_RESP_ERR_NO_ERROR);
-    rd_kafka_topic_partition_list_destroy(parts);
-    auto deadline = std::chrono::steady_clock::now() + 15s;
-    bool all = false;
-    while (std::chrono::steady_clock::now() < deadline) {
-      rd_kafka_message_t* m = rd_kafka_consumer_poll(consumer, 100);
-      if (m == nullptr) continue;
-      if (m->err == RD_KAFKA_RESP_ERR_NO_ERROR) {
-        Consumed c;
-        c.partition = m->partition;
-        c.key.assign(static_cast<const char*>(m->key), m->key_len);
-        c.value.assign(static_cast<const char*>(m->payload), m->len);
-        rd_kafka_headers_t* headers = nullptr;
-        const void* v = nullptr;
-        size_t n = 0;
-        if (rd_kafka_message_headers(m, &headers) == RD_KAFKA_RESP_ERR_NO_ERROR &&
-            rd_kafka_header_get_last(headers, "priority", &v, &n) == RD_KAFKA_RESP_ERR_NO_ERROR) {
-          c.priority.assign(static_cast<const char*>(v), n);
-        }
-        got.push_back(std::move(c));
-      }
-      rd_kafka_message_destroy(m);
-      if (!all && got.size() >= want) {
-        all = true;
-        deadline = std::chrono::steady_clock::now() + 500ms;
-      }
-    }
-    rd_kafka_consumer_close(consumer);
-    rd_kafka_destroy(consumer);
-    return got;
+    return testing::ConsumeKafkaTopic(bootstraps_, kTopic, kPartitions, want);
   }
 
   rd_kafka_t* rk_ = nullptr;  // holds the mock cluster

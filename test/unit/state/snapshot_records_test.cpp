@@ -104,29 +104,29 @@ TEST(SnapshotRecordsTest, AThreadRecordKeepsEveryField) {
   EXPECT_EQ(h.tgid, 500u);
   EXPECT_EQ(h.ts_ns, 123u);
   EXPECT_EQ(h.version, KESTREL_SCHEMA_VERSION);
-  EXPECT_EQ(h.nparams, 30);
+  EXPECT_EQ(h.nparams, 31);
   EXPECT_EQ(h.flags, 0);
   absl::StatusOr<ThreadInfo> decoded = DecodeSnapshotThread(views[0]);
   ASSERT_TRUE(decoded.ok()) << decoded.status();
   ExpectSameThread(*decoded, EveryFieldSet());
 }
 
-// A file written before the cgroups parameter was appended has 29: its
-// threads decode, with no controller's cgroup.
+// A file written before the cgroups and pidns_init_start_ns parameters
+// were appended has 29: its threads decode, with neither.
 TEST(SnapshotRecordsTest, AThreadRecordWithoutCgroupsDecodes) {
   SnapshotRecords snapshot;
   snapshot.AddThread(EveryFieldSet(), 1);
   const std::vector<uint8_t> full(snapshot.bytes().begin(), snapshot.bytes().end());
-  // The same record with its last parameter (and its length) taken out.
+  // The same record with its last two parameters (and their lengths) taken out.
   kestrel_record_header h;
   std::memcpy(&h, full.data(), sizeof(h));
-  ASSERT_EQ(h.nparams, 30);
-  uint16_t last = 0;
+  ASSERT_EQ(h.nparams, 31);
+  uint16_t cut[2] = {0, 0};
   const size_t lengths = sizeof(h);
-  std::memcpy(&last, full.data() + lengths + 29 * sizeof(uint16_t), sizeof(last));
+  std::memcpy(cut, full.data() + lengths + 29 * sizeof(uint16_t), sizeof(cut));
   std::vector<uint8_t> bytes(full.begin(), full.begin() + lengths + 29 * sizeof(uint16_t));
-  bytes.insert(bytes.end(), full.begin() + lengths + 30 * sizeof(uint16_t),
-               full.begin() + h.len - last);
+  bytes.insert(bytes.end(), full.begin() + lengths + 31 * sizeof(uint16_t),
+               full.begin() + h.len - cut[0] - cut[1]);
   h.nparams = 29;
   h.len = static_cast<uint32_t>(bytes.size());
   std::memcpy(bytes.data(), &h, sizeof(h));
@@ -136,6 +136,7 @@ TEST(SnapshotRecordsTest, AThreadRecordWithoutCgroupsDecodes) {
   absl::StatusOr<ThreadInfo> decoded = DecodeSnapshotThread(*view);
   ASSERT_TRUE(decoded.ok()) << decoded.status();
   EXPECT_TRUE(decoded->cgroups.empty());
+  EXPECT_EQ(decoded->pidns_init_start_ns, 0u);
   EXPECT_EQ(decoded->cgroup, "/system.slice/web.service");
 }
 
