@@ -5,6 +5,7 @@
 #include <climits>
 #include <utility>
 
+#include "agent/probe/read_tally.h"
 #include "engine/decode/drop_marker.h"
 #include "engine/decode/event_decoder.h"
 #include "engine/decode/generic_syscall.h"
@@ -106,12 +107,9 @@ void RunPipeline::Take(const kestrel_record_header* record) {
     }
     return;
   }
-  const bool is_event = h.type == KESTREL_EVT_GENERIC_SYSCALL ||
-                        (h.type > KESTREL_EVT_SYSCALL_BASE && h.type < KESTREL_EVT_TYPE_MAX);
-  if (is_event && !first_event_seen_) {
-    first_event_seen_ = true;
-    extractor_.SetFirstEventTime(h.ts_ns);
-  }
+  // evt.reltime counts from the first syscall event taken (as libsinsp
+  // counts from the first event that is not a meta event).
+  if (IsSyscallEvent(h) && !extractor_.HasFirstEventTime()) extractor_.SetFirstEventTime(h.ts_ns);
   if (h.type == KESTREL_EVT_GENERIC_SYSCALL) {
     absl::StatusOr<engine::GenericSyscall> sc = engine::DecodeGenericSyscall(*view);
     if (!sc.ok()) {
@@ -124,7 +122,7 @@ void RunPipeline::Take(const kestrel_record_header* record) {
     });
     return;
   }
-  if (h.type <= KESTREL_EVT_SYSCALL_BASE || h.type >= KESTREL_EVT_TYPE_MAX) {
+  if (!IsSyscallEvent(h)) {
     // Control and process-exit records (and a capture file's snapshot)
     // only keep the state current.
     threads_.Apply(*view);

@@ -146,9 +146,6 @@ class RunPipeline {
   HeldEvents held_;
   const kestrel_record_header* record_ = nullptr;  // the record Take is on
   std::vector<uint32_t> late_rules_;               // reused from event to event
-  // evt.reltime counts from the first syscall event taken (as libsinsp
-  // counts from the first event that is not a meta event).
-  bool first_event_seen_ = false;
 };
 
 }  // namespace kestrel::agent

@@ -48,14 +48,11 @@ std::string_view DerivedControllerName(std::string_view kernel_name) {
 bool FieldExtractor::ReadDerived(FieldId id, filter::FieldValue& out) {
   switch (id.kind) {
     case FieldKind::kProcLoginshellid: {
-      const ThreadInfo* t = ctx_.thread;
-      if (t == nullptr) return false;
       // The process as its main thread names it, then its ancestors: the
       // eldest shell wins, so every process of a login session gives the
       // session's first shell.
-      if (ctx_.threads != nullptr && t->tid != t->tgid) {
-        if (const ThreadInfo* main = ctx_.threads->Find(t->tgid)) t = main;
-      }
+      const ThreadInfo* t = ProcessThread(ctx_.thread);
+      if (t == nullptr) return false;
       const ThreadInfo* shell = nullptr;
       for (uint32_t depth = 0; t != nullptr && depth <= kLoginShellMaxDepth;
            ++depth, t = Parent(t)) {
@@ -126,27 +123,16 @@ bool FieldExtractor::ReadDerived(FieldId id, filter::FieldValue& out) {
 }
 
 bool FieldExtractor::ReadAncestorEnv(FieldId id, filter::FieldValue& out) {
-  const ThreadInfo* t = ctx_.thread;
-  if (t == nullptr) return false;
   // A process's environment is its main thread's.
-  if (ctx_.threads != nullptr && t->tid != t->tgid) {
-    if (const ThreadInfo* main = ctx_.threads->Find(t->tgid)) t = main;
-  }
-  const auto joined = [this](const ThreadInfo& a) -> std::string_view {
-    std::string& s = Scratch();
-    for (size_t i = 0; i < a.env.size(); ++i) {
-      if (i) s.push_back(' ');
-      s.append(a.env[i]);
-    }
-    return s;
-  };
+  const ThreadInfo* t = ProcessThread(ctx_.thread);
+  if (t == nullptr) return false;
   // Without [ ]: each ancestor's environment, the process excluded, so a
   // comparison holds when one of them matches.
   if (id.arg == FieldId::kNoArg) {
     std::vector<std::string_view>& all = ScratchList();
     for (const ThreadInfo* a = Parent(t); a != nullptr && all.size() < FieldRegistry::kMaxAncestor;
          a = Parent(a)) {
-      all.push_back(joined(*a));
+      all.push_back(JoinedEnv(*a));
     }
     out.items = all;
     return true;
@@ -168,7 +154,7 @@ bool FieldExtractor::ReadAncestorEnv(FieldId id, filter::FieldValue& out) {
   const ThreadInfo* a = t;
   for (uint32_t i = 0; i < id.arg && a != nullptr; ++i) a = Parent(a);
   if (a == nullptr) return false;
-  out.str = joined(*a);
+  out.str = JoinedEnv(*a);
   return true;
 }
 

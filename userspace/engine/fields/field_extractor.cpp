@@ -315,6 +315,22 @@ bool FieldExtractor::Read(const FieldSpec& field, FieldValue& out) {
   return ReadContainer(id, out);
 }
 
+const ThreadInfo* FieldExtractor::ProcessThread(const ThreadInfo* t) const {
+  if (t != nullptr && ctx_.threads != nullptr && t->tid != t->tgid) {
+    if (const ThreadInfo* main = ctx_.threads->Find(t->tgid)) return main;
+  }
+  return t;
+}
+
+std::string_view FieldExtractor::JoinedEnv(const ThreadInfo& t) {
+  std::string& s = Scratch();
+  for (size_t i = 0; i < t.env.size(); ++i) {
+    if (i) s.push_back(' ');
+    s.append(t.env[i]);
+  }
+  return s;
+}
+
 bool FieldExtractor::ReadParam(FieldId id, bool raw, FieldValue& out) {
   if (ctx_.event == nullptr) return false;
   const EventInfo& info = ctx_.event->info();
@@ -619,12 +635,7 @@ bool FieldExtractor::ReadProc(FieldId id, FieldValue& out) {
         }
         return false;
       }
-      std::string& s = Scratch();
-      for (size_t i = 0; i < t->env.size(); ++i) {
-        if (i) s.push_back(' ');
-        s.append(t->env[i]);
-      }
-      return Str(out, s);
+      return Str(out, JoinedEnv(*t));
     }
     // A host process is no container's health check; in a container, one
     // whose command line is the health check the runtime runs.

@@ -52,6 +52,7 @@ class FieldExtractor : public filter::FieldReader {
   // The time (record clock, ns since boot) of the capture's first event,
   // which evt.reltime counts from; unset, evt.reltime is absent.
   void SetFirstEventTime(uint64_t ts_ns) { first_event_ts_ns_ = ts_ns; }
+  bool HasFirstEventTime() const { return first_event_ts_ns_.has_value(); }
 
   // Whether the event's process is in a container whose metadata has not
   // arrived from its runtime (an alert then carries what is known).
@@ -96,6 +97,12 @@ class FieldExtractor : public filter::FieldReader {
   bool ReadDerived(FieldId id, filter::FieldValue& out);
   // proc.aenv in its three forms.
   bool ReadAncestorEnv(FieldId id, filter::FieldValue& out);
+  // `t`'s environment as proc.env shows it, VAR=value joined by spaces
+  // (in Scratch()).
+  std::string_view JoinedEnv(const ThreadInfo& t);
+  // The process `t` belongs to, as its main thread names it (`t` itself
+  // when the table has no main thread).
+  const ThreadInfo* ProcessThread(const ThreadInfo* t) const;
   // evt.abspath(.src/.dst): the event's path parameter made absolute
   // against its directory fd's folder or the cwd; empty when not known.
   std::string_view AbsPath(bool dst);
