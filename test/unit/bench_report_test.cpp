@@ -65,6 +65,14 @@ TEST(BenchOptionsTest, AllAddsTheModesNotNamedYet) {
   EXPECT_TRUE(o->engine_state);  // `all` measures the engine with its state
 }
 
+TEST(BenchOptionsTest, OverheadTakesTheRulesWhoseSetItLoads) {
+  const std::optional<BenchOptions> o = Parse({"overhead", "--rules", "/etc/hostname"});
+  ASSERT_TRUE(o.has_value());
+  EXPECT_EQ(o->modes, (std::vector<std::string>{"overhead"}));
+  EXPECT_EQ(o->overhead_rules_file, "/etc/hostname");
+  EXPECT_FALSE(Parse({"overhead", "--rules", "/nonexistent/rules.yaml"}).has_value());
+}
+
 TEST(BenchOptionsTest, EngineTakesStateAndEvents) {
   const std::optional<BenchOptions> o = Parse({"engine", "--state", "--events", "50000"});
   ASSERT_TRUE(o.has_value());

@@ -33,8 +33,9 @@ int FloorProbe::OnRecord(void* ctx, void*, size_t) {
 absl::Status FloorProbe::AttachProgram(bool record) {
   Detach();
   bpf_program* prog = record ? skel_->progs.bench_record_exit : skel_->progs.bench_empty_exit;
-  link_ = bpf_program__attach(prog);
-  if (link_ == nullptr) return absl::ErrnoToStatus(errno, "attaching a bench floor program");
+  bpf_link* link = bpf_program__attach(prog);
+  if (link == nullptr) return absl::ErrnoToStatus(errno, "attaching a bench floor program");
+  links_.push_back(link);
   return absl::OkStatus();
 }
 
@@ -45,9 +46,25 @@ absl::Status FloorProbe::AttachRecordHook(uint32_t tid) {
   return AttachProgram(true);
 }
 
+absl::Status FloorProbe::AttachSyscallExitTracepoints(const std::vector<std::string>& names) {
+  Detach();
+  for (const std::string& name : names) {
+    const std::string tracepoint = "sys_exit_" + name;
+    bpf_link* link = bpf_program__attach_tracepoint(skel_->progs.bench_empty_syscall_exit,
+                                                    "syscalls", tracepoint.c_str());
+    if (link == nullptr) {
+      const int err = errno;
+      Detach();
+      return absl::ErrnoToStatus(err, "attaching to syscalls:" + tracepoint);
+    }
+    links_.push_back(link);
+  }
+  return absl::OkStatus();
+}
+
 void FloorProbe::Detach() {
-  if (link_ != nullptr) bpf_link__destroy(link_);
-  link_ = nullptr;
+  for (bpf_link* link : links_) bpf_link__destroy(link);
+  links_.clear();
 }
 
 void FloorProbe::StartDrain(DrainPlacement placement) {

@@ -987,6 +987,12 @@ std::optional<std::string> Agent::ConfiguredReplay() const {
 
 std::string Agent::SyscallSetText() const { return FormatSyscallSet(impl_->syscalls_); }
 
+std::vector<uint32_t> Agent::SyscallIds() const {
+  std::vector<uint32_t> ids;
+  for (const ChosenSyscall& s : impl_->syscalls_) ids.push_back(s.id);
+  return ids;
+}
+
 std::vector<std::string> Agent::Summary() const {
   const RunRules& rules = *impl_->rules_;
   return {absl::StrCat(

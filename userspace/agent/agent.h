@@ -110,6 +110,8 @@ class Agent {
   // the syscall set with each syscall's reasons, and the summary lines.
   absl::Status CheckOutputs() const;
   std::string SyscallSetText() const;
+  // The ids of that set, as the probe would capture them.
+  std::vector<uint32_t> SyscallIds() const;
   std::vector<std::string> Summary() const;
 
   // Starts the channels, loads and attaches the probe and runs the pipeline

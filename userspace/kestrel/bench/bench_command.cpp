@@ -51,7 +51,12 @@ std::string MachineNote() {
 
 absl::StatusOr<BenchReport> RunMode(const std::string& mode, const BenchOptions& all) {
   const int repetitions = all.repetitions;
-  if (mode == "overhead") return bench::RunOverheadBench(repetitions);
+  if (mode == "overhead") {
+    bench::OverheadBenchOptions options;
+    options.repetitions = repetitions;
+    options.rules_file = all.overhead_rules_file;
+    return bench::RunOverheadBench(options);
+  }
   if (mode == "throughput") return bench::RunThroughputBench(repetitions);
   if (mode == "settings") return bench::RunSettingsBench(repetitions);
   if (mode == "rings") {

@@ -18,8 +18,9 @@ struct ModeHelp {
 constexpr std::array<ModeHelp, 9> kModeHelp = {{
     {"overhead",
      "ns the probe adds to getppid and to openat+close, against an empty hook, a minimal "
-     "recording hook, Falco's figures and installed peers",
-     "kestrel bench overhead --repetitions 3"},
+     "recording hook, Falco's figures and installed peers; a getppid outside a rules' syscall "
+     "set under the dispatcher and under per-syscall tracepoints",
+     "kestrel bench overhead --rules falco_rules.yaml --repetitions 3"},
     {"throughput",
      "events/s delivered by shared and per-CPU rings before and after drops start, consumer "
      "CPU, a starved reader, exact loss accounting and the reader's memory",
@@ -100,6 +101,12 @@ void DefineBenchOptions(CLI::App& app, BenchOptions& options) {
                        "records in the file the reader reads")
           ->check(CLI::Range(uint64_t{10'000}, uint64_t{20'000'000}))
           ->capture_default_str();
+    }
+    if (name == "overhead") {
+      mode->add_option("--rules", options.overhead_rules_file,
+                       "the rules whose syscall set the attachment rows load (Falco's stable "
+                       "rules for the issue's figure; default: Kestrel's own rules)")
+          ->check(CLI::ExistingPath);
     }
     if (name == "startup") {
       mode->add_option("--rules", options.startup_rules_file,

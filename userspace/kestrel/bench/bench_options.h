@@ -25,6 +25,7 @@ struct BenchOptions {
   uint64_t capture_file_records = 3'000'000;  // capture-file --records
   double soak_duration_s = 600;               // soak --duration
   std::string startup_rules_file;             // startup --rules FILE
+  std::string overhead_rules_file;            // overhead --rules FILE
 };
 
 // Every mode, in the order `kestrel bench` and `kestrel bench all` run them.

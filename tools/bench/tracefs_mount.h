@@ -1,0 +1,31 @@
+// The per-syscall tracepoints (syscalls:sys_exit_*) are reached through
+// tracefs, which many hosts (this VM among them) leave unmounted. Without
+// it every attach fails, and a bench that ignored the failure would read a
+// cost of 0 ns: the bench mounts it for its run and unmounts what it
+// mounted.
+#ifndef KESTREL_TOOLS_BENCH_TRACEFS_MOUNT_H_
+#define KESTREL_TOOLS_BENCH_TRACEFS_MOUNT_H_
+
+#include "absl/status/statusor.h"
+
+namespace kestrel::bench {
+
+class TracefsMount {
+ public:
+  // Makes syscalls:* tracepoints attachable: nothing to do when tracefs is
+  // mounted at /sys/kernel/tracing or /sys/kernel/debug/tracing, else it
+  // is mounted at /sys/kernel/tracing until this goes away. Fails when the
+  // kernel has no syscall tracepoints or the mount is refused.
+  static absl::StatusOr<TracefsMount> Ensure();
+  TracefsMount(TracefsMount&& other) noexcept : mounted_(other.mounted_) { other.mounted_ = false; }
+  TracefsMount& operator=(TracefsMount&&) = delete;
+  ~TracefsMount();
+
+ private:
+  explicit TracefsMount(bool mounted) : mounted_(mounted) {}
+  bool mounted_;
+};
+
+}  // namespace kestrel::bench
+
+#endif  // KESTREL_TOOLS_BENCH_TRACEFS_MOUNT_H_
