@@ -83,7 +83,6 @@ std::vector<Metric> CollectMetrics(const MetricsInput& in);
 // The text exposition format (version 0.0.4): # HELP and # TYPE once per
 // name, label values escaped.
 std::string PrometheusText(const std::vector<Metric>& metrics, const MetricGroups& groups);
-inline constexpr char kPrometheusContentType[] = "text/plain; version=0.0.4; charset=utf-8";
 
 // The snapshot as alert fields: `falco.`/`scap.`/`kestrel.` and the name
 // (falcosecurity_ and _total dropped), label values appended with dots;

@@ -1,94 +1,107 @@
 #include "agent/observe/webserver.h"
 
-#include <httplib.h>
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdlib.h>
 
-#include <sys/socket.h>
-
-#include <cerrno>
-#include <cstring>
+#include <filesystem>
+#include <mutex>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "agent/observe/metrics.h"
+#include "absl/strings/str_join.h"
+#include "agent/observe/webserver_module.h"
 #include "agent/quote.h"
 
 namespace kestrel::agent::observe {
+namespace {
 
-class Webserver::Server {
- public:
-  std::unique_ptr<httplib::Server> http;
+struct ModuleEntryPoints {
+  WebserverStartFn start = nullptr;
+  WebserverStopFn stop = nullptr;
 };
 
+// Where kestrel_webserver.so may be, best first: the build tree's for a
+// program in it; beside the library holding this code (libkestrel.so's
+// lib/kestrel/); beside the binary (bin/../lib/kestrel/, any prefix); the
+// configured install path.
+std::vector<std::filesystem::path> ModuleCandidates() {
+  std::vector<std::filesystem::path> out;
+  char exe[PATH_MAX];
+  const bool have_exe = realpath("/proc/self/exe", exe) != nullptr;
+  if (have_exe && std::string_view(exe).starts_with(KESTREL_BUILD_DIR "/")) {
+    out.emplace_back(KESTREL_WEBSERVER_MODULE_BUILD_PATH);
+  }
+  // Inside libkestrel.so, the library's directory; inside a program, the
+  // program's, which the next candidate covers.
+  Dl_info self{};
+  char holder[PATH_MAX];
+  if (dladdr(reinterpret_cast<void*>(&ModuleCandidates), &self) != 0 && self.dli_fname != nullptr &&
+      realpath(self.dli_fname, holder) != nullptr &&
+      (!have_exe || std::string_view(holder) != exe)) {
+    out.push_back(std::filesystem::path(holder).parent_path() / "kestrel" / kWebserverModuleFile);
+  }
+  if (have_exe) {
+    out.push_back(std::filesystem::path(exe).parent_path().parent_path() / KESTREL_INSTALL_LIBDIR /
+                  "kestrel" / kWebserverModuleFile);
+  }
+  out.push_back(std::filesystem::path(KESTREL_INSTALL_FULL_LIBDIR) / "kestrel" /
+                kWebserverModuleFile);
+  return out;
+}
+
+// Loaded once and kept: its threads are gone when a server stops, but a
+// module is never unloaded under code that may still return into it.
+absl::StatusOr<ModuleEntryPoints> LoadModule() {
+  static std::mutex mu;
+  static ModuleEntryPoints loaded;
+  std::lock_guard<std::mutex> lock(mu);
+  if (loaded.start != nullptr) return loaded;
+  std::vector<std::string> tried;
+  for (const std::filesystem::path& path : ModuleCandidates()) {
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) {
+      tried.push_back(Quote(path.string()));
+      continue;
+    }
+    void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (handle == nullptr) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("webserver: cannot load ", Quote(path.string()), ": ", dlerror()));
+    }
+    auto start = reinterpret_cast<WebserverStartFn>(dlsym(handle, kWebserverStartSymbol));
+    auto stop = reinterpret_cast<WebserverStopFn>(dlsym(handle, kWebserverStopSymbol));
+    if (start == nullptr || stop == nullptr) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("webserver: ", Quote(path.string()), " is not Kestrel's webserver module"));
+    }
+    loaded = {start, stop};
+    return loaded;
+  }
+  return absl::FailedPreconditionError(absl::StrCat("webserver: ", kWebserverModuleFile,
+                                                    " not found (looked at ",
+                                                    absl::StrJoin(tried, ", "), ")"));
+}
+
+}  // namespace
+
 absl::StatusOr<std::unique_ptr<Webserver>> Webserver::Start(WebserverOptions options) {
-  auto server = std::make_unique<Server>();
-  if (options.ssl) {
-#ifdef CPPHTTPLIB_OPENSSL_SUPPORT
-    // As Falco: one PEM holds the certificate and its private key.
-    auto ssl = std::make_unique<httplib::SSLServer>(options.ssl_certificate.c_str(),
-                                                    options.ssl_certificate.c_str());
-    if (!ssl->is_valid()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("webserver.ssl_certificate ", Quote(options.ssl_certificate),
-                       ": not a readable PEM holding a certificate and its private key"));
-    }
-    server->http = std::move(ssl);
-#else
-    return absl::InvalidArgumentError(
-        "webserver.ssl_enabled: this Kestrel's cpp-httplib was built without OpenSSL");
-#endif
-  } else {
-    server->http = std::make_unique<httplib::Server>();
-  }
-  httplib::Server& http = *server->http;
-  const size_t threads =
-      options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-  http.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
-  // httplib's default adds SO_REUSEPORT, with which a second process binds
-  // the same port and shares its connections: a port in use must fail.
-  http.set_socket_options([](int sock) {
-    int yes = 1;
-    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
-  });
-  // A slow client holds a thread for a few seconds at most.
-  http.set_read_timeout(5, 0);
-  http.set_write_timeout(5, 0);
-  auto healthy = options.healthy;
-  http.Get(options.healthz, [healthy](const httplib::Request&, httplib::Response& res) {
-    if (healthy && healthy()) {
-      res.set_content("{\"status\": \"ok\"}", "application/json");
-    } else {
-      res.status = 503;
-      res.set_content("{\"status\": \"unavailable\"}", "application/json");
-    }
-  });
-  auto versions = options.versions;
-  http.Get("/versions", [versions](const httplib::Request&, httplib::Response& res) {
-    res.set_content(versions ? versions() : "{}", "application/json");
-  });
-  if (options.metrics) {
-    auto text = options.metrics_text;
-    http.Get("/metrics", [text](const httplib::Request&, httplib::Response& res) {
-      res.set_content(text ? text() : "", kPrometheusContentType);
-    });
-  }
-  errno = 0;
-  if (!http.bind_to_port(options.address, static_cast<int>(options.port))) {
-    const int err = errno;
-    return absl::InvalidArgumentError(
-        absl::StrCat("webserver: cannot listen on ", options.address, ":", options.port,
-                     err != 0 ? absl::StrCat(": ", std::strerror(err)) : "",
-                     " (webserver.listen_address, webserver.listen_port)"));
-  }
+  absl::StatusOr<ModuleEntryPoints> module = LoadModule();
+  if (!module.ok()) return module.status();
+  std::string error;
+  WebserverInstance* instance = module->start(options, &error);
+  if (instance == nullptr) return absl::InvalidArgumentError(error);
   std::unique_ptr<Webserver> web(new Webserver());
+  web->instance_ = instance;
+  web->stop_ = module->stop;
   web->port_ = options.port;
-  web->server_ = std::move(server);
-  web->thread_ = std::thread([&http] { http.listen_after_bind(); });
   return web;
 }
 
 void Webserver::Stop() {
-  if (!thread_.joinable()) return;
-  server_->http->stop();
-  thread_.join();
+  if (instance_ == nullptr) return;
+  stop_(instance_);
+  instance_ = nullptr;
 }
 
 Webserver::~Webserver() { Stop(); }

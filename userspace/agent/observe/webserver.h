@@ -1,7 +1,9 @@
 // Falco's webserver: GET <healthz> ({"status": "ok"} while the reader
 // runs, 503 otherwise), GET /versions and, when asked, GET /metrics in
 // Prometheus text. Its threads only read what the reader published: a
-// request never waits on the reader, nor the reader on a request.
+// request never waits on the reader, nor the reader on a request. The
+// server itself is in a module loaded on the first Start
+// (webserver_module.h).
 #ifndef KESTREL_AGENT_OBSERVE_WEBSERVER_H_
 #define KESTREL_AGENT_OBSERVE_WEBSERVER_H_
 
@@ -9,7 +11,6 @@
 #include <functional>
 #include <memory>
 #include <string>
-#include <thread>
 
 #include "absl/status/statusor.h"
 
@@ -28,10 +29,14 @@ struct WebserverOptions {
   std::function<std::string()> metrics_text;  // Prometheus text
 };
 
+struct WebserverInstance;
+
 class Webserver {
  public:
   // Bound and listening when it returns. InvalidArgumentError: the
   // address cannot be bound (a port in use), the certificate is unusable.
+  // FailedPreconditionError: kestrel_webserver.so cannot be found or
+  // loaded.
   static absl::StatusOr<std::unique_ptr<Webserver>> Start(WebserverOptions options);
   ~Webserver();  // Stop()
   Webserver(const Webserver&) = delete;
@@ -39,12 +44,10 @@ class Webserver {
   void Stop();
   uint32_t port() const { return port_; }
 
-  class Server;  // httplib's, kept out of this header
-
  private:
   Webserver() = default;
-  std::unique_ptr<Server> server_;
-  std::thread thread_;
+  WebserverInstance* instance_ = nullptr;
+  void (*stop_)(WebserverInstance*) = nullptr;
   uint32_t port_ = 0;
 };
 
