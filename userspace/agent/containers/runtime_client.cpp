@@ -6,13 +6,16 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
-#include <charconv>
 #include <cstring>
 #include <optional>
+#include <vector>
 
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 
 // HTTP/1.1 over the runtime's unix socket, by hand: the runtimes answer a
 // GET with a length or in chunks, and nothing more is needed. libcurl did
@@ -40,31 +43,12 @@ class Fd {
   int fd_;
 };
 
+// absl's string functions take absl::string_view, which this abseil keeps
+// apart from std::string_view.
+absl::string_view Absl(std::string_view text) { return {text.data(), text.size()}; }
+
 absl::Status Unavailable(const std::string& socket_path, std::string_view why) {
-  return absl::UnavailableError(absl::StrCat(socket_path, ": ", std::string(why)));
-}
-
-std::string_view Trim(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
-
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-// The whole of `text` as a number in `base`.
-template <typename T>
-bool ParseWhole(std::string_view text, T& out, int base = 10) {
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out, base);
-  return ec == std::errc() && end == text.data() + text.size() && !text.empty();
+  return absl::UnavailableError(absl::StrCat(socket_path, ": ", Absl(why)));
 }
 
 // A stream socket connected to `socket_path`, non-blocking.
@@ -160,28 +144,23 @@ class AnswerReader {
  private:
   absl::Status ParseHead(std::string_view head) {
     // "HTTP/1.1 200 OK", then one "Name: value" per line.
-    const size_t first_end = std::min(head.find("\r\n"), head.size());
-    const std::string_view status_line = head.substr(0, first_end);
-    const size_t sp = status_line.find(' ');
-    if (!status_line.starts_with("HTTP/1.") || sp == std::string_view::npos ||
-        !ParseWhole(status_line.substr(sp + 1, 3), status_)) {
+    const std::vector<absl::string_view> lines = absl::StrSplit(Absl(head), "\r\n");
+    const std::vector<absl::string_view> status = absl::StrSplit(lines.front(), ' ');
+    if (status.size() < 2 || !absl::StartsWith(status[0], "HTTP/1.") ||
+        !absl::SimpleAtoi(status[1], &status_)) {
       return absl::InternalError("not an HTTP answer");
     }
-    std::string_view rest = head.substr(first_end);
-    while (!rest.empty()) {
-      if (rest.starts_with("\r\n")) rest.remove_prefix(2);
-      const size_t end = std::min(rest.find("\r\n"), rest.size());
-      if (end == 0) break;  // cannot be: the head ends before its empty line
-      const std::string_view line = rest.substr(0, end);
-      rest.remove_prefix(end);
-      const size_t colon = line.find(':');
-      if (colon == std::string_view::npos) continue;
-      const std::string name = Lower(Trim(line.substr(0, colon)));
-      const std::string_view value = Trim(line.substr(colon + 1));
-      if (name == "transfer-encoding" && Lower(value).find("chunked") != std::string::npos) {
+    for (size_t i = 1; i < lines.size(); ++i) {
+      const size_t colon = lines[i].find(':');
+      if (colon == absl::string_view::npos) continue;
+      const std::string name =
+          absl::AsciiStrToLower(absl::StripAsciiWhitespace(lines[i].substr(0, colon)));
+      const absl::string_view value = absl::StripAsciiWhitespace(lines[i].substr(colon + 1));
+      if (name == "transfer-encoding" &&
+          absl::StrContains(absl::AsciiStrToLower(value), "chunked")) {
         chunked_ = true;
       } else if (name == "content-length") {
-        if (uint64_t n = 0; ParseWhole(value, n)) length_ = n;
+        if (uint64_t n = 0; absl::SimpleAtoi(value, &n)) length_ = n;
       }
     }
     if (!chunked_ && length_ && *length_ == 0) done_ = true;
@@ -212,10 +191,11 @@ class AnswerReader {
         }
         const std::string line = std::move(size_line_);
         size_line_.clear();
-        const std::string_view text = Trim(line);
+        const absl::string_view text = absl::StripAsciiWhitespace(line);
         if (text.empty()) continue;  // the CRLF that ends a chunk's data
         uint64_t size = 0;
-        if (!ParseWhole(Trim(text.substr(0, text.find(';'))), size, 16)) {
+        if (!absl::SimpleHexAtoi(absl::StripAsciiWhitespace(text.substr(0, text.find(';'))),
+                                 &size)) {
           return absl::InternalError("a bad chunk size");
         }
         if (size == 0) {
