@@ -149,7 +149,7 @@ struct RulesSet {
   std::string tracepoint_skip;  // why the tracepoint floor cannot run, if it cannot
 };
 
-absl::StatusOr<RulesSet> LoadRulesSet(const std::string& rules_file, bool have_tracefs) {
+absl::StatusOr<RulesSet> LoadRulesSet(const std::string& rules_file, const TracefsMount* tracefs) {
   agent::AgentOptions options;
   if (!rules_file.empty()) options.rules_files = {rules_file};
   options.container_runtimes = false;
@@ -162,12 +162,7 @@ absl::StatusOr<RulesSet> LoadRulesSet(const std::string& rules_file, bool have_t
   for (uint32_t id : set.ids) {
     const std::string name(engine::SyscallName(id));
     set.has_getppid = set.has_getppid || id == kGetppidId;
-    // Syscalls the kernel lacks or never traces (no metadata) have no event.
-    if (have_tracefs && !name.empty() &&
-        (access(absl::StrCat("/sys/kernel/tracing/events/syscalls/sys_exit_", name).c_str(),
-                F_OK) == 0 ||
-         access(absl::StrCat("/sys/kernel/debug/tracing/events/syscalls/sys_exit_", name).c_str(),
-                F_OK) == 0)) {
+    if (tracefs != nullptr && !name.empty() && tracefs->HasSyscallExit(name)) {
       set.tracepoint_names.push_back(name);
     }
   }
@@ -459,7 +454,8 @@ absl::StatusOr<BenchReport> RunOverheadBench(const OverheadBenchOptions& options
   absl::StatusOr<Probes> probes = LoadProbes();
   if (!probes.ok()) return probes.status();
   absl::StatusOr<TracefsMount> tracefs = TracefsMount::Ensure();
-  absl::StatusOr<RulesSet> set = LoadRulesSet(options.rules_file, tracefs.ok());
+  absl::StatusOr<RulesSet> set =
+      LoadRulesSet(options.rules_file, tracefs.ok() ? &*tracefs : nullptr);
   if (!set.ok()) return set.status();
   if (!tracefs.ok()) {
     set->tracepoint_skip = absl::StrCat("skipped: ", tracefs.status().message());

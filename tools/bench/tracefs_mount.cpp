@@ -20,16 +20,21 @@ bool HasSyscallEvents(const char* root) {
 }  // namespace
 
 absl::StatusOr<TracefsMount> TracefsMount::Ensure() {
-  if (HasSyscallEvents(kTracefs) || HasSyscallEvents(kDebugTracefs)) return TracefsMount(false);
+  if (HasSyscallEvents(kTracefs)) return TracefsMount(kTracefs, false);
+  if (HasSyscallEvents(kDebugTracefs)) return TracefsMount(kDebugTracefs, false);
   if (mount("nodev", kTracefs, "tracefs", 0, nullptr) != 0) {
     return absl::ErrnoToStatus(errno, absl::StrCat("mounting tracefs at ", kTracefs));
   }
-  TracefsMount mounted(true);
+  TracefsMount mounted(kTracefs, true);
   if (!HasSyscallEvents(kTracefs)) {
     return absl::FailedPreconditionError(
         "this kernel has no syscall tracepoints (CONFIG_FTRACE_SYSCALLS)");
   }
   return mounted;
+}
+
+bool TracefsMount::HasSyscallExit(const std::string& name) const {
+  return access(absl::StrCat(root_, "/events/syscalls/sys_exit_", name).c_str(), F_OK) == 0;
 }
 
 TracefsMount::~TracefsMount() {

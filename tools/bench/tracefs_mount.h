@@ -6,6 +6,8 @@
 #ifndef KESTREL_TOOLS_BENCH_TRACEFS_MOUNT_H_
 #define KESTREL_TOOLS_BENCH_TRACEFS_MOUNT_H_
 
+#include <string>
+
 #include "absl/status/statusor.h"
 
 namespace kestrel::bench {
@@ -17,12 +19,19 @@ class TracefsMount {
   // is mounted at /sys/kernel/tracing until this goes away. Fails when the
   // kernel has no syscall tracepoints or the mount is refused.
   static absl::StatusOr<TracefsMount> Ensure();
-  TracefsMount(TracefsMount&& other) noexcept : mounted_(other.mounted_) { other.mounted_ = false; }
+  TracefsMount(TracefsMount&& other) noexcept : root_(other.root_), mounted_(other.mounted_) {
+    other.mounted_ = false;
+  }
   TracefsMount& operator=(TracefsMount&&) = delete;
   ~TracefsMount();
 
+  // Whether syscall `name` has an exit tracepoint (syscalls:sys_exit_NAME):
+  // the kernel lacks some syscalls, and traces none without metadata.
+  bool HasSyscallExit(const std::string& name) const;
+
  private:
-  explicit TracefsMount(bool mounted) : mounted_(mounted) {}
+  TracefsMount(const char* root, bool mounted) : root_(root), mounted_(mounted) {}
+  const char* root_;  // where tracefs is: kTracefs or kDebugTracefs
   bool mounted_;
 };
 
