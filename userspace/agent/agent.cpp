@@ -348,7 +348,7 @@ std::string Agent::Impl::SummaryLine(const kestrel_capture_settings& settings,
 ProbeStart Agent::Impl::ProbeStartOf() {
   ProbeStart probe;
   probe.all_syscalls = false;
-  for (const ChosenSyscall& s : syscalls_) probe.syscalls.push_back(s.id);
+  probe.syscalls = agent::SyscallIds(syscalls_);
   probe.pin_dir = options_.pin_dir;
   // The config's ring keys, unless the embedder asked for other values.
   probe.buffer_bytes = options_.buffer_bytes == PMAN_DEFAULT_BUFFER_BYTES
@@ -386,7 +386,7 @@ void Agent::Impl::PlanLoadShedding(LoadShedder& shedder) {
 engine::capture_file::CaptureInfo Agent::Impl::CaptureInfoOf(
     const kestrel_capture_settings& settings) const {
   engine::capture_file::CaptureInfo info = engine::capture_file::CaptureInfoOfThisMachine();
-  for (const ChosenSyscall& s : syscalls_) info.syscalls.push_back(s.id);
+  info.syscalls = agent::SyscallIds(syscalls_);
   const auto* bytes = reinterpret_cast<const uint8_t*>(&settings);
   info.settings.assign(bytes, bytes + sizeof(settings));
   info.boot_time_ns = settings.boot_time_ns;
@@ -987,11 +987,7 @@ std::optional<std::string> Agent::ConfiguredReplay() const {
 
 std::string Agent::SyscallSetText() const { return FormatSyscallSet(impl_->syscalls_); }
 
-std::vector<uint32_t> Agent::SyscallIds() const {
-  std::vector<uint32_t> ids;
-  for (const ChosenSyscall& s : impl_->syscalls_) ids.push_back(s.id);
-  return ids;
-}
+std::vector<uint32_t> Agent::SyscallIds() const { return agent::SyscallIds(impl_->syscalls_); }
 
 std::vector<std::string> Agent::Summary() const {
   const RunRules& rules = *impl_->rules_;

@@ -87,6 +87,13 @@ std::string FormatSyscallSet(const std::vector<ChosenSyscall>& set) {
   return text;
 }
 
+std::vector<uint32_t> SyscallIds(const std::vector<ChosenSyscall>& set) {
+  std::vector<uint32_t> ids;
+  ids.reserve(set.size());
+  for (const ChosenSyscall& s : set) ids.push_back(s.id);
+  return ids;
+}
+
 std::vector<uint8_t> SyscallTable(const std::vector<ChosenSyscall>& set, size_t table_size) {
   std::vector<uint8_t> table(table_size, 0);
   for (const ChosenSyscall& s : set) {

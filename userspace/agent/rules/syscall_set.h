@@ -45,6 +45,9 @@ std::string FormatSyscallSet(const std::vector<ChosenSyscall>& set);
 // "getppid, read" for `ids`, and past `named` of them "..., and N more".
 std::string SyscallNameList(const std::vector<uint32_t>& ids, size_t named);
 
+// The ids of `set`, in its order.
+std::vector<uint32_t> SyscallIds(const std::vector<ChosenSyscall>& set);
+
 // The probe's table (pman_enforce_sc_set): 1 for each syscall of `set`.
 std::vector<uint8_t> SyscallTable(const std::vector<ChosenSyscall>& set, size_t table_size);
 
