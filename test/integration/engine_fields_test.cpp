@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "applied_events.h"
 #include "engine/decode/record_view.h"
 #include "engine/fields/event_context.h"
 #include "engine/fields/field_extractor.h"
@@ -105,39 +106,25 @@ class EngineFieldsTest : public ::testing::Test {
       if (!id.ok()) return {};
       ids.push_back(*id);
     }
-    std::vector<engine::filter::FieldSpec> specs;
-    for (const std::string& f : fields) {
-      engine::filter::FieldRef ref;
-      const size_t bracket = f.find('[');
-      ref.name = f.substr(0, bracket);
-      if (bracket != std::string::npos) ref.index = f.substr(bracket + 1, f.size() - bracket - 2);
-      absl::StatusOr<engine::filter::FieldSpec> spec = registry_.Resolve(ref);
-      EXPECT_TRUE(spec.ok()) << spec.status();
-      specs.push_back(spec.value_or(engine::filter::FieldSpec{}));
-    }
+    const std::vector<engine::filter::FieldSpec> specs = testing::ResolveFields(registry_, fields);
     std::map<std::string, std::string> got;
-    uint64_t num = 0;
-    for (const std::vector<uint8_t>& bytes : session_->DrainRaw()) {
-      ++num;
-      absl::StatusOr<engine::RecordView> view =
-          engine::RecordView::Parse(bytes.data(), bytes.size());
-      if (!view.ok()) continue;
-      threads_.Apply(*view);
-      const kestrel_record_header& h = view->header();
-      if (!got.empty() || h.tid != tid || h.type != type) continue;
-      absl::StatusOr<engine::DecodedEvent> event = engine::DecodedEvent::Decode(*view);
-      EXPECT_TRUE(event.ok()) << event.status();
-      if (!event.ok()) continue;
-      extractor_.SetEvent(engine::fields::MakeEventContext(*event, threads_, num, boot_time_ns_));
-      for (size_t i = 0; i < fields.size(); ++i) {
-        std::string text;
-        got[fields[i]] = extractor_.ReadText(specs[i], text) ? text : "<none>";
-      }
-      program.BeginEvent(extractor_);
-      for (size_t i = 0; i < conditions.size(); ++i) {
-        got[conditions[i]] = program.Matches(ids[i]) ? "true" : "false";
-      }
-    }
+    testing::ForEachAppliedEvent(
+        session_->DrainRaw(), threads_,
+        [&](const kestrel_record_header& h) {
+          return got.empty() && h.tid == tid && h.type == type;
+        },
+        [&](const engine::DecodedEvent& event, uint64_t num, std::vector<uint8_t>&) {
+          extractor_.SetEvent(
+              engine::fields::MakeEventContext(event, threads_, num, boot_time_ns_));
+          for (size_t i = 0; i < fields.size(); ++i) {
+            std::string text;
+            got[fields[i]] = extractor_.ReadText(specs[i], text) ? text : "<none>";
+          }
+          program.BeginEvent(extractor_);
+          for (size_t i = 0; i < conditions.size(); ++i) {
+            got[conditions[i]] = program.Matches(ids[i]) ? "true" : "false";
+          }
+        });
     EXPECT_FALSE(got.empty()) << "no record of type " << type << " from thread " << tid;
     return got;
   }

@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "applied_events.h"
 #include "engine/decode/flag_sets.h"
 #include "engine/decode/record_view.h"
 #include "engine/fields/event_context.h"
@@ -92,41 +93,27 @@ class OpenExecFactsTest : public ::testing::Test {
   // `tids` of the types asked for, in order, each with `fields` as text.
   std::vector<Seen> Apply(const std::vector<uint32_t>& tids, const std::vector<uint16_t>& types,
                           const std::vector<std::string>& fields) {
-    std::vector<engine::filter::FieldSpec> specs;
-    for (const std::string& f : fields) {
-      engine::filter::FieldRef ref;
-      ref.name = f;
-      absl::StatusOr<engine::filter::FieldSpec> spec = registry_.Resolve(ref);
-      EXPECT_TRUE(spec.ok()) << f << ": " << spec.status();
-      specs.push_back(spec.value_or(engine::filter::FieldSpec{}));
-    }
+    const std::vector<engine::filter::FieldSpec> specs = testing::ResolveFields(registry_, fields);
     std::vector<Seen> out;
-    uint64_t num = 0;
-    for (std::vector<uint8_t>& bytes : session_->DrainRaw()) {
-      ++num;
-      absl::StatusOr<engine::RecordView> view =
-          engine::RecordView::Parse(bytes.data(), bytes.size());
-      if (!view.ok()) continue;
-      threads_.Apply(*view);
-      const kestrel_record_header& h = view->header();
-      if (std::find(tids.begin(), tids.end(), h.tid) == tids.end() ||
-          std::find(types.begin(), types.end(), h.type) == types.end()) {
-        continue;
-      }
-      absl::StatusOr<engine::DecodedEvent> event = engine::DecodedEvent::Decode(*view);
-      EXPECT_TRUE(event.ok()) << event.status();
-      if (!event.ok()) continue;
-      Seen seen;
-      seen.tid = h.tid;
-      seen.type = h.type;
-      extractor_.SetEvent(engine::fields::MakeEventContext(*event, threads_, num, boot_time_ns_));
-      for (size_t i = 0; i < fields.size(); ++i) {
-        std::string text;
-        seen.fields[fields[i]] = extractor_.ReadText(specs[i], text) ? text : "<none>";
-      }
-      seen.bytes = std::move(bytes);
-      out.push_back(std::move(seen));
-    }
+    testing::ForEachAppliedEvent(
+        session_->DrainRaw(), threads_,
+        [&](const kestrel_record_header& h) {
+          return std::find(tids.begin(), tids.end(), h.tid) != tids.end() &&
+                 std::find(types.begin(), types.end(), h.type) != types.end();
+        },
+        [&](const engine::DecodedEvent& event, uint64_t num, std::vector<uint8_t>& bytes) {
+          Seen seen;
+          seen.tid = event.record().header().tid;
+          seen.type = event.record().header().type;
+          extractor_.SetEvent(
+              engine::fields::MakeEventContext(event, threads_, num, boot_time_ns_));
+          for (size_t i = 0; i < fields.size(); ++i) {
+            std::string text;
+            seen.fields[fields[i]] = extractor_.ReadText(specs[i], text) ? text : "<none>";
+          }
+          seen.bytes = std::move(bytes);
+          out.push_back(std::move(seen));
+        });
     return out;
   }
 
