@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "agent/config/program_location.h"
 #include "agent/observe/webserver_module.h"
 #include "agent/quote.h"
 
@@ -27,23 +28,18 @@ struct ModuleEntryPoints {
 // configured install path.
 std::vector<std::filesystem::path> ModuleCandidates() {
   std::vector<std::filesystem::path> out;
-  char exe[PATH_MAX];
-  const bool have_exe = realpath("/proc/self/exe", exe) != nullptr;
-  if (have_exe && std::string_view(exe).starts_with(KESTREL_BUILD_DIR "/")) {
-    out.emplace_back(KESTREL_WEBSERVER_MODULE_BUILD_PATH);
-  }
+  const ProgramLocation program = ThisProgram();
+  if (program.in_build_tree) out.emplace_back(KESTREL_WEBSERVER_MODULE_BUILD_PATH);
   // Inside libkestrel.so, the library's directory; inside a program, the
   // program's, which the next candidate covers.
   Dl_info self{};
   char holder[PATH_MAX];
   if (dladdr(reinterpret_cast<void*>(&ModuleCandidates), &self) != 0 && self.dli_fname != nullptr &&
-      realpath(self.dli_fname, holder) != nullptr &&
-      (!have_exe || std::string_view(holder) != exe)) {
+      realpath(self.dli_fname, holder) != nullptr && program.exe != holder) {
     out.push_back(std::filesystem::path(holder).parent_path() / "kestrel" / kWebserverModuleFile);
   }
-  if (have_exe) {
-    out.push_back(std::filesystem::path(exe).parent_path().parent_path() / KESTREL_INSTALL_LIBDIR /
-                  "kestrel" / kWebserverModuleFile);
+  if (!program.exe.empty()) {
+    out.push_back(program.prefix() / KESTREL_INSTALL_LIBDIR / "kestrel" / kWebserverModuleFile);
   }
   out.push_back(std::filesystem::path(KESTREL_INSTALL_FULL_LIBDIR) / "kestrel" /
                 kWebserverModuleFile);
