@@ -17,10 +17,12 @@
 #include <fstream>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "kestrel_process.h"
 #include "pin_dir_guard.h"
 #include "run_triggers.h"
@@ -50,6 +52,42 @@ void ClearInterestingByMapWrite(const std::string& pin_dir, uint32_t id) {
   value[offsetof(kestrel_control_block, interesting_syscalls) + id] = 0;
   ASSERT_EQ(bpf_map_update_elem(fd, &key, value.data(), BPF_ANY), 0);
   close(fd);
+}
+
+const std::string kHookDetached = "kestrel run: syscall-exit hook detached: no syscall is captured";
+const std::string kHookAttached =
+    "kestrel run: syscall-exit hook attached again: a syscall is captured";
+
+// "  2 open                     on" -> "open".
+std::string SyscallNameOf(const std::string& list_line) {
+  std::vector<std::string> words = absl::StrSplit(list_line, ' ', absl::SkipEmpty());
+  return words.size() == 3 ? words[1] : std::string();
+}
+
+// Whether some BPF link holds a program named kestrel_sys_exit (as the
+// kernel keeps it: cut to 15 characters): the
+// dispatcher of this test's `kestrel run` (suites that load a probe hold
+// ctest's probe lock: one at a time).
+bool HookLinked() {
+  for (uint32_t id = 0; bpf_link_get_next_id(id, &id) == 0;) {
+    const int link = bpf_link_get_fd_by_id(id);
+    if (link < 0) continue;
+    bpf_link_info info{};
+    uint32_t len = sizeof info;
+    const bool got = bpf_obj_get_info_by_fd(link, &info, &len) == 0;
+    close(link);
+    if (!got) continue;
+    const int prog = bpf_prog_get_fd_by_id(info.prog_id);
+    if (prog < 0) continue;
+    bpf_prog_info pinfo{};
+    uint32_t plen = sizeof pinfo;
+    const bool named = bpf_obj_get_info_by_fd(prog, &pinfo, &plen) == 0 &&
+                       std::string_view(pinfo.name) ==
+                           std::string_view("kestrel_sys_exit").substr(0, BPF_OBJ_NAME_LEN - 1);
+    close(prog);
+    if (named) return true;
+  }
+  return false;
 }
 
 class RunTamperTest : public ::testing::Test {
@@ -108,11 +146,34 @@ TEST_F(RunTamperTest, AllowedOutsideChangesAreAlertedAndKept) {
   EXPECT_TRUE(run.WaitForLine(absl::StrCat(kChanged, "snaplen 0 -> 4096"), kAlertTimeout));
   const CliResult snaplen = RunKestrel({"settings", "get", "snaplen", "--pin-dir", pin_.dir()});
   EXPECT_EQ(snaplen.out, "snaplen=4096\n") << snaplen.err;
+
+  // Every syscall turned off: the syscall-exit hook goes, so that nothing
+  // costs any syscall anything, and comes back with the first one on.
+  std::vector<std::string> on = {"syscalls", "disable"};
+  for (const std::string& line :
+       Lines(RunKestrel({"syscalls", "list", "--pin-dir", pin_.dir()}).out)) {
+    if (line.ends_with(" on")) on.push_back(SyscallNameOf(line));
+  }
+  ASSERT_GT(on.size(), 2u);
+  on.insert(on.end(), {"--pin-dir", pin_.dir()});
+  EXPECT_EQ(RunKestrel(on).exit_code, 0);
+  EXPECT_TRUE(run.WaitForStderr(kHookDetached, 1, kAlertTimeout));
+  EXPECT_FALSE(HookLinked()) << "the syscall-exit hook is still linked";
+  const std::string unseen = dir_.File("mark-while-detached");
+  OpenFile(unseen);
+  EXPECT_EQ(RunKestrel({"syscalls", "enable", "openat", "--pin-dir", pin_.dir()}).exit_code, 0);
+  EXPECT_TRUE(run.WaitForStderr(kHookAttached, 1, kAlertTimeout));
+  EXPECT_TRUE(HookLinked());
+  const std::string seen = dir_.File("mark-after-attach");
+  OpenFile(seen);
+  EXPECT_TRUE(run.WaitForLine(seen, kAlertTimeout));
+
   run.Signal(SIGINT);
   const CliResult r = run.Wait();
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(CountLinesWith(Lines(r.out), kPutBack), 0u) << r.out;
-  EXPECT_TRUE(absl::StrContains(r.err, "; probe changed by another process 1 times, put back 0"))
+  EXPECT_EQ(CountLinesWith(run.lines(), unseen), 0u) << "captured while detached";
+  EXPECT_TRUE(absl::StrContains(r.err, "; probe changed by another process 3 times, put back 0"))
       << r.err;
 }
 

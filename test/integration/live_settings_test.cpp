@@ -118,6 +118,22 @@ TEST_P(LiveSettingsTest, EveryKindOfChangeIsReportedOnce) {
     tagged += call->args[0] == kTag;
   }
   EXPECT_EQ(tagged, 1u);
+
+  // With no syscall interesting the hook can go (pman_follow_syscall_set),
+  // and the first syscall made interesting brings it back, reporting what
+  // changed while it was away.
+  before = SettingsGeneration(h);
+  ASSERT_EQ(pman_enforce_sc_set(h, none.data(), none.size()), 0);
+  EXPECT_EQ(pman_follow_syscall_set(h), 0);
+  EXPECT_EQ(pman_follow_syscall_set(h), 0);
+  ASSERT_EQ(pman_mark_single_64bit_syscall(h, SYS_getppid, true), 0);
+  EXPECT_EQ(pman_follow_syscall_set(h), 1);
+  ExpectChain(session->AwaitSettingsChanged(), before, before + 2, KESTREL_CHANGED_SYSCALLS);
+  constexpr uint64_t kBackTag = 0x6261636b;
+  TaggedGetppid(kBackTag);
+  const std::vector<Captured> back = session->DrainThread(CurrentTid());
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_EQ(back[0].call.args[0], kBackTag);
 }
 
 TEST_P(LiveSettingsTest, RefusedChangesChangeNothing) {

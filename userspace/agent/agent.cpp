@@ -138,6 +138,10 @@ class Agent::Impl {
   // Once a second on the reader thread: the metrics the webserver serves,
   // syscall_event_drops; and every metrics.interval the metrics snapshot.
   void Tick();
+  // Detaches the syscall-exit hook while the interesting-syscall table is
+  // empty, attaches it again when it is not (pman_follow_syscall_set), and
+  // says so once per change.
+  void FollowSyscallSet();
   void EmitMetricsSnapshot();
   void TakeDropActions(const observe::DropTotals& delta);
   absl::Status Reload();
@@ -160,6 +164,8 @@ class Agent::Impl {
   std::unique_ptr<AlertCapture> capture_;
   std::unique_ptr<LoadShedder> shedder_;
   std::unique_ptr<TamperWatch> tamper_;
+  bool hook_attached_ = true;         // the syscall-exit hook, after FollowSyscallSet
+  uint64_t followed_generation_ = 0;  // the settings generation it last followed
   std::unique_ptr<RulesWatcher> watcher_;
   std::optional<RulesLoadWorker> reloads_;
   std::thread reader_;
@@ -519,7 +525,18 @@ void Agent::Impl::TakeDropActions(const observe::DropTotals& delta) {
   }
 }
 
+void Agent::Impl::FollowSyscallSet() {
+  const int attached = pman_follow_syscall_set(handle_.get());
+  if (attached < 0 || (attached == 1) == hook_attached_) return;
+  hook_attached_ = attached == 1;
+  Say(hook_attached_ ? "syscall-exit hook attached again: a syscall is captured"
+                     : "syscall-exit hook detached: no syscall is captured");
+}
+
 void Agent::Impl::Tick() {
+  // Every second as well: a table written straight into the map (bpftool)
+  // moves no generation.
+  FollowSyscallSet();
   pman_stats stats{};
   if (drops_ && pman_get_stats(handle_.get(), &stats, nullptr, 0) == 0) {
     const kestrel_cpu_counters& t = stats.total;
@@ -805,6 +822,11 @@ void Agent::Impl::ReaderLoop() {
                                           : std::string("none")));
     }
     for (const engine::alerts::Alert& a : tamper_->Check(WallClockNs())) Emit(a);
+    if (uint64_t generation = 0; pman_get_settings_generation(handle, &generation) == 0 &&
+                                 generation != followed_generation_) {
+      followed_generation_ = generation;
+      FollowSyscallSet();
+    }
     const bool asked = reload_asked_.exchange(false);
     if (asked || (watcher_ && watcher_->Changed())) {
       RunRulesOptions options;

@@ -201,6 +201,9 @@ int RunCapture(const std::vector<std::string>& args) {
       continue;
     }
     std::fflush(stdout);
+    // With every syscall turned off (kestrel syscalls), the hook goes until
+    // one is turned on again.
+    pman_follow_syscall_set(handle.get());
     pman_wait_for_events(handle.get(), 50);
   }
   // Whatever the probe wrote before it stopped is still shown (or counted

@@ -163,6 +163,16 @@ int pman_detach(struct pman_handle* h);
  * may be older. */
 int pman_detach_and_settle(struct pman_handle* h);
 
+/* Makes the sys_exit hook follow the interesting-syscall table: attached
+ * while the table holds a syscall, detached while it holds none, so that a
+ * capture left with nothing to capture costs no syscall anything. The table
+ * may have been changed by this process or through the pin; call this after
+ * such a change, or now and then. Returns 1 when the hook is attached after
+ * the call, 0 when it is not (or before pman_attach), or a negative errno.
+ * Added in ABI 2 after its first release: check with dlsym if the library
+ * may be older. */
+int pman_follow_syscall_set(struct pman_handle* h);
+
 /* Detaches, unloads and frees everything; `h` may be NULL. */
 void pman_close(struct pman_handle* h);
 

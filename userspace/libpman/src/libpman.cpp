@@ -93,6 +93,17 @@ int pman_detach_and_settle(struct pman_handle* h) {
   return Call(h, [](Probe& p) { return p.DetachAndSettle(); });
 }
 
+int pman_follow_syscall_set(struct pman_handle* h) {
+  int attached = 0;
+  const int rc = Call(h, [&](Probe& p) -> absl::Status {
+    absl::StatusOr<bool> now = p.FollowSyscallSet();
+    if (!now.ok()) return now.status();
+    attached = *now ? 1 : 0;
+    return absl::OkStatus();
+  });
+  return rc < 0 ? rc : attached;
+}
+
 void pman_close(struct pman_handle* h) { delete h; }
 
 int pman_enforce_sc_set(struct pman_handle* h, const uint8_t* interesting, size_t n) {

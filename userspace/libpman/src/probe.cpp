@@ -234,13 +234,35 @@ absl::Status Probe::Attach() {
     object_->Detach();
     return ErrnoStatus(-err, "attaching the probe to tp_btf/sys_exit");
   }
+  attached_ = true;
   return absl::OkStatus();
 }
 
 absl::Status Probe::Detach() {
   if (absl::Status s = RequireLoaded("pman_detach"); !s.ok()) return s;
   object_->Detach();
+  attached_ = false;
   return absl::OkStatus();
+}
+
+absl::StatusOr<bool> Probe::FollowSyscallSet() {
+  if (absl::Status s = RequireLoaded("pman_follow_syscall_set"); !s.ok()) return s;
+  if (!attached_) return false;
+  // Read from the mapped block: another process may have changed it
+  // through the pin.
+  const volatile uint8_t* table = object_->control_block()->interesting_syscalls;
+  bool any = false;
+  for (uint32_t id = 0; id < KESTREL_SYSCALL_TABLE_SIZE && !any; ++id) any = table[id] != 0;
+  if (any == object_->DispatcherAttached()) return any;
+  if (!any) {
+    object_->DetachDispatcher();
+    return false;
+  }
+  ScopedLibbpfLogRoute route(logger_);
+  if (const int err = object_->AttachDispatcher(); err != 0) {
+    return ErrnoStatus(-err, "attaching the probe to tp_btf/sys_exit again");
+  }
+  return true;
 }
 
 absl::StatusOr<uint64_t> Probe::CounterActivity() {

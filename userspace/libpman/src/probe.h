@@ -42,6 +42,11 @@ class Probe {
   absl::Status Detach();
   // Detach, then wait until no program of this probe runs anywhere.
   absl::Status DetachAndSettle();
+  // Attaches the sys_exit dispatcher while the interesting-syscall table
+  // holds a syscall and detaches it while it holds none, so that a capture
+  // with nothing to capture costs the machine's syscalls nothing: true when
+  // it is attached after the call. Does nothing before Attach.
+  absl::StatusOr<bool> FollowSyscallSet();
 
   absl::Status EnforceSyscallSet(const uint8_t* interesting, size_t n);
   absl::Status MarkSyscall(uint32_t id, bool interesting);
@@ -95,6 +100,7 @@ class Probe {
   Logger logger_;
   std::unique_ptr<ProbeObject> object_;
   bool loaded_ = false;
+  bool attached_ = false;  // between Attach and Detach
   RingLayout layout_;
   std::vector<int> ring_fds_;
   uint64_t ring_locked_bytes_ = 0;

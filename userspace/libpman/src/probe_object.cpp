@@ -70,6 +70,18 @@ class SkeletonObject final : public ProbeObject {
   }
   int Attach() override { return Fns::attach(skel_); }
   void Detach() override { Fns::detach(skel_); }
+  int AttachDispatcher() override {
+    if (skel_->links.kestrel_sys_exit != nullptr) return 0;
+    bpf_link* link = bpf_program__attach(skel_->progs.kestrel_sys_exit);
+    if (link == nullptr) return -errno;
+    skel_->links.kestrel_sys_exit = link;
+    return 0;
+  }
+  void DetachDispatcher() override {
+    bpf_link__destroy(skel_->links.kestrel_sys_exit);
+    skel_->links.kestrel_sys_exit = nullptr;
+  }
+  bool DispatcherAttached() const override { return skel_->links.kestrel_sys_exit != nullptr; }
 
   bpf_object* object() const override { return skel_->obj; }
   bpf_map* ring_maps() const override { return skel_->maps.ringbuf_maps; }

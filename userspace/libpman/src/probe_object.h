@@ -26,6 +26,11 @@ class ProbeObject {
   virtual int Load() = 0;
   virtual int Attach() = 0;
   virtual void Detach() = 0;
+  // The sys_exit dispatcher's link alone, after Attach: the scheduler
+  // hooks stay as they are.
+  virtual int AttachDispatcher() = 0;
+  virtual void DetachDispatcher() = 0;
+  virtual bool DispatcherAttached() const = 0;
 
   virtual bpf_object* object() const = 0;
   virtual bpf_map* ring_maps() const = 0;
