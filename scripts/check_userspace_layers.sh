@@ -43,7 +43,7 @@ done < <(grep -rlE '^#include <(curl|grpc|grpcpp|librdkafka)/' engine || true)
 
 # The agent: its folders in order; top-level files (agent.h) above them
 # all but quote.h, which anything may use; api/ above agent.h.
-agent_layers=(probe outputs containers config rules pipeline control observe top api)
+agent_layers=(modules probe outputs containers config rules pipeline control observe top api)
 agent_rank() {
   local i
   for i in "${!agent_layers[@]}"; do [[ ${agent_layers[$i]} == "$1" ]] && echo "$i" && return; done

@@ -6,7 +6,9 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <fstream>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -22,6 +24,14 @@ inline bool Contains(const std::string& text, const std::string& needle) {
 }
 
 // The non-empty lines of a command's output.
+// /proc/PID/maps of a process: the files it has mapped, one per line.
+inline std::string MappedFiles(pid_t pid) {
+  std::ifstream maps("/proc/" + std::to_string(pid) + "/maps");
+  std::stringstream all;
+  all << maps.rdbuf();
+  return all.str();
+}
+
 inline std::vector<std::string> Lines(const std::string& text) {
   return absl::StrSplit(text, '\n', absl::SkipEmpty());
 }

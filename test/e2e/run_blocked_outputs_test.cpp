@@ -167,6 +167,10 @@ TEST_F(RunBlockedOutputsTest, StuckChannelsDropTheirOldestWhileCaptureAndTheOthe
       "file_output.keep_alive=true",
       absl::StrCat("file_output.filename=", file_out),
   }));
+  // The HTTP channel comes from the network module, loaded for it.
+  const std::string mapped = MappedFiles(run_->pid());
+  EXPECT_TRUE(absl::StrContains(mapped, "/kestrel_network_outputs.so")) << mapped;
+  EXPECT_TRUE(absl::StrContains(mapped, "libcurl")) << mapped;
 
   // Far more than the program's pipe (64 KiB) and queue hold, in steps
   // well under the queue, each waited for on stdout: the healthy channels

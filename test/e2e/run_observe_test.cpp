@@ -209,26 +209,24 @@ TEST_F(RunObserveTest, HealthzSaysOkWhileTheReaderRuns) {
   EXPECT_EQ(ObserveGet(port_, "/no-such-page").status, 404);
 }
 
-// The libraries a process has mapped, one path per line of /proc/PID/maps.
-std::string ObserveMappedFiles(pid_t pid) {
-  std::ifstream maps(absl::StrCat("/proc/", pid, "/maps"));
-  std::stringstream all;
-  all << maps.rdbuf();
-  return all.str();
-}
-
 // cpp-httplib and the OpenSSL init it runs when loaded stay out of a
 // process that serves no HTTP: the webserver is a module loaded on start.
+// Likewise libcurl and librdkafka out of one with no HTTP or Kafka output.
 TEST_F(RunObserveTest, OnlyAServingRunLoadsTheWebserverModule) {
-  const std::string serving = ObserveMappedFiles(run_->pid());
+  const std::string serving = MappedFiles(run_->pid());
   EXPECT_TRUE(absl::StrContains(serving, "/kestrel_webserver.so")) << serving;
   EXPECT_TRUE(absl::StrContains(serving, "libcpp-httplib")) << serving;
+  for (const char* absent : {"kestrel_network_outputs", "libcurl", "librdkafka"}) {
+    EXPECT_FALSE(absl::StrContains(serving, absent)) << absent;
+  }
 
   KestrelProcess capture({"capture", "--syscalls", "getppid", "--duration", "20"});
   ASSERT_TRUE(capture.WaitForStderr("attached in", 1, std::chrono::seconds(30)));
-  const std::string quiet = ObserveMappedFiles(capture.pid());
-  EXPECT_FALSE(absl::StrContains(quiet, "kestrel_webserver")) << quiet;
-  EXPECT_FALSE(absl::StrContains(quiet, "libcpp-httplib")) << quiet;
+  const std::string quiet = MappedFiles(capture.pid());
+  for (const char* absent : {"kestrel_webserver", "libcpp-httplib", "kestrel_network_outputs",
+                             "libcurl", "librdkafka"}) {
+    EXPECT_FALSE(absl::StrContains(quiet, absent)) << absent;
+  }
   capture.Signal(SIGTERM);
   EXPECT_EQ(capture.Wait().exit_code, 0);
 }

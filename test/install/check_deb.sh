@@ -47,6 +47,14 @@ done
 /usr/bin/kestrel run -c /etc/kestrel/kestrel.yaml --dry-run >/dev/null 2>"$work/dry.err" ||
   fail "kestrel run -c /etc/kestrel/kestrel.yaml --dry-run: $(cat "$work/dry.err")"
 grep -q "rules loaded" "$work/dry.err" || fail "the dry run named no rules: $(cat "$work/dry.err")"
+# The modules load from where the package put them: a Kafka output's
+# options are checked by librdkafka, inside kestrel_network_outputs.so.
+for module in kestrel_webserver.so kestrel_network_outputs.so; do
+  dpkg -L kestrel | grep -q "/kestrel/$module\$" || fail "$module is not in the package"
+done
+/usr/bin/kestrel run -c /etc/kestrel/kestrel.yaml --dry-run -o kafka_output.enabled=true \
+  -o kafka_output.brokers=127.0.0.1:9 -o kafka_output.topic=alerts >/dev/null 2>"$work/kafka.err" ||
+  fail "a dry run with a Kafka output: $(cat "$work/kafka.err")"
 # Without a config, the default rules the package ships beside the binary.
 /usr/bin/kestrel rules validate >/dev/null 2>&1 || fail "kestrel rules validate (default rules)"
 [[ $(pkg-config --modversion kestrel) == "$(dpkg-query -W -f='${Version}' kestrel)" ]] ||

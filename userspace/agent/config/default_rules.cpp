@@ -2,7 +2,7 @@
 
 #include <filesystem>
 
-#include "agent/config/program_location.h"
+#include "agent/modules/program_location.h"
 
 namespace kestrel::agent {
 

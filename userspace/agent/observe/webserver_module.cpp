@@ -95,8 +95,9 @@ absl::StatusOr<std::unique_ptr<WebserverInstance>> Start(const WebserverOptions&
 }  // namespace kestrel::agent::observe
 
 // The module's two entry points (webserver_module.h), looked up by name.
-extern "C" kestrel::agent::observe::WebserverInstance* kestrel_webserver_start(
-    const kestrel::agent::observe::WebserverOptions& options, std::string* error) {
+extern "C" __attribute__((visibility("default"))) kestrel::agent::observe::WebserverInstance*
+kestrel_webserver_start(const kestrel::agent::observe::WebserverOptions& options,
+                        std::string* error) {
   absl::StatusOr<std::unique_ptr<kestrel::agent::observe::WebserverInstance>> started =
       kestrel::agent::observe::Start(options);
   if (!started.ok()) {
@@ -106,7 +107,8 @@ extern "C" kestrel::agent::observe::WebserverInstance* kestrel_webserver_start(
   return started->release();
 }
 
-extern "C" void kestrel_webserver_stop(kestrel::agent::observe::WebserverInstance* instance) {
+extern "C" __attribute__((visibility("default"))) void kestrel_webserver_stop(
+    kestrel::agent::observe::WebserverInstance* instance) {
   instance->http->stop();
   if (instance->thread.joinable()) instance->thread.join();
   delete instance;

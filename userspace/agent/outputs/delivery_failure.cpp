@@ -1,6 +1,5 @@
 #include "agent/outputs/delivery_failure.h"
 
-#include <librdkafka/rdkafka.h>
 #include <string.h>
 
 #include "absl/strings/numbers.h"
@@ -56,7 +55,7 @@ std::string_view FailureCauseName(FailureCause cause) {
 std::string FailureKeyName(const FailureKey& key) {
   std::string name(FailureCauseName(key.cause));
   if (key.cause == FailureCause::kKafkaError) {
-    absl::StrAppend(&name, ": ", rd_kafka_err2name(static_cast<rd_kafka_resp_err_t>(key.err)));
+    absl::StrAppend(&name, ": ", KafkaErrorName(key.err));
   } else if (key.err != 0) {
     absl::StrAppend(&name, ": ", strerror(key.err));
   }

@@ -47,6 +47,11 @@ std::string_view FailureCauseName(FailureCause cause);
 // error: _MSG_TIMED_OUT".
 std::string FailureKeyName(const FailureKey& key);
 
+// librdkafka's name of a Kafka error code (RD_KAFKA_RESP_ERR_*): from the
+// network module (network_channels.cpp), or inside it from librdkafka
+// itself (kafka_channel.cpp).
+std::string KafkaErrorName(int err);
+
 // A channel's error: `message` for people, `cause` and `err` (0: none) for
 // the counters.
 absl::Status DeliveryError(FailureCause cause, std::string_view message, int err = 0);

@@ -9,11 +9,11 @@
 #include <thread>
 
 #include "absl/strings/ascii.h"
-#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "agent/outputs/channels.h"
 #include "agent/outputs/delivery_failure.h"
+#include "agent/outputs/network_channels_module.h"
 
 namespace kestrel::agent::outputs {
 namespace {
@@ -159,17 +159,8 @@ class HttpChannel : public AlertChannel {
 
 }  // namespace
 
-absl::Status CheckHttpUrl(const std::string& url) {
-  const std::string lower = absl::AsciiStrToLower(url.substr(0, 8));
-  if (lower.starts_with("http://") || lower.starts_with("https://")) return absl::OkStatus();
-  return absl::InvalidArgumentError(absl::StrCat("http output: \"", absl::CHexEscape(url),
-                                                 "\" is not an http:// or https:// URL"));
-}
-
-absl::StatusOr<std::unique_ptr<AlertChannel>> MakeHttpChannel(const HttpOptions& options) {
-  if (options.url.empty()) return absl::InvalidArgumentError("http output: no url");
+ChannelOrError NewHttpChannel(const HttpOptions& options) {
   static std::once_flag global_init;
-  if (absl::Status s = CheckHttpUrl(options.url); !s.ok()) return s;
   std::call_once(global_init, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
   CURL* curl = curl_easy_init();
   if (!curl) return absl::InternalError("http output: cannot create a curl handle");

@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "agent/outputs/channels.h"
 #include "agent/outputs/delivery_failure.h"
+#include "agent/outputs/network_channels_module.h"
 #include "agent/quote.h"
 #include "engine/rules/priority.h"
 
@@ -209,27 +210,16 @@ class KafkaChannel : public AlertChannel {
 
 }  // namespace
 
-std::string KafkaReservedProperty(const std::string& property) {
-  if (property == "bootstrap.servers" || property == "metadata.broker.list") {
-    return "set kafka_output.brokers";
-  }
-  if (property == "queue.buffering.max.messages") return "set kafka_output.queue_capacity";
-  if (property == "message.timeout.ms" || property == "delivery.timeout.ms") {
-    return "set kafka_output.message_timeout_ms";
-  }
-  if (property == "enable.idempotence" || property == "acks" ||
-      property == "request.required.acks") {
-    return "Kestrel's producer is always idempotent, with acks=all";
-  }
-  return "";
+std::string KafkaErrorName(int err) {
+  return rd_kafka_err2name(static_cast<rd_kafka_resp_err_t>(err));
 }
 
-absl::Status CheckKafkaOptions(const KafkaOptions& options) {
+absl::Status CheckKafkaConf(const KafkaOptions& options) {
   absl::StatusOr<ConfPtr> conf = BuildConf(options);
   return conf.status();
 }
 
-absl::StatusOr<std::unique_ptr<AlertChannel>> MakeKafkaChannel(const KafkaOptions& options) {
+ChannelOrError NewKafkaChannel(const KafkaOptions& options) {
   auto channel = std::make_unique<KafkaChannel>();
   if (absl::Status s = channel->Open(options); !s.ok()) return s;
   return std::unique_ptr<AlertChannel>(std::move(channel));

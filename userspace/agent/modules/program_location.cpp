@@ -1,4 +1,4 @@
-#include "agent/config/program_location.h"
+#include "agent/modules/program_location.h"
 
 #include <climits>
 #include <cstdlib>

@@ -1,8 +1,8 @@
 // Where the running program is, for what it reads beside itself: from its
 // build tree the source and build trees' files, from an installed prefix
 // (any, the Debian package's /usr too) the files under that prefix.
-#ifndef KESTREL_AGENT_CONFIG_PROGRAM_LOCATION_H_
-#define KESTREL_AGENT_CONFIG_PROGRAM_LOCATION_H_
+#ifndef KESTREL_AGENT_MODULES_PROGRAM_LOCATION_H_
+#define KESTREL_AGENT_MODULES_PROGRAM_LOCATION_H_
 
 #include <filesystem>
 
@@ -19,4 +19,4 @@ ProgramLocation ThisProgram();
 
 }  // namespace kestrel::agent
 
-#endif  // KESTREL_AGENT_CONFIG_PROGRAM_LOCATION_H_
+#endif  // KESTREL_AGENT_MODULES_PROGRAM_LOCATION_H_
