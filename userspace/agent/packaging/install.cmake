@@ -7,7 +7,7 @@ include(CMakePackageConfigHelpers)
 # built against, in an order a static link resolves. One list for
 # kestrel.pc and the CMake package.
 set(kestrel_static_libs
-  grpc++ grpc gpr protobuf yaml-cpp re2 zstd bpf elf z
+  yaml-cpp re2 zstd bpf elf z
   absl_statusor absl_status absl_cord absl_cordz_info absl_cord_internal absl_cordz_functions
   absl_cordz_handle absl_hash absl_city absl_low_level_hash absl_raw_hash_set
   absl_str_format_internal absl_synchronization absl_graphcycles_internal absl_stacktrace

@@ -1,4 +1,4 @@
-#include "agent/containers/cri/cri_source.h"
+#include "agent/containers/cri/cri_module.h"
 
 #include <grpcpp/grpcpp.h>
 
@@ -136,8 +136,7 @@ class CriSource : public RuntimeSource {
 
 }  // namespace
 
-std::unique_ptr<RuntimeSource> MakeCriSource(std::string socket,
-                                             std::chrono::milliseconds timeout) {
+std::unique_ptr<RuntimeSource> NewCriSource(std::string socket, std::chrono::milliseconds timeout) {
   return std::make_unique<CriSource>(std::move(socket), timeout);
 }
 
