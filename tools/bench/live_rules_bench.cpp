@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string_view>
 #include <thread>
@@ -168,6 +169,15 @@ absl::Status AddLiveRulesRows(BenchReport& report, const std::string& rules,
   Runs threads{Load::kThreads}, processes{Load::kProcesses};
   Runs* const loads[] = {&threads, &processes};
   const std::string pin_dir = absl::StrFormat("/sys/fs/bpf/kestrel-bench-live-%d", getpid());
+  // A run that exits removes its pin; one killed on an error path here
+  // cannot, so the pin goes after it (declared first: destroyed last).
+  struct PinRemover {
+    const std::string& dir;
+    ~PinRemover() {
+      std::error_code ec;
+      std::filesystem::remove_all(dir, ec);
+    }
+  } pin_remover{pin_dir};
   absl::StatusOr<KestrelRunChild> run =
       KestrelRunChild::Start({"-r", rules, "--pin-dir", pin_dir, "-o", "allow_outside_changes=true",
                               "--stats-interval", "1"});
