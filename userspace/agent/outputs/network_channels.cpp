@@ -20,6 +20,17 @@ absl::StatusOr<Fn> Entry(const std::string& what, const char* symbol) {
   return reinterpret_cast<Fn>(*address);
 }
 
+// The entry point `symbol` on `arg`, its answer (a Status or StatusOr)
+// through its last argument.
+template <typename Fn, typename Result, typename Arg>
+Result Ask(const std::string& what, const char* symbol, const Arg& arg) {
+  absl::StatusOr<Fn> entry = Entry<Fn>(what, symbol);
+  if (!entry.ok()) return entry.status();
+  Result answer = absl::InternalError(absl::StrCat(what, ": the module gave no answer"));
+  (*entry)(&arg, &answer);
+  return answer;
+}
+
 }  // namespace
 
 absl::Status CheckHttpUrl(const std::string& url) {
@@ -32,12 +43,7 @@ absl::Status CheckHttpUrl(const std::string& url) {
 absl::StatusOr<std::unique_ptr<AlertChannel>> MakeHttpChannel(const HttpOptions& options) {
   if (options.url.empty()) return absl::InvalidArgumentError("http output: no url");
   if (absl::Status s = CheckHttpUrl(options.url); !s.ok()) return s;
-  absl::StatusOr<NewHttpChannelFn> make =
-      Entry<NewHttpChannelFn>("http output", kNewHttpChannelSymbol);
-  if (!make.ok()) return make.status();
-  ChannelOrError channel = absl::InternalError("http output: the module made no channel");
-  (*make)(&options, &channel);
-  return channel;
+  return Ask<NewHttpChannelFn, ChannelOrError>("http output", kNewHttpChannelSymbol, options);
 }
 
 // Only a Kafka channel fails with a Kafka error, so the module is loaded.
@@ -51,21 +57,11 @@ std::string KafkaErrorName(int err) {
 }
 
 absl::Status CheckKafkaOptions(const KafkaOptions& options) {
-  absl::StatusOr<CheckKafkaConfFn> check =
-      Entry<CheckKafkaConfFn>("kafka output", kCheckKafkaConfSymbol);
-  if (!check.ok()) return check.status();
-  absl::Status status = absl::InternalError("kafka output: the module checked nothing");
-  (*check)(&options, &status);
-  return status;
+  return Ask<CheckKafkaConfFn, absl::Status>("kafka output", kCheckKafkaConfSymbol, options);
 }
 
 absl::StatusOr<std::unique_ptr<AlertChannel>> MakeKafkaChannel(const KafkaOptions& options) {
-  absl::StatusOr<NewKafkaChannelFn> make =
-      Entry<NewKafkaChannelFn>("kafka output", kNewKafkaChannelSymbol);
-  if (!make.ok()) return make.status();
-  ChannelOrError channel = absl::InternalError("kafka output: the module made no channel");
-  (*make)(&options, &channel);
-  return channel;
+  return Ask<NewKafkaChannelFn, ChannelOrError>("kafka output", kNewKafkaChannelSymbol, options);
 }
 
 }  // namespace kestrel::agent::outputs
