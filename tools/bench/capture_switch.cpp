@@ -14,7 +14,8 @@ void CaptureSwitch::ControlCloser::operator()(pman_control* c) const { pman_cont
 absl::StatusOr<CaptureSwitch> CaptureSwitch::Open(const std::string& pin_dir) {
   pman_control* raw = nullptr;
   if (const int rc = pman_control_open(pin_dir.c_str(), nullptr, nullptr, &raw); rc != 0) {
-    return absl::InternalError(absl::StrCat("opening the run pinned at ", pin_dir, ": errno ", -rc));
+    return absl::InternalError(
+        absl::StrCat("opening the run pinned at ", pin_dir, ": errno ", -rc));
   }
   std::unique_ptr<pman_control, ControlCloser> control(raw);
   if (pman_control_is_read_only(raw) == 1) {

@@ -25,7 +25,7 @@ constexpr double kSearchWindowSeconds = 0.5;
 constexpr int kSearchSteps = 5;
 constexpr double kZeroDropTarget = 5e6;
 constexpr double kFalcoStarvedLoss = 0.80;
-constexpr double kRssTargetBytes = 25e6;
+constexpr double kRssTargetBytes = 20e6;  // issue 40 (issue 20 asked 25 MB)
 constexpr uint64_t kOverloadRingBytes = 16ULL << 10;
 // An idle reader sleeps in epoll_wait and wakes on a short timer: a spinning
 // one would show close to 100%.
