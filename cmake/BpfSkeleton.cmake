@@ -1,9 +1,19 @@
 # Compiles BPF programs with clang, links them into one object with
-# `bpftool gen object` and turns that into a skeleton header, so the object
-# is embedded in the library that includes the header.
+# `bpftool gen object`, keeps one source line per function and turns that
+# into a skeleton header, so the object is embedded in the library that
+# includes the header.
 
 find_program(KESTREL_BPF_CLANG NAMES clang-19 clang-16 clang-14 clang REQUIRED)
 find_program(KESTREL_BPFTOOL NAMES bpftool PATHS /usr/sbin /sbin REQUIRED)
+find_program(KESTREL_LLVM_OBJCOPY NAMES llvm-objcopy-19 llvm-objcopy-16 llvm-objcopy-14 llvm-objcopy
+             REQUIRED)
+
+# The host tool that rewrites a linked object's .BTF.ext with one source
+# line per function (driver/build_tools/btf_ext_function_lines.cpp says why).
+function(kestrel_bpf_build_tools)
+  add_executable(kestrel_btf_ext_function_lines
+    "${PROJECT_SOURCE_DIR}/driver/build_tools/btf_ext_function_lines.cpp")
+endfunction()
 
 set(KESTREL_VMLINUX_H "" CACHE FILEPATH
     "A prepared vmlinux.h; empty = generate it from /sys/kernel/btf/vmlinux")
@@ -70,13 +80,23 @@ function(kestrel_bpf_skeleton)
       COMMENT "BPF ${src}")
     list(APPEND objects "${obj}")
   endforeach()
+  if(NOT TARGET kestrel_btf_ext_function_lines)
+    message(FATAL_ERROR "kestrel_bpf_skeleton(${ARG_NAME}): call kestrel_bpf_build_tools() first")
+  endif()
+  # The linked object keeps every source line for reading verifier logs by
+  # hand; the embedded one keeps each function's first.
   set(linked "${CMAKE_CURRENT_BINARY_DIR}/${ARG_NAME}.bpf.o")
+  set(embedded "${CMAKE_CURRENT_BINARY_DIR}/${ARG_NAME}.embedded.bpf.o")
+  set(ext "${CMAKE_CURRENT_BINARY_DIR}/${ARG_NAME}.btf_ext")
   set(skel "${CMAKE_CURRENT_BINARY_DIR}/${ARG_NAME}.skel.h")
-  add_custom_command(OUTPUT "${linked}" "${skel}"
+  add_custom_command(OUTPUT "${linked}" "${embedded}" "${skel}"
     COMMAND ${KESTREL_BPFTOOL} gen object "${linked}" ${objects}
-    COMMAND ${KESTREL_BPFTOOL} gen skeleton "${linked}" name ${ARG_NAME} > "${skel}.tmp"
+    COMMAND ${KESTREL_LLVM_OBJCOPY} --dump-section .BTF.ext=${ext} "${linked}"
+    COMMAND kestrel_btf_ext_function_lines "${ext}" "${ext}.short"
+    COMMAND ${KESTREL_LLVM_OBJCOPY} --update-section .BTF.ext=${ext}.short "${linked}" "${embedded}"
+    COMMAND ${KESTREL_BPFTOOL} gen skeleton "${embedded}" name ${ARG_NAME} > "${skel}.tmp"
     COMMAND ${CMAKE_COMMAND} -E rename "${skel}.tmp" "${skel}"
-    DEPENDS ${objects}
+    DEPENDS ${objects} kestrel_btf_ext_function_lines
     COMMENT "BPF skeleton ${ARG_NAME}")
   add_custom_target(${ARG_NAME}_gen DEPENDS "${skel}")
   add_dependencies(${ARG_NAME}_gen kestrel_vmlinux)

@@ -7,8 +7,8 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "embedded_object.h"
 #include "errno_status.h"
-#include "kernel_btf.h"
 #include "kestrel_probe.skel.h"
 #include "kestrel_probe_array.skel.h"
 #include "page_round.h"
@@ -124,8 +124,8 @@ class SkeletonObject final : public ProbeObject {
 
 template <typename Skel>
 absl::StatusOr<std::unique_ptr<ProbeObject>> OpenSkeleton() {
-  const bpf_object_open_opts opts = KernelBtfOpenOptions();
-  Skel* skel = SkeletonFns<Skel>::open(&opts);
+  Skel* skel = OpenEmbeddedSkeleton(SkeletonFns<Skel>::open, kestrel_probe__elf_bytes,
+                                    kestrel_probe_array__elf_bytes);
   if (skel == nullptr) return ErrnoStatus(errno, "opening the embedded BPF object");
   return std::unique_ptr<ProbeObject>(new SkeletonObject<Skel>(skel));
 }

@@ -4,6 +4,7 @@
 #include <bpf/libbpf.h>
 
 #include <cstdlib>
+#include <memory>
 
 namespace kestrel::pman {
 namespace {
@@ -52,7 +53,9 @@ VerifierStatsLogs::VerifierStatsLogs(bpf_object* obj, uint32_t log_level, size_t
   bpf_program* prog;
   bpf_object__for_each_program(prog, obj) {
     if (!bpf_program__autoload(prog)) continue;
-    Log log{prog, std::make_unique<char[]>(log_bytes)};
+    // Not zeroed: the kernel writes only the summary's few hundred bytes, so
+    // the rest of each buffer never becomes resident during the load.
+    Log log{prog, std::make_unique_for_overwrite<char[]>(log_bytes)};
     log.buf[0] = '\0';
     bpf_program__set_log_level(prog, log_level);
     bpf_program__set_log_buf(prog, log.buf.get(), log_bytes);

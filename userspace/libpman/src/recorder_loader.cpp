@@ -15,10 +15,10 @@
 #include "absl/strings/str_format.h"
 #include "boot_clock.h"
 #include "custom_fillers.h"
+#include "embedded_object.h"
 #include "errno_status.h"
 #include "filler_loader.h"
 #include "ia32_syscalls.h"
-#include "kernel_btf.h"
 #include "kernel_features.h"
 #include "kestrel_recorder_probe.skel.h"
 #include "libbpf_log_route.h"
@@ -161,8 +161,8 @@ absl::StatusOr<RecorderLayout> PlanFor(const pman_recorder_options& options) {
 
 absl::Status LoadAttachPin(const pman_recorder_options& options, const RecorderLayout& layout,
                            const RecorderPins& pins, const Logger& logger) {
-  const bpf_object_open_opts open_opts = KernelBtfOpenOptions();
-  SkeletonPtr skel(kestrel_recorder_probe__open_opts(&open_opts));
+  SkeletonPtr skel(
+      OpenEmbeddedSkeleton(kestrel_recorder_probe__open_opts, kestrel_recorder_probe__elf_bytes));
   if (!skel) return ErrnoStatus(errno, "opening the embedded recorder BPF object");
   if (absl::Status s = Sized(skel.get(), layout); !s.ok()) return s;
   // Every filler: `kestrel syscalls` may enable any syscall on a running
