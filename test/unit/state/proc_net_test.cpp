@@ -3,7 +3,14 @@
 
 #include <gtest/gtest.h>
 #include <netinet/in.h>
+#include <stdlib.h>
 #include <sys/socket.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "absl/strings/str_format.h"
 
 namespace kestrel::engine {
 namespace {
@@ -100,6 +107,39 @@ TEST(ProcNetTest, MalformedRowsAreSkipped) {
                    KESTREL_AF_INET, IPPROTO_TCP, sockets);
   ParseUnixSockets("header\n0: 1 2\n", sockets);
   EXPECT_TRUE(sockets.empty());
+}
+
+// A busy host's tables as ReadProcNetSockets reads them from a proc root:
+// 100,000 TIME_WAIT rows (no inode: no descriptor holds them) around the
+// fixture's sockets, which alone are kept.
+TEST(ProcNetTest, ReadFromAProcRootKeepsOnlySocketsWithAnInode) {
+  char tmpl[] = "/tmp/kestrel-proc-net-XXXXXX";
+  ASSERT_NE(mkdtemp(tmpl), nullptr);
+  const std::filesystem::path root = tmpl;
+  std::filesystem::create_directories(root / "net");
+  {
+    std::ofstream tcp(root / "net/tcp");
+    tcp << kTcp;
+    for (int i = 0; i < 100000; ++i) {
+      tcp << absl::StrFormat(
+          "%6d: 0100007F:%04X 0100007F:1F90 06 00000000:00000000 03:00000E9A 00000000     0"
+          "        0 0 3 0000000000000000\n",
+          i + 4, 1024 + i % 60000);
+    }
+  }
+  std::ofstream(root / "net/tcp6") << kTcp6;
+  std::ofstream(root / "net/udp") << kUdp;
+  std::ofstream(root / "net/unix") << kUnix;
+
+  const SocketsByInode sockets = ReadProcNetSockets(root.string());
+  std::filesystem::remove_all(root);
+  EXPECT_EQ(sockets.size(), 9u);
+  EXPECT_EQ(sockets.at(1003).name, "127.0.0.1:51000->127.0.0.1:8080");
+  EXPECT_TRUE(sockets.at(1003).is_server);
+  EXPECT_EQ(sockets.at(2001).type, FdType::kIpv6Socket);
+  EXPECT_EQ(sockets.at(3001).l4proto, IPPROTO_UDP);
+  EXPECT_EQ(sockets.at(4001).name, "/run/my app.sock");
+  EXPECT_FALSE(sockets.contains(0));
 }
 
 }  // namespace
