@@ -75,14 +75,14 @@ class InetTable {
     }
     // sl local rem st tx:rx tr:when retrnsmt uid timeout inode ...
     Columns(line, cols_);
-    // No inode: a TIME_WAIT socket no descriptor holds, most of a busy table.
-    if (cols_.size() < 10 || cols_[9] == "0") return;
     Row row;
+    // The inode first: without one, the row is a TIME_WAIT socket no
+    // descriptor holds (most of a busy table), not worth its addresses.
+    if (cols_.size() < 10 || !absl::SimpleAtoi(cols_[9], &row.ino) || row.ino == 0) return;
     uint32_t state = 0;
     if (!ParseInetAddress(cols_[1], family_, row.local) ||
         !ParseInetAddress(cols_[2], family_, row.remote) ||
-        !absl::SimpleHexAtoi(cols_[3], &state) || !absl::SimpleAtoi(cols_[9], &row.ino) ||
-        row.ino == 0) {
+        !absl::SimpleHexAtoi(cols_[3], &state)) {
       return;
     }
     row.state = static_cast<int>(state);
