@@ -3,19 +3,9 @@
 # (kestrel::kestrel, kestrel::kestrel_static).
 include(CMakePackageConfigHelpers)
 
-# What libkestrel.a's users link after it: the system libraries the agent is
-# built against, in an order a static link resolves. One list for
-# kestrel.pc and the CMake package.
-set(kestrel_static_libs
-  yaml-cpp re2 zstd bpf elf z
-  absl_statusor absl_status absl_cord absl_cordz_info absl_cord_internal absl_cordz_functions
-  absl_cordz_handle absl_hash absl_city absl_low_level_hash absl_raw_hash_set
-  absl_str_format_internal absl_synchronization absl_graphcycles_internal absl_stacktrace
-  absl_symbolize absl_debugging_internal absl_demangle_internal absl_malloc_internal
-  absl_time absl_civil_time absl_time_zone absl_strings absl_strings_internal absl_int128
-  absl_throw_delegate absl_base absl_spinlock_wait absl_raw_logging_internal
-  absl_log_severity absl_exponential_biased
-  stdc++ m pthread)
+# What libkestrel.a's users link after it: the system libraries
+# (KESTREL_SYSTEM_LIBS, cmake/Dependencies.cmake), then the C++ runtime.
+set(kestrel_static_libs ${KESTREL_SYSTEM_LIBS} stdc++ m pthread)
 set(kestrel_static_libs_flags "")
 foreach(lib IN LISTS kestrel_static_libs)
   string(APPEND kestrel_static_libs_flags " -l${lib}")
