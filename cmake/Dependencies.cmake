@@ -28,9 +28,9 @@ set(KESTREL_SYSTEM_LIBS
   yaml-cpp re2 zstd bpf elf z
   absl_statusor absl_status absl_cord absl_cordz_info absl_cord_internal absl_cordz_functions
   absl_cordz_handle absl_hash absl_city absl_low_level_hash absl_raw_hash_set
-  absl_str_format_internal absl_synchronization absl_graphcycles_internal absl_stacktrace
+  absl_hashtablez_sampler absl_str_format_internal absl_synchronization absl_graphcycles_internal absl_stacktrace
   absl_symbolize absl_debugging_internal absl_demangle_internal absl_malloc_internal
   absl_time absl_civil_time absl_time_zone absl_strings absl_strings_internal absl_int128
   absl_throw_delegate absl_base absl_spinlock_wait absl_raw_logging_internal
-  absl_log_severity absl_exponential_biased absl_hashtablez_sampler absl_strerror
-  absl_bad_optional_access absl_bad_variant_access)
+  absl_log_severity absl_exponential_biased absl_strerror absl_bad_optional_access
+  absl_bad_variant_access)
